@@ -1,0 +1,140 @@
+"""Scripts load from JSON/YAML data and bad data fails early with a precise message."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from mock_model import (
+    Failure,
+    ScriptError,
+    TextPart,
+    ThinkingPart,
+    ToolCallPart,
+    Turn,
+    load_script,
+    script_from_data,
+)
+
+FULL_SCRIPT: dict[str, Any] = {
+    "turns": [
+        {"text": "hi"},
+        {
+            "parts": [
+                {"thinking": "…", "signature": "s1"},
+                {"text": "reading"},
+                {"toolCall": {"name": "read", "arguments": {"path": "a.txt"}, "id": "c1"}},
+            ],
+            "stopReason": "length",
+            "usage": {"input": 10},
+            "delayMs": 5,
+        },
+        {"fail": "rate_limit"},
+        {"fail": "truncated", "parts": [{"text": "par"}], "errorMessage": "cut"},
+    ]
+}
+EXPECTED_TURNS = (
+    Turn(parts=(TextPart("hi"),)),
+    Turn(
+        parts=(
+            ThinkingPart("…", "s1"),
+            TextPart("reading"),
+            ToolCallPart("read", {"path": "a.txt"}, "c1"),
+        ),
+        stop_reason="length",
+        usage={"input": 10},
+        delay_ms=5,
+    ),
+    Turn(failure=Failure("rate_limit")),
+    Turn(parts=(TextPart("par"),), failure=Failure("truncated", "cut")),
+)
+
+
+def test_script_from_data_builds_the_expected_turns() -> None:
+    assert script_from_data(FULL_SCRIPT) == EXPECTED_TURNS
+
+
+def test_load_script_reads_a_json_file(tmp_path: Path) -> None:
+    path = tmp_path / "script.json"
+    path.write_text(json.dumps(FULL_SCRIPT), encoding="utf-8")
+    assert load_script(path) == EXPECTED_TURNS
+
+
+def test_load_script_reads_a_yaml_file(tmp_path: Path) -> None:
+    path = tmp_path / "script.yaml"
+    path.write_text(
+        "turns:\n"
+        "  - text: hi\n"
+        "  - parts:\n"
+        "      - {thinking: '…', signature: s1}\n"
+        "      - text: reading\n"
+        "      - toolCall: {name: read, arguments: {path: a.txt}, id: c1}\n"
+        "    stopReason: length\n"
+        "    usage: {input: 10}\n"
+        "    delayMs: 5\n"
+        "  - fail: rate_limit\n"
+        "  - {fail: truncated, parts: [{text: par}], errorMessage: cut}\n",
+        encoding="utf-8",
+    )
+    assert load_script(path) == EXPECTED_TURNS
+
+
+@pytest.mark.parametrize(
+    ("turns", "expected"),
+    [
+        ([{"text": "ok"}, {"text": "ok"}, {"parts": [{"txt": "x"}]}],
+         "turns[2].parts[0]: unknown part kind 'txt'"),
+        ([{"text": 5}], "turns[0].text: expected a string, got int"),
+        ([{"parts": [{"toolCall": {"arguments": {}}}]}],
+         "turns[0].parts[0].toolCall.name: expected a string, got null"),
+        ([{"parts": [{"toolCall": {"name": "read", "arguments": []}}]}],
+         "turns[0].parts[0].toolCall.arguments: expected an object, got list"),
+        ([{"fail": "meltdown"}], "turns[0].fail: unknown failure kind 'meltdown'"),
+        ([{"text": "a", "stopReason": "stop"}],
+         "turns[0].stopReason: only 'length' can be forced, got 'stop'"),
+        ([{"text": "a", "delayMs": -3}], "turns[0].delayMs: must not be negative, got -3"),
+        ([{"text": "a", "usage": {"inputs": 3}}], "turns[0].usage.inputs: unknown usage field"),
+        ([{"text": "a", "colour": "red"}], "turns[0]: unknown field 'colour'"),
+        ([{"text": "a", "parts": []}], "turns[0]: use either 'parts' or a single 'text'"),
+        ([{"fail": "malformed_arguments"}],
+         "turns[0].fail: malformed_arguments needs at least one tool call part"),
+        ([{"text": "a", "errorMessage": "x"}],
+         "turns[0].errorMessage: only allowed together with 'fail'"),
+        (["hello"], "turns[0]: expected an object, got str"),
+    ],
+)  # fmt: skip
+def test_script_error_names_the_turn_and_field(turns: list[Any], expected: str) -> None:
+    with pytest.raises(ScriptError) as caught:
+        script_from_data({"turns": turns})
+    assert str(caught.value) == expected
+    assert "\n" not in str(caught.value)
+
+
+@pytest.mark.parametrize("data", [[], {"turn": []}, {"turns": {}}, None])
+def test_script_without_a_turns_list_is_rejected(data: Any) -> None:
+    with pytest.raises(ScriptError, match="script: "):
+        script_from_data(data)
+
+
+def test_unparseable_file_gives_a_single_line_error(tmp_path: Path) -> None:
+    path = tmp_path / "broken.json"
+    path.write_text('{"turns": [\n{"text": }', encoding="utf-8")
+    with pytest.raises(ScriptError) as caught:
+        load_script(path)
+    assert "not valid JSON" in str(caught.value)
+    assert "\n" not in str(caught.value)
+
+
+def test_unknown_extension_and_missing_file_are_script_errors(tmp_path: Path) -> None:
+    with pytest.raises(ScriptError, match="unsupported script extension"):
+        load_script(_write(tmp_path / "script.txt", "{}"))
+    with pytest.raises(ScriptError, match="cannot read script file"):
+        load_script(tmp_path / "missing.json")
+
+
+def _write(path: Path, content: str) -> Path:
+    path.write_text(content, encoding="utf-8")
+    return path

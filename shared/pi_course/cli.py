@@ -1,0 +1,251 @@
+"""The `pi-course` command line: browse, run, test, generate and practise the checkpoints.
+
+Heavy modules (the generator, the verifier, the runner) are imported inside the commands that
+need them, so `pi-course --help` answers at once.
+"""
+
+from __future__ import annotations
+
+import functools
+import os
+import re
+import subprocess
+import sys
+from collections.abc import Callable
+from pathlib import Path
+from typing import TYPE_CHECKING, Annotated, Any, ParamSpec, TypeVar
+
+import typer
+from rich.console import Console
+from rich.table import Table
+
+from pi_course.paths import CourseError
+
+if TYPE_CHECKING:
+    from pi_course.manifest import Manifest
+    from pi_course.paths import Layout
+
+P = ParamSpec("P")
+R = TypeVar("R")
+HUNK = re.compile(r"^@@ -\d+(?:,(\d+))? \+\d+(?:,(\d+))? @@")
+NN = Annotated[str, typer.Argument(help="Step number, e.g. 2 or 02.", show_default=False)]
+Folder = Annotated[Path, typer.Argument(help="Your practice folder.", show_default=False)]
+Latest = Annotated[str | None, typer.Argument(help="Step number (default: the last step).")]
+PASS_THROUGH = {"allow_extra_args": True, "ignore_unknown_options": True}
+DEMO_ENV = {"PYTHONHASHSEED": "0", "COLUMNS": "100"}  # as generate.run_demo, for demo.out
+NUMERIC = {"exercises", "tests", "passed", "failed", "skipped", "seconds", "added", "removed"}
+
+app = typer.Typer(help="Rebuild the Pi coding agent in fifteen checkpoints.",
+                  no_args_is_help=True, add_completion=False)
+out = Console(highlight=False)
+err = Console(stderr=True, highlight=False)
+
+
+def command(
+    name: str | None = None, context_settings: dict[str, Any] | None = None
+) -> Callable[[Callable[P, R]], Callable[P, R]]:
+    """Register a command whose CourseError becomes one red line and exit code 2."""
+    def register(func: Callable[P, R]) -> Callable[P, R]:
+        @functools.wraps(func)
+        def guarded(*args: P.args, **kwargs: P.kwargs) -> R:
+            try:
+                return func(*args, **kwargs)
+            except CourseError as error:
+                err.print(f"error: {error}", style="red", markup=False, soft_wrap=True)
+                raise typer.Exit(2) from None
+        app.command(name, context_settings=context_settings)(guarded)
+        return func
+    return register
+
+
+def step_number(text: str) -> int:
+    """'2' and '02' both name step 2; anything else is a typo the person can fix."""
+    if not text.isdigit():
+        raise CourseError(f"not a step number: {text!r} (use e.g. 2 or 02)")
+    return int(text)
+
+
+def course() -> tuple[Layout, Manifest]:
+    from pi_course.manifest import load_manifest
+    from pi_course.paths import find_layout
+
+    layout = find_layout()
+    return layout, load_manifest(layout.manifest)
+
+
+def checkpoint(text: str | None) -> Path:
+    """The generated folder of the named step (default: the last one); it must exist."""
+    layout, manifest = course()
+    if text is None and not manifest.steps:
+        raise CourseError("the manifest has no steps yet")
+    step = manifest.steps[-1] if text is None else manifest.step(step_number(text))
+    folder = layout.checkpoints / step.folder
+    if not folder.is_dir():
+        raise CourseError(f"checkpoints/{step.folder} is missing: run `pi-course generate`")
+    return folder
+
+
+def closing_line(passed: int, failed: int, skipped: int = 0) -> str:
+    """The last line of `pi-course test`: fixed wording, so scripts and docs can quote it."""
+    line = f"{passed} passed, {failed} failed"
+    return f"{line}, {skipped} skipped" if skipped else line
+
+
+def diff_stat(text: str) -> list[tuple[str, int, int]]:
+    """(file, added, removed) per file; hunk lengths are followed so `--- x` content is safe."""
+    rows: list[tuple[str, int, int]] = []
+    old = new = 0
+    name = ""
+    for line in text.splitlines():
+        if old <= 0 and new <= 0:
+            if line.startswith("--- "):
+                name = line[4:].removeprefix("a/")
+            elif line.startswith("+++ "):
+                target = line[4:]
+                rows.append((name if target == "/dev/null" else target.removeprefix("b/"), 0, 0))
+            elif hunk := HUNK.match(line):
+                old, new = int(hunk[1] or 1), int(hunk[2] or 1)
+            continue
+        file, added, removed = rows[-1]
+        if line.startswith("-"):
+            old, rows[-1] = old - 1, (file, added, removed + 1)
+        elif line.startswith("+"):
+            new, rows[-1] = new - 1, (file, added + 1, removed)
+        elif not line.startswith("\\"):
+            old, new = old - 1, new - 1
+    return rows
+
+
+def table(*columns: str, title: str | None = None) -> Table:
+    grid = Table(title=title, title_justify="left")
+    for column in columns:
+        grid.add_column(column, justify="right" if column in NUMERIC else "left")
+    return grid
+
+
+def call(command: list[str], cwd: Path, env: dict[str, str] | None = None) -> None:
+    """Run a child on our own stdin/stdout, so its bytes reach the terminal untouched."""
+    sys.stdout.flush()
+    child_env = {**os.environ, "PYTHONDONTWRITEBYTECODE": "1", **(env or {})}
+    raise typer.Exit(subprocess.run(command, cwd=cwd, env=child_env).returncode)
+
+
+@command("list")
+def list_steps() -> None:
+    """Show every step of the course."""
+    grid = table("NN", "slug", "title", "concepts", "exercises", "tests")
+    for s in course()[1].steps:
+        row = (s.slug, s.title, ", ".join(s.concepts), str(len(s.exercises)), str(len(s.tests)))
+        grid.add_row(f"{s.id:02d}", *row)
+    out.print(grid)
+
+
+@command()
+def show(step: NN) -> None:
+    """Read a checkpoint's README and see which files it changed."""
+    from rich.markdown import Markdown
+
+    folder = checkpoint(step)
+    out.print(Markdown((folder / "README.md").read_text(encoding="utf-8")))
+    grid = table("file", "added", "removed", title="Files changed")
+    for file, added, removed in diff_stat((folder / "CHANGES.diff").read_text(encoding="utf-8")):
+        grid.add_row(file, f"[green]+{added}", f"[red]−{removed}")
+    out.print(grid)
+
+
+@command()
+def diff(step: NN) -> None:
+    """Print what a checkpoint changed since the one before it."""
+    from rich.syntax import Syntax
+
+    text = (checkpoint(step) / "CHANGES.diff").read_text(encoding="utf-8")
+    out.print(Syntax(text, "diff"))
+
+
+@command()
+def demo(step: Latest = None) -> None:
+    """Run a checkpoint's demo.py; its output is passed on exactly as the demo writes it."""
+    call([sys.executable, "demo.py"], checkpoint(step), DEMO_ENV)
+
+
+@command(context_settings=PASS_THROUGH)
+def run(ctx: typer.Context, step: NN) -> None:
+    """Run `python -m pi ARGS...` in a checkpoint (write `--` before options meant for pi)."""
+    call([sys.executable, "-m", "pi", *ctx.args], checkpoint(step))
+
+
+@command()
+def test(
+    steps: Annotated[list[str] | None, typer.Argument(help="Default: all + tooling.")] = None,
+    jobs: Annotated[int | None, typer.Option("--jobs", "-j", help="Suites at once.")] = None,
+) -> None:
+    """Run checkpoint suites, each in its own pytest process, and summarise them."""
+    from pi_course.runner import Suite, run_suites, totals
+
+    layout, manifest = course()
+    names = steps or [str(s.id) for s in manifest.steps]
+    suites = [Suite(folder.name, folder) for folder in map(checkpoint, names)]
+    if not steps:
+        suites += [Suite(t, layout.root, (t,)) for t in ("shared/tests", "mock_model/tests")]
+    results = run_suites(suites, jobs=jobs)
+    grid = table("suite", "passed", "failed", "skipped", "seconds")
+    for r in results:
+        cells = (str(r.passed), str(r.failed), str(r.skipped), f"{r.seconds:.1f}")
+        grid.add_row(r.suite.name, *cells, style="" if r.ok else "red")
+    out.print(grid)
+    for r in results:
+        for failing in r.failing:
+            out.print(f"FAILED {r.suite.name}: {failing}", style="red", markup=False)
+        if r.reason:
+            out.print(f"{r.suite.name} did not run cleanly:\n{r.reason}", markup=False)
+    passed, failed, skipped = totals(results)
+    typer.echo(closing_line(passed, failed, skipped))
+    raise typer.Exit(0 if all(r.ok for r in results) else 1)
+
+
+@command()
+def generate() -> None:
+    """Rebuild every checkpoint folder from shared/source and shared/steps."""
+    from pi_course.generate import generate as build_all
+
+    out.print(f"generate: {len(build_all(*course()))} file(s) changed")
+
+
+@command()
+def verify() -> None:
+    """Check that the committed checkpoints are what the source says they should be."""
+    from pi_course.verify import verify as check_all
+
+    report = check_all(course()[0])
+    for warning in report.warnings:
+        out.print(f"warning: {warning}", style="yellow", markup=False, soft_wrap=True)
+    for problem in report.problems:
+        out.print(problem, style="red", markup=False, soft_wrap=True)
+    if report.problems:
+        raise typer.Exit(1)
+    out.print("verify: clean")
+
+
+@command()
+def practice(step: NN, dest: Folder) -> None:
+    """Copy a checkpoint with this step's exercises stubbed out, for you to fill in."""
+    from pi_course.practice import make_practice
+
+    number = step_number(step)
+    make_practice(*course(), number, dest)
+    out.print(f"practice copy of step {number:02d} written to {dest}", markup=False)
+    out.print(f"next: fill in the stubs, then `pi-course check {number:02d} {dest}`", markup=False)
+
+
+@command()
+def check(step: NN, dest: Folder) -> None:
+    """Run the exercise tests against your practice folder."""
+    from pi_course.practice import check_practice
+
+    results = check_practice(*course(), step_number(step), dest)
+    grid = table("exercise", "status", "hint")
+    for r in results:
+        grid.add_row(r.id, "[green]pass" if r.passed else "[red]fail", "" if r.passed else r.hint)
+    out.print(grid)
+    if not all(r.passed for r in results):
+        raise typer.Exit(1)

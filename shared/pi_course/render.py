@@ -1,0 +1,138 @@
+"""Build one checkpoint in memory: every file it holds, as text.
+
+Rendering never touches the checkpoints folder, so `verify` can compare what the source says a
+checkpoint should be with what is committed, and `practice` can write a variant of it elsewhere.
+"""
+
+from __future__ import annotations
+
+import difflib
+import re
+from pathlib import Path
+
+from pi_course.manifest import LAST_STEP, Manifest, Step
+from pi_course.markers import render
+from pi_course.paths import CourseError, Layout
+
+STEP_LINE = re.compile(r"^STEP = (\d+)[ \t]*$", re.MULTILINE)
+UNTIL_LINE = re.compile(r"^UNTIL = (\d+)[ \t]*$", re.MULTILINE)
+CHANGES_PLACEHOLDER = "{{ changes }}"
+DIFFED = ("pi/", "tests/", "demo.py")
+
+
+def test_range(text: str, where: str) -> tuple[int, int]:
+    """The first and last step a test module runs at (`STEP = N`, optional `UNTIL = M`)."""
+    start = STEP_LINE.search(text)
+    if start is None:
+        raise CourseError(f"{where}: a test module must declare its first step as `STEP = N`")
+    until = UNTIL_LINE.search(text)
+    return int(start[1]), int(until[1]) if until else LAST_STEP
+
+
+def source_tests(layout: Layout) -> dict[str, str]:
+    """Every test module of the marked source, by path relative to the source root."""
+    folder = layout.source / "tests"
+    return {
+        f"tests/{path.relative_to(folder).as_posix()}": path.read_text(encoding="utf-8")
+        for path in sorted(folder.rglob("test_*.py"))
+    }
+
+
+def code_files(
+    layout: Layout, manifest: Manifest, step: int, practice: bool = False
+) -> dict[str, str]:
+    """The step's code: every file introduced so far, with markers resolved."""
+    hints = manifest.hints(step) if practice else None
+    files: dict[str, str] = {}
+    for rel in manifest.files_until(step):
+        path = layout.source / rel
+        if not path.is_file():
+            raise CourseError(f"manifest names {rel}, but shared/source/{rel} does not exist")
+        files[rel] = render(path.read_text(encoding="utf-8"), step, f"shared/source/{rel}", hints)
+    return files
+
+
+def test_files(layout: Layout, step: int) -> dict[str, str]:
+    """The test modules whose range includes `step`, copied unchanged."""
+    chosen: dict[str, str] = {}
+    for rel, text in source_tests(layout).items():
+        first, last = test_range(text, f"shared/source/{rel}")
+        if first <= step <= last:
+            chosen[rel] = text
+    return chosen
+
+
+def changes_diff(before: dict[str, str], after: dict[str, str]) -> str:
+    """A unified diff of the learner-facing files between two checkpoints."""
+    chunks: list[str] = []
+    for rel in sorted(set(before) | set(after)):
+        if not rel.startswith(DIFFED) or before.get(rel) == after.get(rel):
+            continue
+        chunks.extend(
+            difflib.unified_diff(
+                before.get(rel, "").splitlines(keepends=True),
+                after.get(rel, "").splitlines(keepends=True),
+                fromfile=f"a/{rel}" if rel in before else "/dev/null",
+                tofile=f"b/{rel}" if rel in after else "/dev/null",
+            )
+        )
+    return "".join(line if line.endswith("\n") else line + "\n" for line in chunks)
+
+
+def line_changes(before: dict[str, str], after: dict[str, str]) -> list[tuple[str, int, int]]:
+    """(file, lines added, lines removed) for every learner-facing file that changed."""
+    rows: list[tuple[str, int, int]] = []
+    for rel in sorted(set(before) | set(after)):
+        if not rel.startswith(DIFFED) or before.get(rel) == after.get(rel):
+            continue
+        diff = list(
+            difflib.unified_diff(
+                before.get(rel, "").splitlines(), after.get(rel, "").splitlines(), lineterm=""
+            )
+        )
+        added = sum(1 for d in diff if d.startswith("+") and not d.startswith("+++"))
+        removed = sum(1 for d in diff if d.startswith("-") and not d.startswith("---"))
+        rows.append((rel, added, removed))
+    return rows
+
+
+def changes_table(step: Step, rows: list[tuple[str, int, int]]) -> str:
+    lines = ["| file | lines | why |", "|---|---|---|"]
+    for rel, added, removed in rows:
+        why = step.why.get(rel, "tests introduced at this step" if rel.startswith("tests/") else "")
+        lines.append(f"| `{rel}` | +{added} −{removed} | {why} |")
+    return "\n".join(lines) + "\n\nThe full delta is in [`CHANGES.diff`](CHANGES.diff)."
+
+
+def step_text(layout: Layout, step: Step, name: str) -> str:
+    path = layout.steps / step.folder / name
+    if not path.is_file():
+        raise CourseError(f"step {step.id:02d} needs shared/steps/{step.folder}/{name}")
+    return path.read_text(encoding="utf-8")
+
+
+def learner_files(layout: Layout, manifest: Manifest, step: int, practice: bool) -> dict[str, str]:
+    files = code_files(layout, manifest, step, practice)
+    files.update(test_files(layout, step))
+    files["demo.py"] = step_text(layout, manifest.step(step), "demo.py")
+    return files
+
+
+def build(layout: Layout, manifest: Manifest, step: int, practice: bool = False) -> dict[str, str]:
+    """Every generated file of checkpoint `step` except `demo.out` (which needs a run)."""
+    current = manifest.step(step)
+    files = learner_files(layout, manifest, step, False)
+    before = learner_files(layout, manifest, step - 1, False) if step > 0 else {}
+    readme = step_text(layout, current, "README.md")
+    table = changes_table(current, line_changes(before, files))
+    extras = {
+        "README.md": readme.replace(CHANGES_PLACEHOLDER, table),
+        "CHANGES.diff": changes_diff(before, files),
+    }
+    if practice:
+        files = learner_files(layout, manifest, step, True)
+    return {**files, **extras}
+
+
+def relative(path: Path, root: Path) -> str:
+    return path.relative_to(root).as_posix()

@@ -1,0 +1,75 @@
+"""pi.ai: the bottom layer, like Pi's pi-ai: messages, reply streams and the model boundary.
+
+Nothing here knows about tools being run, agents or sessions; it only describes what is sent
+to a model and what comes back.
+"""
+
+from pi.ai.content import ImageContent, TextContent, ThinkingContent, ToolCall
+from pi.ai.messages import (
+    AgentMessage,
+    AppMessage,
+    AssistantMessage,
+    Cost,
+    Message,
+    ProtocolError,
+    StopReason,
+    ToolResultMessage,
+    Usage,
+    UserMessage,
+    dump_message,
+    parse_message,
+)
+
+# [from 02]
+from pi.ai.events import AssistantMessageEvent, DoneEvent, ErrorEvent, dump_event, parse_event
+from pi.ai.stream import AssistantMessageEventStream, StreamEndedError, produce
+
+# [end]
+# [from 03]
+from pi.ai.abort import AbortController, AbortSignal
+from pi.ai.boundary import Provider, Providers, StreamFunction
+from pi.ai.model import Context, Model, StreamOptions, Tool, request_body
+from pi.ai.providers.mock import MockProvider
+
+# [end]
+__all__ = [
+    "AgentMessage",
+    "AppMessage",
+    "AssistantMessage",
+    "Cost",
+    "ImageContent",
+    "Message",
+    "ProtocolError",
+    "StopReason",
+    "TextContent",
+    "ThinkingContent",
+    "ToolCall",
+    "ToolResultMessage",
+    "Usage",
+    "UserMessage",
+    "dump_message",
+    "parse_message",
+    # [from 02]
+    "AssistantMessageEvent",
+    "AssistantMessageEventStream",
+    "DoneEvent",
+    "ErrorEvent",
+    "StreamEndedError",
+    "dump_event",
+    "parse_event",
+    "produce",
+    # [end]
+    # [from 03]
+    "AbortController",
+    "AbortSignal",
+    "Context",
+    "MockProvider",
+    "Model",
+    "Provider",
+    "Providers",
+    "StreamFunction",
+    "StreamOptions",
+    "Tool",
+    "request_body",
+    # [end]
+]
