@@ -3,7 +3,6 @@
 import asyncio
 
 from mock_model import MockModel, text, tool_call, turn
-
 from pi.ai import AssistantMessageEventStream, dump_message, parse_event, produce
 from pi.ai.messages import AssistantMessage, Usage
 

@@ -65,7 +65,7 @@ def run_tests(folder: Path) -> list[Outcome]:
         report = Path(scratch) / "junit.xml"
         subprocess.run(
             [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider",
-             "-o", "junit_family=xunit1", f"--junitxml={report}"],
+             "-o", "junit_family=xunit1", "-o", "timeout=5", f"--junitxml={report}"],
             cwd=folder, capture_output=True, text=True, check=False,
         )
         if not report.is_file():

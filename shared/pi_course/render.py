@@ -20,7 +20,7 @@ CHANGES_PLACEHOLDER = "{{ changes }}"
 DIFFED = ("pi/", "tests/", "demo.py")
 
 
-def test_range(text: str, where: str) -> tuple[int, int]:
+def step_range(text: str, where: str) -> tuple[int, int]:
     """The first and last step a test module runs at (`STEP = N`, optional `UNTIL = M`)."""
     start = STEP_LINE.search(text)
     if start is None:
@@ -56,7 +56,7 @@ def test_files(layout: Layout, step: int) -> dict[str, str]:
     """The test modules whose range includes `step`, copied unchanged."""
     chosen: dict[str, str] = {}
     for rel, text in source_tests(layout).items():
-        first, last = test_range(text, f"shared/source/{rel}")
+        first, last = step_range(text, f"shared/source/{rel}")
         if first <= step <= last:
             chosen[rel] = text
     return chosen

@@ -16,7 +16,7 @@ from pi_course.layers import check_layers
 from pi_course.manifest import LAST_STEP, Manifest, load_manifest
 from pi_course.markers import MARKER, exercises_in, render
 from pi_course.paths import CourseError, Layout, find_layout
-from pi_course.render import learner_files, line_changes, source_tests, test_range
+from pi_course.render import learner_files, line_changes, source_tests, step_range
 
 MODULE_BUDGET = 150
 
@@ -61,7 +61,7 @@ def check_tests(layout: Layout, manifest: Manifest, report: VerifyReport) -> Non
     """Tests declare their first step, carry no markers, and match the manifest."""
     starts: dict[int, set[str]] = {}
     for rel, text in source_tests(layout).items():
-        first, last = test_range(text, f"shared/source/{rel}")
+        first, last = step_range(text, f"shared/source/{rel}")
         starts.setdefault(first, set()).add(rel)
         if any(MARKER.match(line) for line in text.splitlines()):
             report.problems.append(f"shared/source/{rel}: tests carry no step markers")

@@ -20,6 +20,11 @@ app = typer.Typer(add_completion=False, no_args_is_help=True, help=__doc__)
 console = Console(highlight=False, soft_wrap=True)
 
 
+@app.callback()
+def main() -> None:
+    """This checkpoint's command line (`python -m pi COMMAND --help` for each command)."""
+
+
 def fail(text: str) -> typer.Exit:
     """Print one red line and give the exit to raise: code 2 means "bad input"."""
     Console(stderr=True, highlight=False, soft_wrap=True).print(f"[red]error:[/red] {text}")

@@ -5,9 +5,8 @@ import subprocess
 import sys
 from pathlib import Path
 
-from mock_model import MockModel, load_script, text, tool_call, turn
-
 import pi
+from mock_model import MockModel, load_script, text, tool_call, turn
 from pi import format_timeline, observe_run
 from pi.trace import run_tool
 

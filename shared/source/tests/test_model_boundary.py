@@ -7,9 +7,9 @@ import sys
 from pathlib import Path
 
 import pytest
-from mock_model import MockModel, fail, text, thinking, tool_call, turn
 
 import pi
+from mock_model import MockModel, fail, text, thinking, tool_call, turn
 from pi.ai import (
     AbortController,
     AssistantMessage,

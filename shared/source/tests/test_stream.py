@@ -4,8 +4,8 @@ import asyncio
 import json
 
 import pytest
-from mock_model import MockModel, SplitPolicy, text, thinking, tool_call, turn
 
+from mock_model import MockModel, SplitPolicy, text, thinking, tool_call, turn
 from pi.ai import (
     AssistantMessage,
     AssistantMessageEventStream,
@@ -27,8 +27,11 @@ def empty() -> AssistantMessage:
                             usage=Usage.zero(), stop_reason="stop", timestamp=0)
 
 
-async def mock_events(*parts, split=SplitPolicy((3, 5, 2, 7))) -> list:
-    model = MockModel([turn(*parts)], split=split)
+AWKWARD = SplitPolicy((3, 5, 2, 7))
+
+
+async def mock_events(*parts) -> list:
+    model = MockModel([turn(*parts)], split=AWKWARD)
     return [parse_event(data) async for data in model.stream({"model": "m", "messages": []})]
 
 

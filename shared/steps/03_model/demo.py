@@ -4,7 +4,6 @@ import asyncio
 import json
 
 from mock_model import MockModel, fail, text, tool_call, turn
-
 from pi.ai import (
     AbortController,
     Context,

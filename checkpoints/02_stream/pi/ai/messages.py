@@ -104,7 +104,9 @@ def describe_error(error: ValidationError, where: str) -> str:
     field = ""
     for part in problem["loc"]:
         field += f"[{part}]" if isinstance(part, int) else f".{part}"
-    return f"{where}: {field.lstrip('.')}: {problem['msg']}" if field else f"{where}: {problem['msg']}"
+    if not field:
+        return f"{where}: {problem['msg']}"
+    return f"{where}: {field.lstrip('.')}: {problem['msg']}"
 
 
 def parse_message(data: object, where: str = "message") -> AgentMessage:

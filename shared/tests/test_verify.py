@@ -1,0 +1,90 @@
+"""verify: a clean checkout passes, and each kind of drift is named with its file."""
+
+import shutil
+from pathlib import Path
+
+import pytest
+
+from pi_course.generate import generate
+from pi_course.manifest import load_manifest
+from pi_course.paths import Layout, find_layout
+from pi_course.verify import verify
+
+ROOT = find_layout(Path(__file__)).root
+COPIED = ("checkpoints", "docs", "mock_model", "shared/source", "shared/steps",
+          "shared/protocol", "shared/data/scripts", "shared/data/workspaces",
+          "shared/data/snapshots")
+
+
+@pytest.fixture(scope="module")
+def pristine(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A copy of the course without the large reference data (verify does not read it)."""
+    root = tmp_path_factory.mktemp("course")
+    for rel in COPIED:
+        shutil.copytree(ROOT / rel, root / rel, ignore=shutil.ignore_patterns("__pycache__"))
+    (root / "shared/data/pi-reference").mkdir(parents=True)
+    return root
+
+
+@pytest.fixture
+def course(pristine: Path, tmp_path: Path) -> Layout:
+    shutil.copytree(pristine, tmp_path / "course")
+    return Layout(tmp_path / "course")
+
+
+def test_the_committed_checkout_verifies_clean() -> None:
+    report = verify(Layout(ROOT))
+    assert report.problems == []
+
+
+def test_deleting_a_line_from_a_generated_file_is_named(course: Layout) -> None:
+    target = course.checkpoints / "02_stream" / "pi" / "ai" / "stream.py"
+    lines = target.read_text().splitlines(keepends=True)
+    target.write_text("".join(lines[:20] + lines[21:]))
+    problems = verify(course).problems
+    assert any(p.startswith("checkpoints/02_stream/pi/ai/stream.py: line 21 differs")
+               for p in problems), problems
+
+
+def test_a_hand_added_file_in_a_checkpoint_is_named(course: Layout) -> None:
+    (course.checkpoints / "01_protocol" / "pi" / "extra.py").write_text("x = 1\n")
+    assert "checkpoints/01_protocol/pi/extra.py: not generated from the source (remove it)" \
+        in verify(course).problems
+
+
+def test_a_test_without_a_start_step_is_refused(course: Layout) -> None:
+    (course.source / "tests" / "test_loose.py").write_text("def test_x():\n    pass\n")
+    problems = verify(course).problems
+    assert any("test_loose.py: a test module must declare its first step" in p
+               for p in problems), problems
+
+
+def test_a_public_name_that_disappears_is_named(course: Layout) -> None:
+    facade = course.source / "pi" / "ai" / "__init__.py"
+    retired = '    # [only 02-02]\n    #| "produce",\n    # [end]\n'
+    facade.write_text(facade.read_text().replace('    "produce",\n', retired))
+    generate(course, load_manifest(course.manifest))
+    problems = verify(course).problems
+    assert any("public name pi.ai.produce disappeared" in p for p in problems), problems
+
+
+def test_an_upward_import_is_named(course: Layout) -> None:
+    module = course.source / "pi" / "ai" / "content.py"
+    module.write_text(module.read_text() + "\nimport pi.trace\n")
+    generate(course, load_manifest(course.manifest))
+    assert "pi/ai/content.py: imports pi.trace, a higher layer" in verify(course).problems
+
+
+def test_a_chapter_anchor_that_no_longer_resolves_is_named(course: Layout) -> None:
+    chapter = course.docs / "02_stream.md"
+    chapter.write_text(chapter.read_text() + "\n<!-- include pi/ai/stream.py::Vanished -->\n")
+    problems = verify(course).problems
+    assert any("docs/02_stream.md" in p and "`Vanished` not found" in p for p in problems)
+
+
+def test_an_unbalanced_marker_is_named(course: Layout) -> None:
+    module = course.source / "pi" / "ai" / "events.py"
+    module.write_text(module.read_text() + "\n# [from 05]\n")
+    problems = verify(course).problems
+    assert any(p.startswith("shared/source/pi/ai/events.py:") and "never closed" in p
+               for p in problems), problems
