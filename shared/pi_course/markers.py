@@ -100,8 +100,6 @@ def _open_or_close(stack: list[Region], body: str, indent: str, number: int, whe
         return
     if region.kind == "exercise" and any(r.kind == "exercise" for r in stack):
         raise MarkerError(f"{where}:{number}: exercises cannot be nested")
-    if region.kind != "exercise" and any(r.kind == "exercise" for r in stack):
-        raise MarkerError(f"{where}:{number}: step regions cannot sit inside an exercise")
     stack.append(region)
 
 
