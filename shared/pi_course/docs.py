@@ -17,6 +17,7 @@ import re
 from pi_course.manifest import Step
 from pi_course.paths import CourseError, Layout
 
+DOC_LINK = re.compile(r"\]\((?!https?:|#|/|\.\./)([\w./-]+\.md)(#[\w-]*)?\)")
 INCLUDE = re.compile(r"^<!-- include (?P<file>[\w./-]+)(?:::(?P<symbol>[\w.]+))? -->$")
 
 
@@ -67,4 +68,6 @@ def render_chapter(layout: Layout, step: Step, files: dict[str, str]) -> str:
     lines = path.read_text(encoding="utf-8").splitlines()
     banner = f"<!-- generated from {where} with code from this checkpoint; edit the source -->"
     body = [expand(line, files, f"{where}:{number}") for number, line in enumerate(lines, 1)]
+    # The chapter now lives two folders down, in checkpoints/NN_slug/: keep links to docs working.
+    body = [DOC_LINK.sub(r"](../../docs/\1\2)", line) for line in body]
     return "\n".join([banner, *body]) + "\n"

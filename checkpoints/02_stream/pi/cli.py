@@ -36,8 +36,10 @@ def load_mock(script: Path):  # type: ignore[no-untyped-def]
 
     try:
         return MockModel(load_script(script))
-    except (OSError, ScriptError) as error:
-        raise fail(f"{script}: {error}") from None
+    except ScriptError as error:  # its message already names the file
+        raise fail(str(error)) from None
+    except OSError as error:
+        raise fail(f"{script}: {error.strerror or error}") from None
 
 
 @app.command()

@@ -102,6 +102,24 @@ def test_an_abort_mid_stream_ends_aborted_and_keeps_the_partial_text() -> None:
     assert message.content and message.content[0].text.startswith("one")
 
 
+def test_a_pre_aborted_call_never_reaches_the_provider() -> None:
+    class Recording:
+        calls = 0
+
+        def stream(self, model, context, options):
+            Recording.calls += 1
+            raise AssertionError("the provider must not be called")
+
+    async def run() -> AssistantMessage:
+        controller = AbortController()
+        controller.abort()
+        providers = Providers({"mock": Recording()})
+        return await providers.complete(MOCK, ask(), StreamOptions(signal=controller.signal))
+
+    message = asyncio.run(run())
+    assert message.stop_reason == "aborted" and Recording.calls == 0
+
+
 def test_a_model_with_no_registered_provider_gets_an_error_reply() -> None:
     async def run() -> AssistantMessage:
         other = Model(id="x", api="openai-completions", provider="openai")

@@ -103,6 +103,21 @@ async def _result_of(producer) -> AssistantMessage:
     return await produce(producer, empty()).result()
 
 
+def test_a_cancelled_producer_still_ends_the_stream_as_aborted() -> None:
+    async def forever(out: AssistantMessageEventStream) -> None:
+        await asyncio.Event().wait()
+
+    async def run() -> AssistantMessage:
+        stream = produce(forever, empty())
+        await asyncio.sleep(0)
+        assert stream.producer_task is not None
+        stream.producer_task.cancel()
+        return await stream.result()
+
+    message = asyncio.run(run())
+    assert message.stop_reason == "aborted" and message.error_message == "the reply was cancelled"
+
+
 def test_text_deltas_join_to_the_text_end_content() -> None:
     events = asyncio.run(mock_events(thinking("Let me think."), text("The answer is 42.")))
     deltas = "".join(e.delta for e in events if e.type == "text_delta")

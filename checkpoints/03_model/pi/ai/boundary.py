@@ -8,13 +8,12 @@ provider that crashes or sends nonsense) comes back the same way: a stream that 
 
 from __future__ import annotations
 
-import asyncio
 from collections.abc import Callable, Mapping
 from typing import Protocol
 
-from pi.ai.messages import AssistantMessage, StopReason
+from pi.ai.messages import AssistantMessage
 from pi.ai.model import Context, Model, StreamOptions, empty_reply
-from pi.ai.stream import AssistantMessageEventStream, error_event
+from pi.ai.stream import AssistantMessageEventStream, ErrorReason, error_event
 
 
 class Provider(Protocol):
@@ -58,10 +57,9 @@ class Providers:
 
 
 def failed_stream(
-    model: Model, options: StreamOptions, text: str, reason: StopReason = "error"
+    model: Model, options: StreamOptions, text: str, reason: ErrorReason = "error"
 ) -> AssistantMessageEventStream:
     """A stream that is over before it began: one terminal error event."""
-    asyncio.get_running_loop()  # like every stream, this one belongs to a running loop
     stream = AssistantMessageEventStream(empty_reply(model, options))
     stream.push(error_event(stream.partial, text, reason))
     return stream

@@ -43,8 +43,8 @@ class Context(Wire):
     tools: tuple[Tool, ...] = ()
 
 
-def never() -> int:
-    """The default clock: offline runs stamp time 0, so they are byte-reproducible."""
+def frozen_clock() -> int:
+    """The default clock: time stands still at 0, so offline runs are byte-reproducible."""
     return 0
 
 
@@ -54,7 +54,7 @@ class StreamOptions:
     max_tokens: int | None = None
     temperature: float | None = None
     api_key: str | None = field(default=None, repr=False)
-    clock: Callable[[], int] = never
+    clock: Callable[[], int] = frozen_clock
 
 
 def request_body(model: Model, context: Context) -> dict[str, Any]:

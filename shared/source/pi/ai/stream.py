@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import AsyncIterator, Awaitable, Callable
+from typing import Literal
 
 from pi.ai.events import (
     AssistantMessageEvent,
@@ -19,7 +20,9 @@ from pi.ai.events import (
     TerminalEvent,
     event_message,
 )
-from pi.ai.messages import AssistantMessage, StopReason
+from pi.ai.messages import AssistantMessage
+
+ErrorReason = Literal["error", "aborted"]
 
 
 class StreamEndedError(RuntimeError):
@@ -50,7 +53,7 @@ class AssistantMessageEventStream:
             self._final.set_result(self.partial)
         # [end]
 
-    def fail(self, text: str, reason: StopReason = "error") -> None:
+    def fail(self, text: str, reason: ErrorReason = "error") -> None:
         """End the stream with an error event built from the partial message so far."""
         if not self.ended:
             self.push(error_event(self.partial, text, reason))
@@ -70,10 +73,10 @@ class AssistantMessageEventStream:
         return await asyncio.shield(self._final)
 
 
-def error_event(partial: AssistantMessage, text: str, reason: StopReason) -> TerminalEvent:
+def error_event(partial: AssistantMessage, text: str, reason: ErrorReason) -> TerminalEvent:
     """A terminal error event keeping the partial content, with the reason and the text."""
     failed = partial.model_copy(update={"stop_reason": reason, "error_message": text})
-    return ErrorEvent(reason="aborted" if reason == "aborted" else "error", error=failed)
+    return ErrorEvent(reason=reason, error=failed)
 
 
 Producer = Callable[[AssistantMessageEventStream], Awaitable[None]]
@@ -90,6 +93,9 @@ def produce(producer: Producer, partial: AssistantMessage) -> AssistantMessageEv
     async def guarded() -> None:
         try:
             await producer(stream)
+        except asyncio.CancelledError:  # cancelled from outside: still end, then let it go
+            stream.fail("the reply was cancelled", "aborted")
+            raise
         except Exception as error:  # a failed producer becomes an error message
             stream.fail(f"{type(error).__name__}: {error}")
             return
