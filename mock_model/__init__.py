@@ -2,9 +2,11 @@
 
 Scripts go in, canonical stream events come out, identically on every run. The package uses
 no other project code, so any checkpoint can test against it. `mock_model.validate` (schema
-checks) is left out of this facade because it needs the optional `jsonschema` dependency.
+checks) is left out of this facade because it needs the optional `jsonschema` dependency;
+`mock_model.http` (the same scripts over OpenAI and Anthropic HTTP) is imported on its own.
 """
 
+from .builders import fail, text, thinking, tool_call, turn
 from .chunking import DEFAULT_SPLIT, SINGLE_CHARACTERS, WHOLE_BLOCKS, SplitPolicy
 from .clock import FakeClock
 from .loading import load_script, script_from_data
@@ -19,11 +21,6 @@ from .script import (
     ThinkingPart,
     ToolCallPart,
     Turn,
-    fail,
-    text,
-    thinking,
-    tool_call,
-    turn,
 )
 from .usage import derive_usage
 

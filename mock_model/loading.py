@@ -13,10 +13,11 @@ from typing import Any
 
 import yaml  # type: ignore[import-untyped, unused-ignore]
 
-from .script import FAILURE_KINDS, Failure, Part, ScriptError, Turn, text, thinking, tool_call
+from .builders import text, thinking, tool_call
+from .script import FAILURE_KINDS, Failure, Part, ScriptError, Turn
 
 PART_KINDS = ("text", "thinking", "toolCall")
-TURN_OPTIONS = ("stopReason", "usage", "delayMs", "fail", "errorMessage")
+TURN_OPTIONS = ("stopReason", "usage", "delayMs", "fail", "errorMessage", "retryAfter")
 TOOL_CALL_FIELDS = ("name", "arguments", "id")
 
 
@@ -128,14 +129,18 @@ def _tool_call_from_data(where: str, data: Any) -> Part:
 def _failure_from_data(where: str, data: dict[str, Any]) -> Failure | None:
     kind, message = data.get("fail"), data.get("errorMessage")
     if kind is None:
-        if message is not None:
-            raise ScriptError(f"{where}.errorMessage: only allowed together with 'fail'")
+        for option in ("errorMessage", "retryAfter"):
+            if data.get(option) is not None:
+                raise ScriptError(f"{where}.{option}: only allowed together with 'fail'")
         return None
     if kind not in FAILURE_KINDS:
         raise ScriptError(f"{where}.fail: unknown failure kind {kind!r}")
     if message is not None:
         _require_string(f"{where}.errorMessage", message)
-    return Failure(kind, message)
+    try:
+        return Failure(kind, message, data.get("retryAfter"))
+    except ScriptError as error:
+        raise ScriptError(f"{where}.{error}") from None
 
 
 def _require_string(where: str, value: Any) -> None:

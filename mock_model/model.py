@@ -51,6 +51,11 @@ class MockModel:
         self.api = api
         self.provider = provider
         self.requests: list[dict[str, Any]] = []
+        # The turn behind each captured request (None: script exhausted or responder failed);
+        # the HTTP faces need its failure kind to pick a status code before sending a byte.
+        self.answered_by: list[Turn | None] = []
+        # Raw JSON bodies received by `mock_model.http`, for snapshot tests of wire formats.
+        self.wire_requests: list[dict[str, Any]] = []
 
     @property
     def remaining(self) -> int | None:
@@ -71,6 +76,7 @@ class MockModel:
         self.requests.append(captured)
         request_number = len(self.requests)
         chosen = self._choose_turn(captured, request_number)
+        self.answered_by.append(chosen if isinstance(chosen, Turn) else None)
         if isinstance(chosen, str):
             yield error_event(message, "error", chosen)
             return

@@ -52,14 +52,21 @@ Part = TextPart | ThinkingPart | ToolCallPart
 
 @dataclass(frozen=True)
 class Failure:
-    """How a turn goes wrong; `message` replaces the default error text."""
+    """How a turn goes wrong; `message` replaces the default error text; `retry_after`
+    (seconds) only matters over HTTP, as the `retry-after` header of a 429 or 529."""
 
     kind: FailureKind
     message: str | None = None
+    retry_after: float | None = None
 
     def __post_init__(self) -> None:
         if self.kind not in FAILURE_KINDS:
             raise ScriptError(f"fail: unknown failure kind {self.kind!r}")
+        wait = self.retry_after
+        if wait is not None and (isinstance(wait, bool) or not isinstance(wait, int | float)):
+            raise ScriptError(f"retryAfter: expected a number of seconds, got {wait!r}")
+        if wait is not None and not 0 <= wait < float("inf"):
+            raise ScriptError(f"retryAfter: must be a finite non-negative number, got {wait}")
 
 
 @dataclass(frozen=True)
@@ -119,30 +126,3 @@ def _check_cost_override(cost: object) -> None:
             raise ScriptError(f"usage.cost.{key}: unknown cost field")
         if isinstance(value, bool) or not isinstance(value, int | float):
             raise ScriptError(f"usage.cost.{key}: expected a number, got {value!r}")
-
-
-def text(content: str) -> TextPart:
-    return TextPart(content)
-
-
-def thinking(content: str, signature: str | None = None) -> ThinkingPart:
-    return ThinkingPart(content, signature)
-
-
-def tool_call(name: str, arguments: Mapping[str, Any], id: str | None = None) -> ToolCallPart:
-    return ToolCallPart(name, dict(arguments), id)
-
-
-def turn(
-    *parts: Part,
-    stop_reason: Literal["length"] | None = None,
-    usage: Mapping[str, Any] | None = None,
-    delay_ms: int = 0,
-) -> Turn:
-    """A normal turn; `turn(text("hi"))` answers "hi" and stops."""
-    return Turn(tuple(parts), stop_reason, usage, None, delay_ms)
-
-
-def fail(kind: FailureKind, *parts: Part, message: str | None = None, delay_ms: int = 0) -> Turn:
-    """A failing turn: `parts` are streamed first, then the failure (see docs/protocol.md)."""
-    return Turn(tuple(parts), failure=Failure(kind, message), delay_ms=delay_ms)

@@ -16,13 +16,25 @@ from typing import Any
 from jsonschema import Draft202012Validator  # type: ignore[import-untyped, unused-ignore]
 from referencing import Registry, Resource
 
-SCHEMA_PATH = Path(__file__).resolve().parent.parent / "shared" / "protocol" / "pi-ai.schema.json"
+BESIDE = Path(__file__).resolve().parent.parent
+# In the repository the schema is in shared/protocol/; a practice copy carries it in protocol/.
+SCHEMA_CANDIDATES = (
+    BESIDE / "shared" / "protocol" / "pi-ai.schema.json",
+    BESIDE / "protocol" / "pi-ai.schema.json",
+)
+
+
+def schema_path() -> Path:
+    for candidate in SCHEMA_CANDIDATES:
+        if candidate.is_file():
+            return candidate
+    raise FileNotFoundError(f"no protocol schema at {' or '.join(map(str, SCHEMA_CANDIDATES))}")
 
 
 @cache
 def load_schema() -> dict[str, Any]:
     """The protocol schema as a dict (read once per process)."""
-    schema = json.loads(SCHEMA_PATH.read_text(encoding="utf-8"))
+    schema = json.loads(schema_path().read_text(encoding="utf-8"))
     assert isinstance(schema, dict)
     return schema
 

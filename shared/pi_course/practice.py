@@ -55,8 +55,17 @@ def make_practice(layout: Layout, manifest: Manifest, step: int, dest: Path) -> 
     shutil.copytree(layout.mock_model, dest / "mock_model", ignore=IGNORED)
     shutil.copytree(layout.data, dest / "data", ignore=IGNORED)
     shutil.copytree(layout.root / "shared" / "protocol", dest / "protocol", ignore=IGNORED)
+    native_tracebacks(dest / "pytest.ini")
     exercises = ", ".join(e.id for e in current.exercises)
     (dest / MARKER_FILE).write_text(f"step = {step}\nexercises = {exercises}\n", encoding="utf-8")
+
+
+def native_tracebacks(ini: Path) -> None:
+    """Stubs fail deep inside async code, where CPython 3.11's ast bug (gh-106905) can crash
+    pytest's own traceback formatting; Python's native tracebacks avoid it."""
+    text = ini.read_text(encoding="utf-8")
+    note = "# native tracebacks: see CPython gh-106905 (pytest INTERNALERROR on 3.11)\n"
+    ini.write_text(text.replace("addopts = ", note + "addopts = --tb=native "), encoding="utf-8")
 
 
 def run_tests(folder: Path) -> list[Outcome]:

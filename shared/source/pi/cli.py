@@ -117,3 +117,32 @@ def model(
 
 
 # [end]
+# [from 04]
+wire_app = typer.Typer(no_args_is_help=True, help="Look at what a provider receives.")
+app.add_typer(wire_app, name="wire")
+
+
+@wire_app.command("decode")
+def wire_decode(
+    file: Annotated[Path, typer.Argument(help="a saved OpenAI SSE byte stream (.sse)")],
+    as_json: Annotated[bool, typer.Option("--json", help="print the message as JSON")] = False,
+) -> None:
+    """Run a saved OpenAI SSE stream through the provider and show the reply it makes."""
+    from pi.ai import decode_sse_bytes, dump_message
+    from pi.ai.wire import summary_lines
+
+    try:
+        data = file.read_bytes()
+    except OSError as error:
+        raise fail(f"{file}: {error.strerror or error}") from None
+    if b"data:" not in data:
+        raise fail(f"{file}: not a server-sent event stream (no `data:` lines)")
+    message = asyncio.run(decode_sse_bytes(data))
+    if as_json:
+        print(json.dumps(dump_message(message), indent=2, sort_keys=True, ensure_ascii=False))
+        return
+    for line in summary_lines(message):
+        console.print(line, markup=False)
+
+
+# [end]

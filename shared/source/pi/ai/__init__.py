@@ -32,6 +32,15 @@ from pi.ai.model import Context, Model, StreamOptions, Tool, request_body
 from pi.ai.providers.mock import MockProvider
 
 # [end]
+# [from 04]
+from pi.ai.partial_json import parse_partial_json
+from pi.ai.providers.compat import compat_messages
+from pi.ai.providers.openai_completions import OpenAICompletionsProvider
+from pi.ai.redact import redact
+from pi.ai.retry import RetryPolicy
+from pi.ai.wire import decode_sse_bytes
+
+# [end]
 __all__ = [
     "AgentMessage",
     "AppMessage",
@@ -71,5 +80,13 @@ __all__ = [
     "StreamOptions",
     "Tool",
     "request_body",
+    # [end]
+    # [from 04]
+    "OpenAICompletionsProvider",
+    "RetryPolicy",
+    "compat_messages",
+    "decode_sse_bytes",
+    "parse_partial_json",
+    "redact",
     # [end]
 ]

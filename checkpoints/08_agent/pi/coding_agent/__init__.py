@@ -1,0 +1,60 @@
+"""pi.coding_agent: the top layer, like Pi's pi-coding-agent: tools that work on real files.
+
+It builds on pi.agent (the tool contract) and pi.ai (content blocks, the abort signal); neither
+of those may import anything from here.
+"""
+
+from pi.coding_agent.tools.bash import BashTool
+from pi.coding_agent.tools.edit import EditTool
+from pi.coding_agent.tools.find import FindTool
+from pi.coding_agent.tools.grep import GrepTool
+from pi.coding_agent.tools.locks import FileLocks
+from pi.coding_agent.tools.ls import LsTool
+from pi.coding_agent.tools.read import ReadTool
+from pi.coding_agent.tools.sets import (
+    DEFAULT_TOOL_NAMES,
+    READ_ONLY_TOOL_NAMES,
+    coding_tools,
+    default_tools,
+    read_only_tools,
+    select_tools,
+)
+from pi.coding_agent.tools.truncate import (
+    DEFAULT_MAX_BYTES,
+    DEFAULT_MAX_LINES,
+    GREP_MAX_LINE_LENGTH,
+    TruncationResult,
+    format_size,
+    truncate_head,
+    truncate_line,
+    truncate_tail,
+)
+from pi.coding_agent.tools.workspace import Workspace, WorkspaceError
+from pi.coding_agent.tools.write import WriteTool
+
+__all__ = [
+    "DEFAULT_MAX_BYTES",
+    "DEFAULT_MAX_LINES",
+    "DEFAULT_TOOL_NAMES",
+    "GREP_MAX_LINE_LENGTH",
+    "READ_ONLY_TOOL_NAMES",
+    "BashTool",
+    "EditTool",
+    "FileLocks",
+    "FindTool",
+    "GrepTool",
+    "LsTool",
+    "ReadTool",
+    "TruncationResult",
+    "Workspace",
+    "WorkspaceError",
+    "WriteTool",
+    "coding_tools",
+    "default_tools",
+    "format_size",
+    "read_only_tools",
+    "select_tools",
+    "truncate_head",
+    "truncate_line",
+    "truncate_tail",
+]
