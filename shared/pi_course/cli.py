@@ -35,6 +35,9 @@ PASS_THROUGH = {"allow_extra_args": True, "ignore_unknown_options": True}
 DEMO_ENV = {"PYTHONHASHSEED": "0", "COLUMNS": "100"}  # as generate.run_demo, for demo.out
 NUMERIC = {"exercises", "tests", "passed", "failed", "skipped", "seconds", "added", "removed"}
 
+# The course tooling's own suites; the practice-copy proof is separate because it is slow.
+TOOLING_SUITES = ("shared/tests", "shared/practice_tests", "mock_model/tests")
+
 app = typer.Typer(help="Rebuild the Pi coding agent in fifteen checkpoints.",
                   no_args_is_help=True, add_completion=False)
 out = Console(highlight=False)
@@ -186,7 +189,7 @@ def test(
     names = steps or [str(s.id) for s in manifest.steps]
     suites = [Suite(folder.name, folder) for folder in map(checkpoint, names)]
     if not steps:
-        suites += [Suite(t, layout.root, (t,)) for t in ("shared/tests", "mock_model/tests")]
+        suites += [Suite(t, layout.root, (t,)) for t in TOOLING_SUITES]
     results = run_suites(suites, jobs=jobs)
     grid = table("suite", "passed", "failed", "skipped", "seconds")
     for r in results:

@@ -12,13 +12,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from pi_course.generate import DEMO_OUTPUT, expected_files, folder_files, run_demo
+from pi_course.hygiene import check_budgets, check_links
 from pi_course.layers import check_layers
 from pi_course.manifest import LAST_STEP, Manifest, load_manifest
 from pi_course.markers import MARKER, exercises_in, render
 from pi_course.paths import CourseError, Layout, find_layout
 from pi_course.render import learner_files, line_changes, source_tests, step_range
-
-MODULE_BUDGET = 150
 
 
 @dataclass
@@ -33,7 +32,7 @@ def verify(layout: Layout | None = None) -> VerifyReport:
     try:
         manifest = load_manifest(layout.manifest)
         for check in (check_sources, check_tests, check_checkpoints, check_public_names,
-                      check_exercises, check_layers, check_budgets):
+                      check_exercises, check_layers, check_budgets, check_links):
             check(layout, manifest, report)
     except CourseError as error:
         report.problems.append(str(error))
@@ -180,11 +179,3 @@ def check_exercises(layout: Layout, manifest: Manifest, report: VerifyReport) ->
         for rel, _, _ in line_changes(before, after):
             if not rel.startswith("tests/") and rel not in step.why:
                 report.problems.append(f"manifest step {step.id:02d}: no `why` for {rel}")
-
-
-def check_budgets(layout: Layout, manifest: Manifest, report: VerifyReport) -> None:
-    final = learner_files(layout, manifest, manifest.steps[-1].id, False)
-    for rel, text in sorted(final.items()):
-        lines = len(text.splitlines())
-        if rel.startswith("pi/") and lines > MODULE_BUDGET:
-            report.warnings.append(f"{rel}: {lines} lines (budget {MODULE_BUDGET})")

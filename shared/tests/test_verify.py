@@ -88,3 +88,10 @@ def test_an_unbalanced_marker_is_named(course: Layout) -> None:
     problems = verify(course).problems
     assert any(p.startswith("shared/source/pi/ai/events.py:") and "never closed" in p
                for p in problems), problems
+
+
+def test_a_broken_link_in_a_step_readme_is_named(course: Layout) -> None:
+    readme = course.steps / "02_stream" / "README.md"
+    readme.write_text(readme.read_text() + "\nSee [the missing step](../99_nowhere/).\n")
+    generate(course, load_manifest(course.manifest))
+    assert "checkpoints/02_stream/README.md: broken link ../99_nowhere/" in verify(course).problems

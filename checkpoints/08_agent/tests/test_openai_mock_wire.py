@@ -8,9 +8,9 @@ gives the same assistant message the MockModel would give in-process.
 import asyncio
 
 import httpx
+
 from mock_model import MockModel, fail, text, thinking, tool_call, turn
 from mock_model.http import MockTransport, serve_in_thread
-
 from pi.ai import (
     Context,
     Model,
