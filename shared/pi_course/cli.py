@@ -36,7 +36,13 @@ DEMO_ENV = {"PYTHONHASHSEED": "0", "COLUMNS": "100"}  # as generate.run_demo, fo
 NUMERIC = {"exercises", "tests", "passed", "failed", "skipped", "seconds", "added", "removed"}
 
 # The course tooling's own suites; the practice-copy proof is separate because it is slow.
-TOOLING_SUITES = ("shared/tests", "shared/practice_tests", "mock_model/tests")
+TOOLING_SUITES = (
+    "shared/tests",
+    "shared/practice_tests/test_practice.py",
+    "shared/practice_tests/test_practice_early.py",
+    "shared/practice_tests/test_practice_late.py",
+    "mock_model/tests",
+)
 
 app = typer.Typer(help="Rebuild the Pi coding agent in fifteen checkpoints.",
                   no_args_is_help=True, add_completion=False)

@@ -11,24 +11,28 @@ from pi_course.paths import Layout, find_layout
 from pi_course.verify import verify
 
 ROOT = find_layout(Path(__file__)).root
-COPIED = ("checkpoints", "docs", "mock_model", "shared/source", "shared/steps",
-          "shared/protocol", "shared/data/scripts", "shared/data/workspaces",
-          "shared/data/snapshots")
+COPIED = ("checkpoints", "docs", "evals", "mock_model", "shared/source", "shared/steps",
+          "shared/protocol")
+LINKED = "shared/data/pi-reference"
 
 
 @pytest.fixture(scope="module")
 def pristine(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """A copy of the course without the large reference data (verify does not read it)."""
+    """A copy of the course, with the large reference data linked rather than copied."""
     root = tmp_path_factory.mktemp("course")
-    for rel in COPIED:
-        shutil.copytree(ROOT / rel, root / rel, ignore=shutil.ignore_patterns("__pycache__"))
-    (root / "shared/data/pi-reference").mkdir(parents=True)
+    ignore = shutil.ignore_patterns("__pycache__")
+    data = [f"shared/data/{d.name}" for d in (ROOT / "shared/data").iterdir() if d.is_dir()]
+    for rel in [*COPIED, *data]:
+        if rel != LINKED and (ROOT / rel).exists():
+            shutil.copytree(ROOT / rel, root / rel, ignore=ignore)
+    # Demos read the reference sessions: link them instead of copying 9 MB per test.
+    (root / LINKED).symlink_to(ROOT / LINKED)
     return root
 
 
 @pytest.fixture
 def course(pristine: Path, tmp_path: Path) -> Layout:
-    shutil.copytree(pristine, tmp_path / "course")
+    shutil.copytree(pristine, tmp_path / "course", symlinks=True)
     return Layout(tmp_path / "course")
 
 

@@ -146,3 +146,13 @@ def wire_decode(
 
 
 # [end]
+# [from 09]
+from pi.session_cli import session_app  # noqa: E402
+
+app.add_typer(session_app, name="session")
+# [end]
+# [from 12]
+from pi.extensions_cli import extensions_app  # noqa: E402
+
+app.add_typer(extensions_app, name="extensions")
+# [end]

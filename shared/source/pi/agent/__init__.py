@@ -30,6 +30,16 @@ from pi.agent.queues import DeliveryMode, MessageQueue
 from pi.agent.state import AgentState, advance
 
 # [end]
+# [from 12]
+from pi.agent.tool_hooks import (
+    ArgumentChange,
+    BlockDecision,
+    HookFailure,
+    ToolCallContext,
+    ToolHooks,
+)
+
+# [end]
 
 __all__ = [
     "AgentTool",
@@ -63,5 +73,12 @@ __all__ = [
     "ListenerFailure",
     "MessageQueue",
     "advance",
+    # [end]
+    # [from 12]
+    "ArgumentChange",
+    "BlockDecision",
+    "HookFailure",
+    "ToolCallContext",
+    "ToolHooks",
     # [end]
 ]

@@ -26,6 +26,9 @@ from pi.agent.events import (
 )
 from pi.agent.tool_batch import ToolBatch
 from pi.agent.tools import ToolRegistry
+# [from 12]
+from pi.agent.tool_hooks import ToolHooks
+# [end]
 from pi.ai import (
     AbortSignal,
     AgentMessage,
@@ -62,6 +65,10 @@ class LoopConfig:
     # only when the run would otherwise stop.
     get_steering: Callable[[], list[AgentMessage]] = list
     get_follow_ups: Callable[[], list[AgentMessage]] = list
+    # [end]
+    # [from 12]
+    # Checks around every tool call: block it, change its arguments, replace its result.
+    tool_hooks: ToolHooks | None = None
     # [end]
 
 
@@ -121,7 +128,12 @@ async def run_loop(
 ) -> LoopResult:
     """Run until the model stops asking for tools; return what the run added."""
     run = Run(history, config, emit, signal)
-    tools = ToolBatch(config.tools, emit, signal, config.options.clock)
+    # [only 06-11]
+    #| tools = ToolBatch(config.tools, emit, signal, config.options.clock)
+    # [end]
+    # [from 12]
+    tools = ToolBatch(config.tools, emit, signal, config.options.clock, config.tool_hooks)
+    # [end]
     emit(AgentStart())
     pending, error = list(prompts), None
     # [from 08]

@@ -18,6 +18,9 @@ from pi.agent.events import AgentEvent, ToolExecutionEnd, ToolExecutionStart, To
 from pi.agent.tool_calls import error_result, run_tool_call
 from pi.agent.tools import ToolRegistry, ToolResult
 from pi.ai import AbortSignal, AssistantMessage, ToolCall, ToolResultMessage
+# [from 12]
+from pi.agent.tool_hooks import ToolHooks
+# [end]
 
 UNRUNNABLE = ("error", "aborted", "length")
 
@@ -54,8 +57,14 @@ class ToolBatch:
         emit: Callable[[AgentEvent], None],
         signal: AbortSignal,
         clock: Callable[[], int],
+        # [from 12]
+        hooks: ToolHooks | None = None,
+        # [end]
     ) -> None:
         self.registry, self.emit, self.signal, self.clock = registry, emit, signal, clock
+        # [from 12]
+        self.hooks = hooks
+        # [end]
 
     async def run(self, reply: AssistantMessage, record: Record) -> list[ToolResultMessage]:
         """One result per tool call of `reply`, each ended and recorded in call order."""
@@ -83,7 +92,13 @@ class ToolBatch:
             self.emit(ToolExecutionUpdate(tool_call_id=call.id, tool_name=call.name,
                                           args=call.arguments, partial_result=partial))
 
-        return await run_tool_call(self.registry, call, self.signal, progress, self.clock)
+        # [only 06-11]
+        #| return await run_tool_call(self.registry, call, self.signal, progress, self.clock)
+        # [end]
+        # [from 12]
+        return await run_tool_call(self.registry, call, self.signal, progress, self.clock,
+                                   hooks=self.hooks)
+        # [end]
 
     def finished(
         self, call: ToolCall, result: ToolResultMessage, record: Record

@@ -15,6 +15,23 @@ from pydantic import ValidationError
 
 from pi.agent.tools import ProgressCallback, ToolRegistry, ToolResult
 from pi.ai import AbortSignal, TextContent, ToolCall, ToolResultMessage
+# [from 12]
+
+from typing import Any
+
+from pydantic import BaseModel
+
+from pi.agent.tool_hooks import (
+    BLOCKED,
+    ArgumentChange,
+    BlockDecision,
+    HookFailure,
+    HookName,
+    ToolCallContext,
+    ToolHooks,
+)
+from pi.agent.tools import AnyTool
+# [end]
 
 
 def result_message(
@@ -52,8 +69,15 @@ async def run_tool_call(
     signal: AbortSignal,
     on_update: ProgressCallback,
     clock: Callable[[], int],
+    # [from 12]
+    hooks: ToolHooks | None = None,
+    # [end]
 ) -> ToolResultMessage:
     """Look up, validate, execute: one toolResult, whatever happens."""
+    # [from 12]
+    if hooks is not None:
+        return await run_hooked_call(registry, call, signal, on_update, clock, hooks)
+    # [end]
     # [exercise 05-one-result]
     tool = registry.get(call.name)
     if tool is None:
@@ -68,3 +92,86 @@ async def run_tool_call(
         return error_result(call, str(failure) or type(failure).__name__, clock)
     return result_message(call, result, False, clock)
     # [end]
+# [from 12]
+
+
+# Step 12: hooks around a call (tool_hooks.py). Before a valid call runs, a hook may block it
+# or change its arguments; afterwards one may replace its result. Whatever a hook does, the
+# call still gets exactly one paired result, and a hook that fails blocks the call.
+async def run_hooked_call(
+    registry: ToolRegistry,
+    call: ToolCall,
+    signal: AbortSignal,
+    on_update: ProgressCallback,
+    clock: Callable[[], int],
+    hooks: ToolHooks,
+) -> ToolResultMessage:
+    """Ask the before-hook about a valid call, run what it allows, let the after-hook see it."""
+    tool = registry.get(call.name)
+    params = None if tool is None else valid_params(tool, call.arguments)
+    if tool is None or params is None:
+        return await run_tool_call(registry, call, signal, on_update, clock)
+    prepared = await ask_before(hooks, call, ToolCallContext(tool, params), clock)
+    if isinstance(prepared, ToolResultMessage):
+        return prepared
+    result = await run_tool_call(registry, prepared, signal, on_update, clock)
+    return await ask_after(hooks, prepared, result, clock)
+
+
+def valid_params(tool: AnyTool, arguments: dict[str, Any]) -> BaseModel | None:
+    try:
+        params: BaseModel = tool.parameters.model_validate(arguments)
+    except ValidationError:
+        return None
+    return params
+
+
+async def ask_before(
+    hooks: ToolHooks, call: ToolCall, context: ToolCallContext, clock: Callable[[], int]
+) -> ToolCall | ToolResultMessage:
+    """The call to run (maybe with new arguments), or the error result that replaces it."""
+    if hooks.before_tool_call is None:
+        return call
+    try:
+        decision = await hooks.before_tool_call(call, context)
+    except Exception as error:
+        return hook_failed(hooks, call, "before_tool_call", error, clock)
+    if isinstance(decision, BlockDecision):
+        return error_result(call, decision.reason or BLOCKED, clock)
+    if isinstance(decision, ArgumentChange):
+        changed = call.model_copy(update={"arguments": dict(decision.arguments)})
+        try:
+            context.tool.parameters.model_validate(changed.arguments)
+        except ValidationError as invalid:
+            return error_result(changed, validation_text(changed, invalid), clock)
+        return changed
+    if decision is not None:
+        return hook_failed(hooks, call, "before_tool_call", f"returned {decision!r}", clock)
+    return call
+
+
+async def ask_after(
+    hooks: ToolHooks, call: ToolCall, result: ToolResultMessage, clock: Callable[[], int]
+) -> ToolResultMessage:
+    """The result the model gets: the tool's, the hook's replacement, or a withheld notice."""
+    if hooks.after_tool_call is None:
+        return result
+    try:
+        replaced = await hooks.after_tool_call(call, result)
+    except Exception as error:
+        return hook_failed(hooks, call, "after_tool_call", error, clock)
+    if replaced is None:
+        return result
+    if not isinstance(replaced, ToolResultMessage) or replaced.tool_call_id != call.id:
+        return hook_failed(hooks, call, "after_tool_call", f"returned {replaced!r}"[:200], clock)
+    return replaced
+
+
+def hook_failed(hooks: ToolHooks, call: ToolCall, hook: HookName, error: Exception | str,
+                clock: Callable[[], int]) -> ToolResultMessage:
+    """Fail closed: record the failure, and answer the call with an error that names it."""
+    text = error if isinstance(error, str) else str(error) or type(error).__name__
+    hooks.failures.append(HookFailure(call.id, call.name, hook, text))
+    verb = "blocked" if hook == "before_tool_call" else "result withheld"
+    return error_result(call, f"Tool call {verb}: {hook} hook failed: {text}", clock)
+# [end]

@@ -1,0 +1,41 @@
+"""The practice-copy proof, shared by the two halves of the suite (they run in parallel).
+
+For every step: on the practice copy every earlier test passes and at least one of this
+step's tests fails with the stub's NotImplementedError, and `check` reports the exercises as
+failing. That the full checkpoint passes is proven by the checkpoint's own suite.
+"""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+from pi_course.manifest import load_manifest
+from pi_course.paths import Layout, find_layout
+from pi_course.practice import check_practice, make_practice, run_tests
+from pi_course.render import source_tests, step_range
+
+LAYOUT: Layout = find_layout(Path(__file__))
+MANIFEST = load_manifest(LAYOUT.manifest)
+FIRST_STEP = {rel: step_range(text, rel)[0] for rel, text in source_tests(LAYOUT).items()}
+STEPS = [s.id for s in MANIFEST.steps]
+
+
+def prove_practice_copy(step: int, tmp_path: Path) -> Path:
+    copy = tmp_path / f"p{step:02d}"
+    make_practice(LAYOUT, MANIFEST, step, copy)
+    outcomes = run_tests(copy)
+    earlier = [o for o in outcomes if FIRST_STEP[o.module] < step]
+    current = [o for o in outcomes if FIRST_STEP[o.module] == step]
+    assert all(o.passed for o in earlier), [o.node for o in earlier if not o.passed]
+    stub_failures = [o for o in current if not o.passed and f"exercise {step:02d}-" in o.message]
+    assert stub_failures, "at least one test of this step must fail with the stub's error"
+    results = check_practice(LAYOUT, MANIFEST, step, copy)
+    assert results and not any(r.passed for r in results)
+    return copy
+
+
+def solve_with_checkpoint_code(step: int, copy: Path) -> None:
+    folder = LAYOUT.checkpoints / MANIFEST.step(step).folder
+    shutil.rmtree(copy / "pi")
+    shutil.copytree(folder / "pi", copy / "pi")
