@@ -140,3 +140,6 @@ def wire_decode(
         console.print(line, markup=False)
 
 
+from pi.eval_driver import eval_driver  # noqa: E402
+
+app.command("eval-driver")(eval_driver)

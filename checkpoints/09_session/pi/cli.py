@@ -140,6 +140,9 @@ def wire_decode(
         console.print(line, markup=False)
 
 
+from pi.eval_driver import eval_driver  # noqa: E402
+
+app.command("eval-driver")(eval_driver)
 from pi.session_cli import session_app  # noqa: E402
 
 app.add_typer(session_app, name="session")

@@ -146,6 +146,11 @@ def wire_decode(
 
 
 # [end]
+# [from 06]
+from pi.eval_driver import eval_driver  # noqa: E402
+
+app.command("eval-driver")(eval_driver)
+# [end]
 # [from 09]
 from pi.session_cli import session_app  # noqa: E402
 
@@ -155,4 +160,15 @@ app.add_typer(session_app, name="session")
 from pi.extensions_cli import extensions_app  # noqa: E402
 
 app.add_typer(extensions_app, name="extensions")
+# [end]
+# [from 13]
+from pi.agent_main import HELP as AGENT_HELP  # noqa: E402
+from pi.agent_main import main as agent_main  # noqa: E402
+
+app.command("agent", help=AGENT_HELP)(agent_main)
+# [end]
+# [from 14]
+from pi.evals_cli import evals_app  # noqa: E402
+
+app.add_typer(evals_app, name="evals")
 # [end]

@@ -55,12 +55,15 @@ class Agent:
 
     async def prompt(self, message: str | AgentMessage) -> LoopResult:
         """Run the agent on a new message; refused while another run is going."""
+        return await self._run([self.as_message(message)])
+
+    async def _run(self, prompts: list[AgentMessage]) -> LoopResult:
         if self._state.is_running:
             raise AgentBusyError("the agent is running: use steer() or follow_up() instead")
         self._controller = AbortController()
         self._state = replace(self._state, is_running=True, last_error=None)
         try:
-            result = await run_loop([self.as_message(message)], self._state.messages,
+            result = await run_loop(prompts, self._state.messages,
                                     self.config, self._publish, self._controller.signal)
         finally:
             self._state = replace(self._state, is_running=False, streaming_message=None,

@@ -12,6 +12,10 @@ returned. It keeps no state of its own between runs: the caller owns the history
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+# [from 13]
+from collections.abc import Awaitable
+
+# [end]
 from dataclasses import dataclass, field, replace
 
 from pi.agent.events import (
@@ -69,6 +73,10 @@ class LoopConfig:
     # [from 12]
     # Checks around every tool call: block it, change its arguments, replace its result.
     tool_hooks: ToolHooks | None = None
+    # [end]
+    # [from 13]
+    # Called before every turn after the first; may hand back a new context (a compaction).
+    before_turn: Callable[[list[AgentMessage]], Awaitable[list[AgentMessage] | None]] | None = None
     # [end]
 
 
@@ -144,6 +152,12 @@ async def run_loop(
         if turn == config.max_turns:
             error = f"max_turns_exceeded: the run reached its limit of {config.max_turns} turns"
             break
+        # [from 13]
+        if turn > 0 and config.before_turn is not None:
+            replaced = await config.before_turn(list(run.context))
+            if replaced is not None:
+                run.context = list(replaced)
+        # [end]
         emit(TurnStart())
         for message in pending:
             run.record(message)

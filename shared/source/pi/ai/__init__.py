@@ -41,6 +41,13 @@ from pi.ai.retry import RetryPolicy
 from pi.ai.wire import decode_sse_bytes
 
 # [end]
+# [from 13]
+from pi.ai.credentials import Credential, CredentialError, Credentials
+from pi.ai.models_catalog import ModelRefError, builtin_models, find_model, parse_model_ref
+from pi.ai.providers.anthropic_messages import AnthropicMessagesProvider
+from pi.ai.registry import WithCredentials, builtin_providers
+
+# [end]
 __all__ = [
     "AgentMessage",
     "AppMessage",
@@ -88,5 +95,17 @@ __all__ = [
     "decode_sse_bytes",
     "parse_partial_json",
     "redact",
+    # [end]
+    # [from 13]
+    "AnthropicMessagesProvider",
+    "Credential",
+    "CredentialError",
+    "Credentials",
+    "ModelRefError",
+    "WithCredentials",
+    "builtin_models",
+    "builtin_providers",
+    "find_model",
+    "parse_model_ref",
     # [end]
 ]

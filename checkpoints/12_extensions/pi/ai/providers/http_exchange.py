@@ -1,0 +1,101 @@
+"""Step 04: the part of an HTTP provider that does not depend on the wire protocol.
+
+Run the exchange in the background, let an abort cut through anything (even a stalled read),
+turn every failure into an error reply with the API key redacted, and send a refused request
+again only when the `RetryPolicy` says so. Every wire protocol needs exactly the same care, so
+it is written once: the OpenAI provider (here) and the Anthropic one (step 13) only say what
+to send and how to read the reply.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from collections.abc import Awaitable, Callable
+
+import httpx
+
+from pi.ai.model import Model, StreamOptions, empty_reply
+from pi.ai.providers.openai_wire import WireError
+from pi.ai.redact import redact
+from pi.ai.retry import RetryPolicy, decide
+from pi.ai.stream import AssistantMessageEventStream, produce
+
+Exchange = Callable[[AssistantMessageEventStream], Awaitable[None]]
+
+
+def stream_exchange(
+    model: Model, options: StreamOptions, exchange: Exchange
+) -> AssistantMessageEventStream:
+    """Start `exchange` pushing into a new stream and return the stream at once.
+
+    An abort cancels the exchange wherever it waits and ends the reply `aborted`, keeping
+    what had arrived; any other failure ends it as an `error` reply naming what went wrong.
+    """
+
+    async def pump(out: AssistantMessageEventStream) -> None:
+        work = asyncio.ensure_future(exchange(out))
+
+        def cancel() -> None:
+            work.cancel()
+
+        if options.signal is not None:
+            options.signal.on_abort(cancel)
+        try:
+            await work
+        except asyncio.CancelledError:
+            if options.signal is None or not options.signal.aborted:
+                raise
+            out.fail("Request was aborted", "aborted")
+        except Exception as error:  # every failure becomes an error reply, key redacted
+            out.fail(redact(describe(error), [options.api_key]))
+
+    return produce(pump, empty_reply(model, options))
+
+
+async def send_with_retry(
+    client: httpx.AsyncClient, request: httpx.Request, policy: RetryPolicy,
+    options: StreamOptions,
+) -> httpx.Response:
+    """The response whose body is about to stream, after the retries `policy` allows.
+
+    Only the request is ever repeated: once a reply streams, a failure ends it as an error.
+    A refusal that is not retried raises WireError("HTTP 429: <the provider's message>").
+    """
+    attempt = 0
+    while True:
+        try:
+            response = await client.send(request, stream=True)
+        except httpx.TransportError as error:
+            status, headers = None, httpx.Headers()
+            text = f"connection error: {describe(error)}"
+        else:
+            if response.is_success:
+                return response
+            status, headers = response.status_code, response.headers
+            text = await error_text(response)
+        decision = decide(policy, attempt, status, headers, options.clock())
+        if not decision.retry:
+            raise WireError(f"{text} ({decision.note})" if decision.note else text)
+        await policy.sleep(decision.wait)
+        attempt += 1
+
+
+async def error_text(response: httpx.Response) -> str:
+    """`HTTP 429: <the provider's own message>`, read from an error response (then closed)."""
+    try:
+        body = (await response.aread()).decode("utf-8", "replace").strip()
+    finally:
+        await response.aclose()
+    try:
+        error = json.loads(body).get("error")
+    except (ValueError, AttributeError):
+        error = None
+    message = error.get("message") if isinstance(error, dict) else error
+    text = str(message) if isinstance(message, str) and message else body[:500]
+    return f"HTTP {response.status_code}: {text or response.reason_phrase}"
+
+
+def describe(error: Exception) -> str:
+    """Our own errors say what happened; others also name their type (`ReadError: …`)."""
+    return str(error) if isinstance(error, WireError) else f"{type(error).__name__}: {error}"

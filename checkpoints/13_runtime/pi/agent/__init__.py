@@ -1,0 +1,72 @@
+"""pi.agent: the middle layer, like Pi's pi-agent-core: tools, the agent loop, the Agent.
+
+It builds on pi.ai (messages, streams, the model boundary) and knows nothing of files,
+sessions or coding: those belong to pi.coding_agent above it.
+"""
+
+from pi.agent.tool_calls import error_result, run_tool_call
+from pi.agent.tools import AgentTool, ProgressCallback, ToolRegistry, ToolResult
+
+from pi.agent.events import (
+    AgentEnd,
+    AgentEvent,
+    AgentStart,
+    MessageEnd,
+    MessageStart,
+    MessageUpdate,
+    ToolExecutionEnd,
+    ToolExecutionStart,
+    ToolExecutionUpdate,
+    TurnEnd,
+    TurnStart,
+)
+from pi.agent.loop import LoopConfig, LoopResult, llm_messages, run_loop
+
+from pi.agent.agent import Agent, AgentBusyError, ListenerFailure
+from pi.agent.queues import DeliveryMode, MessageQueue
+from pi.agent.state import AgentState, advance
+
+from pi.agent.tool_hooks import (
+    ArgumentChange,
+    BlockDecision,
+    HookFailure,
+    ToolCallContext,
+    ToolHooks,
+)
+
+
+__all__ = [
+    "AgentTool",
+    "ProgressCallback",
+    "ToolRegistry",
+    "ToolResult",
+    "error_result",
+    "run_tool_call",
+    "AgentEnd",
+    "AgentEvent",
+    "AgentStart",
+    "LoopConfig",
+    "LoopResult",
+    "MessageEnd",
+    "MessageStart",
+    "MessageUpdate",
+    "ToolExecutionEnd",
+    "ToolExecutionStart",
+    "ToolExecutionUpdate",
+    "TurnEnd",
+    "TurnStart",
+    "llm_messages",
+    "run_loop",
+    "Agent",
+    "AgentBusyError",
+    "AgentState",
+    "DeliveryMode",
+    "ListenerFailure",
+    "MessageQueue",
+    "advance",
+    "ArgumentChange",
+    "BlockDecision",
+    "HookFailure",
+    "ToolCallContext",
+    "ToolHooks",
+]

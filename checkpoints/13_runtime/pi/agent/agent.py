@@ -1,0 +1,111 @@
+"""Step 08: the stateful Agent: a transcript, a status, and a run at a time.
+
+The loop (step 06) is a function: history in, new messages out. An application needs more:
+somewhere the transcript lives between runs, a status a UI can show (what is streaming, which
+tools are running, did the last run fail), a way to stop, and a way to talk to a run that is
+still going. The Agent keeps that state, changes it only from the loop's events, and hands out
+frozen snapshots, so nobody outside can change it behind its back.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, replace
+
+from pi.agent.events import AgentEvent
+from pi.agent.loop import LoopConfig, LoopResult, run_loop
+from pi.agent.queues import DeliveryMode, MessageQueue
+from pi.agent.state import AgentState, advance
+from pi.ai import AbortController, AgentMessage, UserMessage
+
+Listener = Callable[[AgentEvent, AgentState], None]
+
+
+class AgentBusyError(RuntimeError):
+    """A prompt arrived while a run was going; steer or follow up instead."""
+
+
+@dataclass(frozen=True)
+class ListenerFailure:
+    event_type: str
+    error: str
+
+
+class Agent:
+    def __init__(self, config: LoopConfig, messages: Sequence[AgentMessage] = (),
+                 steering_mode: DeliveryMode = "one-at-a-time",
+                 follow_up_mode: DeliveryMode = "one-at-a-time") -> None:
+        self.steering, self.follow_ups = MessageQueue(steering_mode), MessageQueue(follow_up_mode)
+        self.config = replace(config, get_steering=self.steering.take,
+                              get_follow_ups=self.follow_ups.take)
+        self._state = AgentState(messages=tuple(messages))
+        self._listeners: list[Listener] = []
+        self._controller: AbortController | None = None
+        self.listener_failures: list[ListenerFailure] = []
+
+    @property
+    def state(self) -> AgentState:
+        """A frozen snapshot: safe to keep, impossible to change."""
+        return self._state
+
+    def subscribe(self, listener: Listener) -> Callable[[], None]:
+        """Call `listener(event, state)` after every event; returns the unsubscribe function."""
+        self._listeners.append(listener)
+        return lambda: self._listeners.remove(listener)
+
+    async def prompt(self, message: str | AgentMessage) -> LoopResult:
+        """Run the agent on a new message; refused while another run is going."""
+        return await self._run([self.as_message(message)])
+
+    async def resume(self) -> LoopResult:
+        """Run again on the transcript as it is, with no new message: a retry after a
+        transient failure, or the next turn after a compaction made room."""
+        return await self._run([])
+
+    def replace_messages(self, messages: Sequence[AgentMessage]) -> None:
+        """Swap the transcript for another view of the same history (after a compaction)."""
+        if self._state.is_running:
+            raise AgentBusyError("the transcript cannot be replaced during a run")
+        self._state = replace(self._state, messages=tuple(messages))
+
+    async def _run(self, prompts: list[AgentMessage]) -> LoopResult:
+        if self._state.is_running:
+            raise AgentBusyError("the agent is running: use steer() or follow_up() instead")
+        self._controller = AbortController()
+        self._state = replace(self._state, is_running=True, last_error=None)
+        try:
+            result = await run_loop(prompts, self._state.messages,
+                                    self.config, self._publish, self._controller.signal)
+        finally:
+            self._state = replace(self._state, is_running=False, streaming_message=None,
+                                  pending_tool_calls=frozenset())
+            self._controller = None
+        if result.error:
+            self._state = replace(self._state, last_error=result.error)
+        self.steering.put_back(list(result.unsent))
+        return result
+
+    def steer(self, message: str | AgentMessage) -> None:
+        self.steering.put(self.as_message(message))
+
+    def follow_up(self, message: str | AgentMessage) -> None:
+        self.follow_ups.put(self.as_message(message))
+
+    def abort(self) -> list[AgentMessage]:
+        """Stop the run if one is going; every queued message comes back, steering first."""
+        if self._controller is not None:
+            self._controller.abort("aborted by the user")
+        return self.steering.drain() + self.follow_ups.drain()
+
+    def as_message(self, message: str | AgentMessage) -> AgentMessage:
+        if isinstance(message, str):
+            return UserMessage(content=message, timestamp=self.config.options.clock())
+        return message
+
+    def _publish(self, event: AgentEvent) -> None:
+        self._state = advance(self._state, event)
+        for listener in list(self._listeners):
+            try:
+                listener(event, self._state)
+            except Exception as error:  # one broken listener must not silence the others
+                self.listener_failures.append(ListenerFailure(event.type, repr(error)))

@@ -1,0 +1,153 @@
+"""Step 06: the agent loop, the heart of every coding agent.
+
+A run: record the prompt, ask the model with the whole context, record its complete reply,
+run the tool calls it made, record their results, and ask again while there are results the
+model has not seen. The loop stops when a reply has no tool calls, when a reply failed, when
+the run is aborted, or when the turn limit is reached (a named error, never a hang).
+
+Everything the loop does is reported as an event; everything it adds to the transcript is
+returned. It keeps no state of its own between runs: the caller owns the history.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from collections.abc import Awaitable
+
+from dataclasses import dataclass, field, replace
+
+from pi.agent.events import (
+    AgentEnd,
+    AgentEvent,
+    AgentStart,
+    MessageEnd,
+    MessageStart,
+    MessageUpdate,
+    TurnEnd,
+    TurnStart,
+)
+from pi.agent.tool_batch import ToolBatch
+from pi.agent.tools import ToolRegistry
+from pi.agent.tool_hooks import ToolHooks
+from pi.ai import (
+    AbortSignal,
+    AgentMessage,
+    AppMessage,
+    AssistantMessage,
+    Context,
+    DoneEvent,
+    ErrorEvent,
+    Message,
+    Model,
+    StreamFunction,
+    StreamOptions,
+)
+
+ENDS_RUN = ("error", "aborted", "length")
+
+
+def llm_messages(messages: Sequence[AgentMessage]) -> tuple[Message, ...]:
+    """The messages a model can read: application messages stay out of the request."""
+    return tuple(m for m in messages if not isinstance(m, AppMessage))
+
+
+@dataclass(frozen=True)
+class LoopConfig:
+    model: Model
+    stream: StreamFunction
+    tools: ToolRegistry = field(default_factory=ToolRegistry)
+    system_prompt: str | None = None
+    options: StreamOptions = field(default_factory=StreamOptions)
+    max_turns: int = 50
+    convert_to_llm: Callable[[Sequence[AgentMessage]], tuple[Message, ...]] = llm_messages
+    # Queued user messages: steering is delivered before the next model request, follow-ups
+    # only when the run would otherwise stop.
+    get_steering: Callable[[], list[AgentMessage]] = list
+    get_follow_ups: Callable[[], list[AgentMessage]] = list
+    # Checks around every tool call: block it, change its arguments, replace its result.
+    tool_hooks: ToolHooks | None = None
+    # Called before every turn after the first; may hand back a new context (a compaction).
+    before_turn: Callable[[list[AgentMessage]], Awaitable[list[AgentMessage] | None]] | None = None
+
+
+@dataclass(frozen=True)
+class LoopResult:
+    """The messages the run added, and a named error if the run was cut short.
+
+    `unsent` holds messages the run was given but could not deliver because the turn limit
+    came first; the caller gets them back rather than losing them.
+    """
+
+    messages: tuple[AgentMessage, ...]
+    error: str | None = None
+    unsent: tuple[AgentMessage, ...] = ()
+
+
+class Run:
+    """The state of one run: the context so far and what this run added to it."""
+
+    def __init__(self, history: Sequence[AgentMessage], config: LoopConfig,
+                 emit: Callable[[AgentEvent], None], signal: AbortSignal) -> None:
+        self.context, self.added = list(history), list[AgentMessage]()
+        self.config, self.emit, self.signal = config, emit, signal
+
+    def record(self, message: AgentMessage, started: bool = False) -> None:
+        if not started:
+            self.emit(MessageStart(message=message))
+        self.emit(MessageEnd(message=message))
+        self.context.append(message)
+        self.added.append(message)
+
+    async def ask_model(self) -> AssistantMessage:
+        """Stream one reply, reporting its growth; the reply is recorded once complete."""
+        config = self.config
+        request = Context(system_prompt=config.system_prompt, tools=config.tools.specs(),
+                          messages=config.convert_to_llm(self.context))
+        options = replace(config.options, signal=self.signal)
+        stream = config.stream(config.model, request, options)
+        started = False
+        async for event in stream:
+            if event.type == "start":
+                self.emit(MessageStart(message=event.partial))
+                started = True
+            elif not isinstance(event, DoneEvent | ErrorEvent):
+                self.emit(MessageUpdate(message=event.partial, event=event))
+        reply = await stream.result()
+        self.record(reply, started)
+        return reply
+
+
+async def run_loop(
+    prompts: Sequence[AgentMessage],
+    history: Sequence[AgentMessage],
+    config: LoopConfig,
+    emit: Callable[[AgentEvent], None],
+    signal: AbortSignal,
+) -> LoopResult:
+    """Run until the model stops asking for tools; return what the run added."""
+    run = Run(history, config, emit, signal)
+    tools = ToolBatch(config.tools, emit, signal, config.options.clock, config.tool_hooks)
+    emit(AgentStart())
+    pending, error = list(prompts), None
+    pending += config.get_steering()
+    for turn in range(config.max_turns + 1):
+        if turn == config.max_turns:
+            error = f"max_turns_exceeded: the run reached its limit of {config.max_turns} turns"
+            break
+        if turn > 0 and config.before_turn is not None:
+            replaced = await config.before_turn(list(run.context))
+            if replaced is not None:
+                run.context = list(replaced)
+        emit(TurnStart())
+        for message in pending:
+            run.record(message)
+        reply = await run.ask_model()
+        results = await tools.run(reply, run.record)
+        emit(TurnEnd(message=reply, tool_results=tuple(results)))
+        if reply.stop_reason in ENDS_RUN or signal.aborted:
+            break
+        pending = config.get_steering() or ([] if results else config.get_follow_ups())
+        if not results and not pending:
+            break
+    emit(AgentEnd(messages=tuple(run.added)))
+    return LoopResult(tuple(run.added), error, tuple(pending) if error else ())

@@ -1,0 +1,101 @@
+"""Step 06: run the tool calls of one reply, concurrently where that is safe.
+
+Independent calls start together, so three slow reads take as long as one. Whatever order
+they finish in, their results go into the transcript in the order the model wrote the calls:
+that order is what the model will read back, and it must not depend on timing. A tool that
+declares itself `exclusive` runs alone, after everything before it and before everything after.
+
+A reply that ended badly (error, aborted, cut off at the length limit) does not get its tool
+calls run at all, but each still gets a paired result, so the transcript stays well formed.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable, Sequence
+
+from pi.agent.events import AgentEvent, ToolExecutionEnd, ToolExecutionStart, ToolExecutionUpdate
+from pi.agent.tool_calls import error_result, run_tool_call
+from pi.agent.tools import ToolRegistry, ToolResult
+from pi.ai import AbortSignal, AssistantMessage, ToolCall, ToolResultMessage
+from pi.agent.tool_hooks import ToolHooks
+
+UNRUNNABLE = ("error", "aborted", "length")
+
+
+def tool_calls_of(reply: AssistantMessage) -> list[ToolCall]:
+    return [block for block in reply.content if isinstance(block, ToolCall)]
+
+
+def is_exclusive(call: ToolCall, registry: ToolRegistry) -> bool:
+    tool = registry.get(call.name)
+    return tool is not None and tool.exclusive
+
+
+def batches(calls: Sequence[ToolCall], registry: ToolRegistry) -> list[list[ToolCall]]:
+    """Consecutive calls that may overlap form one batch; an exclusive call is a batch alone."""
+    groups: list[list[ToolCall]] = []
+    for call in calls:
+        if not groups or is_exclusive(call, registry) or is_exclusive(groups[-1][0], registry):
+            groups.append([call])
+        else:
+            groups[-1].append(call)
+    return groups
+
+
+Record = Callable[[ToolResultMessage], None]
+
+
+class ToolBatch:
+    """The tool calls of one reply: run, reported through `emit`, recorded through `record`."""
+
+    def __init__(
+        self,
+        registry: ToolRegistry,
+        emit: Callable[[AgentEvent], None],
+        signal: AbortSignal,
+        clock: Callable[[], int],
+        hooks: ToolHooks | None = None,
+    ) -> None:
+        self.registry, self.emit, self.signal, self.clock = registry, emit, signal, clock
+        self.hooks = hooks
+
+    async def run(self, reply: AssistantMessage, record: Record) -> list[ToolResultMessage]:
+        """One result per tool call of `reply`, each ended and recorded in call order."""
+        calls = tool_calls_of(reply)
+        if reply.stop_reason in UNRUNNABLE:
+            return [self.skip(call, reply.stop_reason, record) for call in calls]
+        results: list[ToolResultMessage] = []
+        for group in batches(calls, self.registry):
+            for call in group:
+                self.started(call)
+            running = [asyncio.ensure_future(self.execute(call)) for call in group]
+            for call, task in zip(group, running, strict=True):
+                results.append(self.finished(call, await task, record))
+        return results
+
+    def started(self, call: ToolCall) -> None:
+        self.emit(
+            ToolExecutionStart(tool_call_id=call.id, tool_name=call.name, args=call.arguments)
+        )
+
+    async def execute(self, call: ToolCall) -> ToolResultMessage:
+        def progress(partial: ToolResult) -> None:
+            self.emit(ToolExecutionUpdate(tool_call_id=call.id, tool_name=call.name,
+                                          args=call.arguments, partial_result=partial))
+
+        return await run_tool_call(self.registry, call, self.signal, progress, self.clock,
+                                   hooks=self.hooks)
+
+    def finished(
+        self, call: ToolCall, result: ToolResultMessage, record: Record
+    ) -> ToolResultMessage:
+        self.emit(ToolExecutionEnd(tool_call_id=call.id, tool_name=call.name, result=result,
+                                   is_error=result.is_error))
+        record(result)
+        return result
+
+    def skip(self, call: ToolCall, reason: str, record: Record) -> ToolResultMessage:
+        text = f"Skipped: the reply ended with stopReason {reason!r} before this call could run."
+        self.started(call)
+        return self.finished(call, error_result(call, text, self.clock), record)

@@ -1,0 +1,40 @@
+"""Step 03: the MockModel plugged in at the model boundary.
+
+The MockModel (in `mock_model/`, outside every checkpoint) knows nothing of this package: it
+takes a request dict and yields event dicts. This adapter is the boundary between the two, so
+it validates every event it receives; a malformed one ends the reply as an error message
+naming the bad field, exactly as a broken real provider would.
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from typing import Any, Protocol
+
+from pi.ai.events import parse_event
+from pi.ai.model import Context, Model, StreamOptions, empty_reply, request_body
+from pi.ai.stream import AssistantMessageEventStream, produce
+
+
+class EventSource(Protocol):
+    """What the adapter needs of a MockModel: request dict in, event dicts out."""
+
+    def stream(
+        self, request: dict[str, Any], signal: object | None = None
+    ) -> AsyncIterator[dict[str, Any]]: ...
+
+
+class MockProvider:
+    def __init__(self, source: EventSource) -> None:
+        self.source = source
+
+    def stream(
+        self, model: Model, context: Context, options: StreamOptions
+    ) -> AssistantMessageEventStream:
+        request = request_body(model, context)
+
+        async def pump(out: AssistantMessageEventStream) -> None:
+            async for data in self.source.stream(request, options.signal):
+                out.push(parse_event(data, where=f"{model.provider} event"))
+
+        return produce(pump, empty_reply(model, options))

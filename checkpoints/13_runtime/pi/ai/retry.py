@@ -1,0 +1,122 @@
+"""Step 04: when to send a failed request again, and how long to wait first.
+
+Some failures go away on their own: a dropped connection, a rate limit (429), an overloaded
+server (5xx). Asking again after a pause often works. This module only *decides*; the provider
+does the asking. Everything that would make a decision unpredictable is passed in (the random
+jitter, the sleep, the current time), so a test can replay a whole retry sequence in
+microseconds and know every wait.
+
+Only a request is ever retried, never a reply that has started streaming: by then the caller
+has seen events, and a second reply would contradict the first.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import math
+from collections.abc import Awaitable, Callable, Mapping
+from dataclasses import dataclass
+from datetime import UTC
+from email.utils import parsedate_to_datetime
+
+RETRY_STATUSES = frozenset({408, 409, 429})
+
+
+def no_jitter() -> float:
+    """The default random source: always 0, so waits are exact unless you inject `random`."""
+    return 0.0
+
+
+async def real_sleep(seconds: float) -> None:
+    await asyncio.sleep(seconds)
+
+
+@dataclass(frozen=True)
+class RetryPolicy:
+    """How persistent to be. Off by default: retrying is a choice the caller makes."""
+
+    max_retries: int = 0
+    base_delay: float = 0.5  # seconds before the first retry, doubled for each further one
+    max_delay: float = 60.0  # the longest wait we accept, from backoff or from the server
+    jitter: float = 0.25  # each backoff wait is shortened by up to this fraction
+    random: Callable[[], float] = no_jitter
+    sleep: Callable[[float], Awaitable[None]] = real_sleep
+
+
+@dataclass(frozen=True)
+class RetryDecision:
+    """What to do after a failed attempt; `note` says why not, for the error text."""
+
+    retry: bool
+    wait: float = 0.0
+    note: str = ""
+
+
+def decide(
+    policy: RetryPolicy,
+    attempt: int,
+    status: int | None,
+    headers: Mapping[str, str],
+    now_ms: int,
+) -> RetryDecision:
+    """Whether failed attempt `attempt` (0 = the first request) should be sent again.
+
+    `status` is None when no response arrived at all (a connection error). `now_ms` is only
+    needed when the server names a date to retry after.
+    """
+    if not retryable(status, headers):
+        return RetryDecision(False)
+    if attempt >= policy.max_retries:
+        note = f"gave up after {attempt} retries" if attempt else ""
+        return RetryDecision(False, note=note)
+    asked = server_wait(headers, now_ms)
+    if asked is None:
+        return RetryDecision(True, backoff(policy, attempt))
+    if asked > policy.max_delay:
+        note = (f"not retried: the server asked to wait {asked:g} s, "
+                f"more than max_delay {policy.max_delay:g} s")
+        return RetryDecision(False, asked, note)
+    return RetryDecision(True, asked)
+
+
+def retryable(status: int | None, headers: Mapping[str, str]) -> bool:
+    """The server's own `x-should-retry` header wins; otherwise the status decides."""
+    header = headers.get("x-should-retry")
+    if header in ("true", "false"):
+        return header == "true"
+    return status is None or status in RETRY_STATUSES or status >= 500
+
+
+def server_wait(headers: Mapping[str, str], now_ms: int) -> float | None:
+    """Seconds the server asks us to wait (`retry-after-ms`, `retry-after`), or None."""
+    millis = number(headers.get("retry-after-ms"))
+    if millis is not None:
+        return max(millis / 1000, 0.0)
+    value = headers.get("retry-after")
+    if value is None:
+        return None
+    seconds = number(value)
+    if seconds is not None:
+        return max(seconds, 0.0)
+    try:  # an HTTP date such as "Wed, 21 Oct 2015 07:28:00 GMT"
+        when = parsedate_to_datetime(value)
+    except (TypeError, ValueError):
+        return None
+    if when.tzinfo is None:
+        when = when.replace(tzinfo=UTC)
+    return max(when.timestamp() - now_ms / 1000, 0.0)
+
+
+def number(text: str | None) -> float | None:
+    """A finite number from a header value, or None."""
+    try:
+        value = float(text) if text is not None else math.nan
+    except ValueError:
+        return None
+    return value if math.isfinite(value) else None
+
+
+def backoff(policy: RetryPolicy, attempt: int) -> float:
+    """Exponential backoff with jitter, so many clients do not all retry at the same moment."""
+    wait = min(policy.base_delay * 2.0**attempt, policy.max_delay)
+    return wait * (1 - policy.jitter * policy.random())

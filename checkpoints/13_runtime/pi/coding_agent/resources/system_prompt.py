@@ -1,0 +1,137 @@
+"""Step 11: the system prompt, assembled in Pi's order from the parts loaded at start-up.
+
+The order is fixed, general to specific, with what changes most at the very end:
+
+1. the base prompt: who the agent is, one line per enabled tool, and the guidelines those
+   tools bring; or, instead of all that, the text of a `SYSTEM.md`;
+2. appended text (`APPEND_SYSTEM.md`);
+3. project context: each `AGENTS.md` / `CLAUDE.md` under a heading with its path;
+4. the skills catalog, only when the `read` tool is enabled (without it no skill can be read);
+5. the date and the working directory, both injected so the same input gives the same prompt.
+
+A tool brings a line for the list and guidelines. Some guidelines depend on the other tools:
+"use bash to search" is wrong advice when `grep` is there. The wording is the course's own;
+the structure (which guideline appears for which tool set, and in what order) is Pi's.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from datetime import date
+from pathlib import Path
+
+from pi.agent.tools import AnyTool
+from pi.coding_agent.resources.context_files import ContextFile
+from pi.coding_agent.resources.skill_prompt import format_skills_for_prompt
+from pi.coding_agent.resources.skills import Skill
+
+INTRO = ("You are a coding assistant working in the user's project through the tools below. "
+         "You read files, run commands, edit code and write new files on the user's behalf.")
+OTHER_TOOLS = "Tools not listed here may also be available; their descriptions say what they do."
+CONTEXT_HEADING = "# Project Context"
+CONTEXT_INTRO = "Instructions from the project and the user; follow them:"
+GENERAL_GUIDELINES = ("Keep your answers short", "Always name the files you work on by their path")
+SEARCH_TOOLS = frozenset({"grep", "find", "ls"})
+
+
+@dataclass(frozen=True)
+class Guideline:
+    """Advice a tool brings, if the tools it `requires` are all there and none it `excludes`."""
+
+    text: str
+    requires: frozenset[str] = frozenset()
+    excludes: frozenset[str] = frozenset()
+
+    def applies(self, enabled: frozenset[str]) -> bool:
+        return self.requires <= enabled and not self.excludes & enabled
+
+
+@dataclass(frozen=True)
+class ToolPrompt:
+    """What the system prompt says about one tool: its list line and its guidelines."""
+
+    line: str
+    guidelines: tuple[Guideline, ...] = ()
+
+
+PREFER_SEARCH_TOOLS = Guideline("Explore files with grep, find and ls rather than through bash: "
+                                "they are faster and skip what .gitignore excludes",
+                                requires=frozenset({"bash"}))
+REPORT_IN_TEXT = "Report what you changed in plain text; do not print files with cat or bash"
+# The order of this table is the order in which guidelines appear.
+BUILTIN_TOOL_PROMPTS: Mapping[str, ToolPrompt] = {
+    "bash": ToolPrompt("run a shell command (tests, builds, git, ls, rg, find)", (
+        Guideline("Use bash to list, find and search files (ls, rg, find)",
+                  excludes=SEARCH_TOOLS),)),
+    "grep": ToolPrompt("search file contents for a pattern (skips .gitignored files)",
+                       (PREFER_SEARCH_TOOLS,)),
+    "find": ToolPrompt("find files by glob pattern (skips .gitignored files)",
+                       (PREFER_SEARCH_TOOLS,)),
+    "ls": ToolPrompt("list the entries of a folder", (PREFER_SEARCH_TOOLS,)),
+    "read": ToolPrompt("show a file's contents, a window of lines at a time", (
+        Guideline("Look at a file with read before you edit it, never with cat or sed",
+                  requires=frozenset({"edit"})),)),
+    "edit": ToolPrompt("replace exact pieces of text in a file", (
+        Guideline("Give edit the old text exactly as it stands in the file"),
+        Guideline(REPORT_IN_TEXT, excludes=frozenset({"write"})))),
+    "write": ToolPrompt("create a file, or replace everything in it", (
+        Guideline("Use write for new files and complete rewrites only"),
+        Guideline(REPORT_IN_TEXT))),
+}
+
+
+def tool_prompts_for(tools: Iterable[AnyTool]) -> dict[str, ToolPrompt]:
+    """The built-in table, plus what each other tool says of itself, if anything.
+
+    A tool class may declare `prompt_snippet` (its list line) and `prompt_guidelines`.
+    """
+    prompts = dict(BUILTIN_TOOL_PROMPTS)
+    for tool in tools:
+        snippet = getattr(tool, "prompt_snippet", None)
+        if tool.name not in prompts and snippet:
+            guidelines = tuple(Guideline(text) for text in getattr(tool, "prompt_guidelines", ()))
+            prompts[tool.name] = ToolPrompt(str(snippet), guidelines)
+    return prompts
+
+
+def tool_lines(tool_names: Sequence[str], prompts: Mapping[str, ToolPrompt]) -> list[str]:
+    lines = [f"- {name}: {prompts[name].line}" if name in prompts else f"- {name}"
+             for name in tool_names]
+    return lines or ["(none)"]
+
+
+def guidelines_for(tool_names: Sequence[str], prompts: Mapping[str, ToolPrompt]) -> list[str]:
+    """Guidelines of the enabled tools, table order first, without repeats, general ones last."""
+    enabled = frozenset(tool_names)
+    order = [*[n for n in prompts if n in enabled], *[n for n in tool_names if n not in prompts]]
+    texts = [g.text for name in order if name in prompts
+             for g in prompts[name].guidelines if g.applies(enabled)]
+    return list(dict.fromkeys([*texts, *GENERAL_GUIDELINES]))
+
+
+def base_prompt(tool_names: Sequence[str], prompts: Mapping[str, ToolPrompt]) -> str:
+    """The built-in part: who the agent is, its tools, and how to use them."""
+    guidelines = [f"- {text}" for text in guidelines_for(tool_names, prompts)]
+    return "\n".join([INTRO, "", "Available tools:", *tool_lines(tool_names, prompts), "",
+                      OTHER_TOOLS, "", "Guidelines:", *guidelines])
+
+
+def context_section(files: Sequence[ContextFile]) -> str:
+    blocks = "".join(f"## {file.path}\n\n{file.content}\n\n" for file in files)
+    return f"\n\n{CONTEXT_HEADING}\n\n{CONTEXT_INTRO}\n\n{blocks}" if files else ""
+
+
+def build_system_prompt(*, tool_names: Sequence[str], today: date, cwd: Path,
+                        custom_prompt: str | None = None, append: str | None = None,
+                        context_files: Sequence[ContextFile] = (), skills: Sequence[Skill] = (),
+                        tool_prompts: Mapping[str, ToolPrompt] = BUILTIN_TOOL_PROMPTS) -> str:
+    """The whole system prompt; `custom_prompt` (a SYSTEM.md) replaces only the base part."""
+    prompt = custom_prompt if custom_prompt else base_prompt(tool_names, tool_prompts)
+    if append:
+        prompt += f"\n\n{append}"
+    prompt += context_section(context_files)
+    if "read" in tool_names:
+        prompt += format_skills_for_prompt(skills)
+    prompt += f"\nCurrent date: {today.isoformat()}"
+    return prompt + f"\nCurrent working directory: {cwd.as_posix()}"

@@ -1,0 +1,129 @@
+"""Step 13: what the modes ask of a runtime besides a prompt, as functions of a Runtime.
+
+A new session, a fork from an earlier user message, a shell command the person runs
+themselves (`!cmd` in Pi), the last answer's text. None of these needs new machinery: a new
+session or a fork is a new file plus a new Runtime on it (the old one is closed only once the
+new one stands), and a shell command is the bash tool's process runner plus one
+`bashExecution` message appended like any other, so the model sees it in the next request.
+"""
+
+from __future__ import annotations
+
+import tempfile
+from dataclasses import replace
+from pathlib import Path
+
+from pi.ai import AbortSignal, AgentMessage, AssistantMessage, TextContent
+from pi.coding_agent.extensions.prompt import run_command
+from pi.coding_agent.messages import BashExecutionMessage
+from pi.coding_agent.runtime.config import RuntimeConfig
+from pi.coding_agent.runtime.runtime import Runtime
+from pi.coding_agent.session.entries import MessageEntry
+from pi.coding_agent.session.errors import SessionError
+from pi.coding_agent.session.fork import fork_session
+from pi.coding_agent.session.ids import iso_timestamp
+from pi.coding_agent.session.storage import session_path, sessions_root, start_session
+from pi.coding_agent.tools.output import OutputCollector
+from pi.coding_agent.tools.process import run_command as run_process
+
+
+def message_text(message: AgentMessage) -> str:
+    """The text blocks of a user or assistant message, joined; a plain string as it is."""
+    content = getattr(message, "content", "")
+    if isinstance(content, str):
+        return content
+    return "".join(block.text for block in content if isinstance(block, TextContent))
+
+
+def last_assistant_text(runtime: Runtime) -> str | None:
+    """The text of the last reply that said something (an empty aborted reply is skipped)."""
+    for message in reversed(runtime.messages):
+        if isinstance(message, AssistantMessage) and message.content:
+            return message_text(message)
+    return None
+
+
+def fork_points(runtime: Runtime) -> list[tuple[str, str]]:
+    """(entry id, text) of every user message on the current path, oldest first."""
+    if runtime.writer.leaf_id is None:
+        return []
+    return [(entry.id, message_text(entry.message))
+            for entry in runtime.writer.tree.path_to(runtime.writer.leaf_id)
+            if isinstance(entry, MessageEntry) and entry.message.role == "user"]
+
+
+def new_session_path(config: RuntimeConfig, session_id: str) -> Path:
+    root = config.sessions_dir or sessions_root(Path.home())
+    return session_path(root, str(config.cwd), iso_timestamp(config.clock()), session_id)
+
+
+async def switch_to(runtime: Runtime, path: Path) -> Runtime:
+    """A Runtime on `path` (at its last entry); the old one is closed once the new one runs."""
+    fresh = Runtime(replace(runtime.config, session_file=path, leaf_id=None))
+    await runtime.close()
+    return fresh
+
+
+async def new_session(runtime: Runtime, parent_session: str | None = None) -> Runtime:
+    """An empty session in the sessions folder, starting with the model and thinking level."""
+    config = runtime.config
+    root = config.sessions_dir or sessions_root(Path.home())
+    writer = start_session(root, str(config.cwd), config.ids(), ids=config.ids,
+                           clock=config.clock, parent_session=parent_session,
+                           opener=config.opener)
+    writer.append_model_change(config.model.provider, config.model.id)
+    writer.append_thinking_level_change(config.thinking_level)  # type: ignore[arg-type]
+    writer.close()
+    return await switch_to(runtime, writer.path)
+
+
+async def fork(runtime: Runtime, entry_id: str) -> tuple[Runtime, str]:
+    """Pi's fork: a new file with the path up to the user message before `entry_id`.
+
+    The message itself is left out and its text handed back, so a person can edit it and
+    send it again. A first message has nothing before it: the fork is an empty session.
+    """
+    entry = runtime.writer.tree.by_id.get(entry_id)
+    if not isinstance(entry, MessageEntry) or entry.message.role != "user":
+        raise SessionError("Invalid entry ID for forking")
+    text = message_text(entry.message)
+    if entry.parent_id is None:
+        return await new_session(runtime, str(runtime.writer.path)), text
+    session_id = runtime.config.ids()
+    path = new_session_path(runtime.config, session_id)
+    fork_session(runtime.writer, path, session_id, entry.parent_id).close()
+    return await switch_to(runtime, path), text
+
+
+async def run_bash(runtime: Runtime, command: str, signal: AbortSignal) -> BashExecutionMessage:
+    """Run a command in the runtime's folder, as the bash tool would, without recording it."""
+    started = runtime.config.clock()
+    log = Path(tempfile.gettempdir()) / f"pi-bash-{runtime.writer.header.id}-{started}.log"
+    output = OutputCollector(log)
+    try:
+        ending = await run_process(command, runtime.config.cwd, output.add, signal, None)
+        truncation, full = output.finish()
+    finally:
+        output.close()
+    return BashExecutionMessage(
+        command=command, output=truncation.content,
+        exit_code=ending.exit_code if ending.how == "exit" else None,
+        cancelled=ending.how != "exit", truncated=truncation.truncated,
+        full_output_path=str(full) if full else None, timestamp=started)
+
+
+def record_bash(runtime: Runtime, message: BashExecutionMessage) -> None:
+    """Append the command and its output to the session and the transcript (not mid-run)."""
+    try:
+        runtime.writer.append_message(message)
+    except SessionError as error:
+        runtime.poisoned = error
+        raise
+    runtime.agent.replace_messages(runtime.writer.context().messages)  # type: ignore[arg-type]
+
+
+async def submit(runtime: Runtime, text: str) -> None:
+    """A line the person typed: an extension's `/command` runs instead; else a prompt."""
+    if runtime.poisoned is None and await run_command(runtime.assembly.runner, text):
+        return
+    await runtime.prompt(text)

@@ -1,0 +1,50 @@
+"""Step 13: everything a runtime is built from, injected, with offline defaults.
+
+Nothing here reads the clock, the environment or the network on its own: a test (or the
+`pi-agent` command line) says which model, which providers, which clock and ids, and where the
+session lives. The defaults give a fully offline agent on the MockModel.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from pi.agent.tools import AnyTool
+from pi.ai import Model, Providers
+from pi.coding_agent.compaction.thresholds import DEFAULT_COMPACTION_SETTINGS, CompactionSettings
+from pi.coding_agent.extensions.ui import ExtensionUI, NoUI
+from pi.coding_agent.session.ids import Clock, IdSource
+from pi.coding_agent.session.writer import Opener, open_text
+
+
+async def real_sleep(ms: int) -> None:
+    await asyncio.sleep(ms / 1000)
+
+
+@dataclass(frozen=True)
+class RuntimeConfig:
+    cwd: Path
+    model: Model
+    providers: Providers
+    clock: Clock
+    ids: IdSource
+    session_file: Path | None = None  # None: a new session under `sessions_dir`
+    sessions_dir: Path | None = None
+    leaf_id: str | None = None  # None: the last entry of the file, as in Pi
+    tools: tuple[AnyTool, ...] | None = None  # None: the coding tools on `cwd`
+    system_prompt: str | None = None  # None: built by the resource loader
+    agent_dir: Path | None = None
+    trusted: bool = False
+    extension_paths: tuple[Path, ...] = ()
+    ui: ExtensionUI = field(default_factory=NoUI)
+    sleep: Callable[[int], Awaitable[None]] = real_sleep
+    compaction: CompactionSettings = DEFAULT_COMPACTION_SETTINGS
+    auto_compaction: bool = True
+    auto_retry: bool = True
+    max_retries: int = 3
+    retry_base_ms: int = 2000
+    thinking_level: str = "off"
+    opener: Opener = open_text  # how session files are opened; tests inject failures here

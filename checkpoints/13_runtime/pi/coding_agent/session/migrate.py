@@ -1,0 +1,124 @@
+"""Step 09: old session files brought to version 3, the way Pi migrates them.
+
+Version 1 files have no ids: each entry follows the one before it. Version 2 added ids and
+`parentId`, which turned the list into a tree; version 3 renamed the `hookMessage` role to
+`custom`. Pi migrates a file when it opens one and rewrites the file in place. Here the
+migration only changes the data that was read: the file on disk stays exactly as it was,
+and `migrate_file` writes a migrated copy to a new file when someone asks for one.
+
+The ids a v1 file gets come from an injected source (Pi draws random ones), so migrating the
+same file twice with the same source gives the same ids.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any, TypeGuard
+
+from pi.coding_agent.session.entries import CURRENT_VERSION, SessionHeader
+from pi.coding_agent.session.errors import SessionError
+from pi.coding_agent.session.ids import IdSource, fresh_id
+from pi.coding_agent.session.lines import JsonLines, entry_at, header_at, no_header
+
+
+def file_version(header: SessionHeader, where: str) -> int:
+    """The header's version (none = 1); a newer version than we know is refused."""
+    version = header.version or 1
+    if version > CURRENT_VERSION:
+        raise SessionError(f"{where}: session version {version} is newer than this reader "
+                           f"(version {CURRENT_VERSION})")
+    return version
+
+
+class Migration:
+    """Migrates the lines of one file in file order, header first, one line at a time."""
+
+    def __init__(self, version: int, ids: IdSource) -> None:
+        self.version = version
+        self.ids = ids
+        self.line_ids: list[str | None] = [None]  # by line index, the header is line 0
+        self.taken: set[str] = set()
+        self.previous: str | None = None
+
+    @property
+    def needed(self) -> bool:
+        return self.version < CURRENT_VERSION
+
+    def header(self, data: dict[str, Any]) -> dict[str, Any]:
+        """A header gets `version: 3` (a new key goes last, as in Pi)."""
+        return {**data, "version": CURRENT_VERSION} if self.needed else data
+
+    def entry(self, data: Any) -> Any:
+        if self.version < 2 and isinstance(data, dict):
+            data = self.add_ids(data)
+        if self.version < 3 and isinstance(data, dict):
+            data = rename_hook_message(data)
+        return data
+
+    def add_ids(self, data: dict[str, Any]) -> dict[str, Any]:
+        """v1 → v2: a fresh id, the previous entry as parent, firstKeptEntryIndex → id."""
+        new_id = fresh_id(self.ids, self.taken)
+        self.taken.add(new_id)
+        out = {**data, "id": new_id, "parentId": self.previous}
+        self.line_ids.append(new_id)
+        self.previous = new_id
+        index = out.get("firstKeptEntryIndex")
+        if out.get("type") == "compaction" and is_number(index):
+            del out["firstKeptEntryIndex"]
+            if is_line_index(index, len(self.line_ids)):
+                out["firstKeptEntryId"] = self.line_ids[int(index)]
+        return out
+
+
+def is_number(value: object) -> TypeGuard[float]:
+    """JavaScript's `typeof value === "number"` for decoded JSON (true/false are not)."""
+    return isinstance(value, int | float) and not isinstance(value, bool)
+
+
+def is_line_index(index: float, lines: int) -> bool:
+    """Whether Pi's `entries[index]` names an entry line (not the header) read so far."""
+    return float(index).is_integer() and 0 < index < lines
+
+
+def rename_hook_message(data: dict[str, Any]) -> dict[str, Any]:
+    """v2 → v3: a message with role `hookMessage` becomes role `custom`; ids stay."""
+    message = data.get("message")
+    if data.get("type") == "message" and isinstance(message, dict) and (
+        message.get("role") == "hookMessage"
+    ):
+        return {**data, "message": {**message, "role": "custom"}}
+    return data
+
+
+def migrate_file(source: Path, target: Path, ids: IdSource) -> int:
+    """Write a version-3 copy of `source` to `target`, a file that must not exist yet.
+
+    Every line is checked before anything is written, so a broken source leaves no half
+    copy behind; `source` itself is never changed. Returns the version `source` had.
+    """
+    lines = JsonLines(source)
+    out: list[str] = []
+    migration: Migration | None = None
+    for number, data in lines:
+        where = f"{source}:{number}"
+        if migration is None:
+            migration = Migration(file_version(header_at(data, where), where), ids)
+            out.append(compact_json(migration.header(data)))
+        else:
+            migrated = migration.entry(data)
+            entry_at(migrated, where)
+            out.append(compact_json(migrated))
+    if migration is None:
+        raise no_header(source, lines.warnings)
+    try:
+        with target.open("x", encoding="utf-8") as file:
+            file.write("".join(line + "\n" for line in out))
+    except OSError as error:
+        raise SessionError(f"{target}: {error.strerror or error}") from None
+    return migration.version
+
+
+def compact_json(data: Any) -> str:
+    """JSON as Pi's JSON.stringify writes it: no spaces, non-ASCII characters kept."""
+    return json.dumps(data, ensure_ascii=False, separators=(",", ":"))

@@ -1,0 +1,100 @@
+"""Step 09: entries described in one short line, and a tree laid out for reading.
+
+A session of a thousand entries is mostly one long chain, and drawing it as a tree a
+thousand levels deep helps nobody. Pi's tree view keeps a chain in one column and indents
+only where the conversation branches; `tree_rows` gives that layout to any screen (the
+command line draws it with rich): each child of a branch point (and each root, when there
+are several) opens a new level, and the rest of its chain is listed beneath it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from pi.ai import AssistantMessage, TextContent, ToolCall, ToolResultMessage, UserMessage
+from pi.coding_agent.messages import BashExecutionMessage, CustomMessage
+from pi.coding_agent.session.entries import (
+    BranchSummaryEntry,
+    CompactionEntry,
+    CustomEntry,
+    CustomMessageEntry,
+    LabelEntry,
+    MessageEntry,
+    ModelChangeEntry,
+    SessionEntry,
+    SessionInfoEntry,
+    ThinkingLevelChangeEntry,
+)
+from pi.coding_agent.session.tree import SessionTree
+
+PREVIEW = 48
+
+
+def entry_kind(entry: SessionEntry) -> str:
+    """`message/user`, `compaction`, …"""
+    return f"message/{entry.message.role}" if isinstance(entry, MessageEntry) else entry.type
+
+
+def preview(entry: SessionEntry) -> str:
+    """The first words of what an entry says, on one line."""
+    return shorten(entry_text(entry))
+
+
+def entry_text(entry: SessionEntry) -> str:
+    if isinstance(entry, MessageEntry):
+        return message_text(entry.message)
+    if isinstance(entry, CompactionEntry | BranchSummaryEntry):
+        return entry.summary
+    if isinstance(entry, CustomMessageEntry):
+        return f"{entry.custom_type}: {blocks_text(entry.content)}"
+    if isinstance(entry, ModelChangeEntry):
+        return f"{entry.provider}/{entry.model_id}"
+    if isinstance(entry, ThinkingLevelChangeEntry):
+        return entry.thinking_level
+    if isinstance(entry, LabelEntry):
+        return f"{entry.target_id} = {entry.label or '(cleared)'}"
+    if isinstance(entry, SessionInfoEntry):
+        return entry.name or ""
+    assert isinstance(entry, CustomEntry)
+    return entry.custom_type
+
+
+def message_text(message: object) -> str:
+    if isinstance(message, UserMessage | CustomMessage):
+        return blocks_text(message.content)
+    if isinstance(message, AssistantMessage):
+        calls = [f"{b.name}(…)" for b in message.content if isinstance(b, ToolCall)]
+        text = " ".join(b.text for b in message.content if isinstance(b, TextContent))
+        return " ".join([text, *calls]) or (message.error_message or message.stop_reason)
+    if isinstance(message, ToolResultMessage):
+        return f"{message.tool_name}: {blocks_text(message.content)}"
+    if isinstance(message, BashExecutionMessage):
+        return f"$ {message.command}"
+    return ""
+
+
+def blocks_text(content: str | tuple[object, ...]) -> str:
+    if isinstance(content, str):
+        return content
+    return " ".join(b.text for b in content if isinstance(b, TextContent))
+
+
+def shorten(text: str) -> str:
+    flat = " ".join(text.split())
+    return flat if len(flat) <= PREVIEW else flat[: PREVIEW - 1] + "…"
+
+
+def tree_rows(tree: SessionTree) -> Iterator[tuple[str | None, SessionEntry]]:
+    """(id of the row to draw it under, or None for the top; entry) in depth-first order."""
+    roots = tree.children(None)
+    stack: list[tuple[str | None, SessionEntry, bool]] = [
+        (None, root, len(roots) > 1) for root in reversed(roots)
+    ]
+    while stack:
+        anchor, entry, opens_level = stack.pop()
+        yield anchor, entry
+        kids = tree.children(entry.id)
+        if len(kids) == 1:
+            stack.append((entry.id if opens_level else anchor, kids[0], False))
+        else:
+            stack.extend((entry.id, kid, True) for kid in reversed(kids))

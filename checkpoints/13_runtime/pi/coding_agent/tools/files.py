@@ -1,0 +1,29 @@
+"""Step 07: small file helpers shared by the tools: atomic writes and binary detection."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+
+def atomic_write(path: Path, data: bytes) -> None:
+    """Replace `path` with `data` so that readers see the old file or the new one, never half.
+
+    The bytes go to a temporary file in the same folder (a rename is only atomic within one
+    file system), then `os.replace` swaps it in. The name is fixed, not random: callers hold
+    the file's lock, so no two writers of the same file ever use it at once.
+    """
+    temporary = path.with_name(f".{path.name}.pi-write.tmp")
+    try:
+        with open(temporary, "wb") as handle:
+            handle.write(data)
+        if path.exists():
+            os.chmod(temporary, path.stat().st_mode & 0o7777)  # an edited script stays executable
+        os.replace(temporary, path)
+    finally:
+        temporary.unlink(missing_ok=True)
+
+
+def looks_binary(head: bytes) -> bool:
+    """ripgrep's rule of thumb: a NUL byte near the start means "not text", so skip it."""
+    return b"\x00" in head

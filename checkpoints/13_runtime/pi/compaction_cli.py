@@ -1,0 +1,101 @@
+"""Step 10: two commands for looking at compaction from the shell, without a model.
+
+`session cut FILE [--leaf ID] [--keep-recent N] [--json]` shows where a compaction at a leaf
+would cut; the search starts after the latest compaction on the path, as a real compaction's
+does. With `--json` it prints `{"firstKeptEntryId", "isSplitTurn", "turnStartEntryId"}`
+(the last is null when no turn is split). `session should-compact --tokens T --window W
+[--reserve R] [--json]` answers the threshold question: `{"shouldCompact", "threshold"}`,
+where the threshold is the largest context that still fits (W − R). A bad file, an unknown
+leaf or a path that ends in a compaction give one red line and exit code 2. The functions
+carry their typer annotations; the `session` command group registers them.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+from rich.console import Console
+from rich.text import Text
+
+from pi.coding_agent.compaction import thresholds
+from pi.coding_agent.compaction.cut_points import find_cut_point
+from pi.coding_agent.compaction.prepare import latest_compaction_index
+from pi.coding_agent.session.entries import SessionEntry
+from pi.coding_agent.session.errors import SessionError
+from pi.coding_agent.session.reader import read_session
+
+console = Console(highlight=False, soft_wrap=True)
+
+
+def fail(text: str) -> typer.Exit:
+    """Print one red line and give the exit to raise: code 2 means "bad input"."""
+    Console(stderr=True, highlight=False, soft_wrap=True).print(
+        Text.assemble(("error:", "red"), f" {text}"))
+    return typer.Exit(2)
+
+
+def cut_report(path: Sequence[SessionEntry], keep_recent: int) -> dict[str, Any] | None:
+    """The cut a compaction at the end of `path` would make; None if it ends in a compaction."""
+    start = latest_compaction_index(path) + 1
+    if start >= len(path):
+        return None
+    point = find_cut_point(path, start, len(path), keep_recent)
+    turn_start = path[point.turn_start_index].id if point.is_split_turn else None
+    return {"firstKeptEntryId": path[point.first_kept_entry_index].id,
+            "isSplitTurn": point.is_split_turn, "turnStartEntryId": turn_start}
+
+
+def path_of(file: Path, leaf: str | None) -> list[SessionEntry]:
+    try:
+        tree = read_session(file).tree
+        leaf_id = leaf or tree.leaf_on_load
+        if leaf_id is None:
+            raise fail(f"{file}: the session has no entries")
+        return tree.path_to(leaf_id)
+    except SessionError as error:
+        text = str(error)
+        raise fail(text if text.startswith(str(file)) else f"{file}: {text}") from None
+
+
+def cut(
+    file: Annotated[Path, typer.Argument(help="a Pi session file (.jsonl)")],
+    leaf: Annotated[str | None, typer.Option(help="leaf entry id (default: the last entry)")]
+    = None,
+    keep_recent: Annotated[int, typer.Option(min=0, help="tokens to keep verbatim")] = 20_000,
+    as_json: Annotated[bool, typer.Option("--json", help="print the cut as JSON")] = False,
+) -> None:
+    """Where a compaction at LEAF would cut: first kept entry, split turn, turn start."""
+    path = path_of(file, leaf)
+    report = cut_report(path, keep_recent)
+    if report is None:
+        raise fail(f"{file}: the path to {path[-1].id} ends in a compaction (already compacted)")
+    if as_json:
+        print(json.dumps(report))
+        return
+    console.print(f"first kept entry  {report['firstKeptEntryId']}", markup=False)
+    console.print(f"split turn        {'yes' if report['isSplitTurn'] else 'no'}", markup=False)
+    if report["turnStartEntryId"]:
+        console.print(f"turn starts at    {report['turnStartEntryId']}", markup=False)
+
+
+def should_compact(
+    tokens: Annotated[int, typer.Option(min=0, help="the context size in tokens")],
+    window: Annotated[int, typer.Option(min=0, help="the model's context window")],
+    reserve: Annotated[int, typer.Option(min=0, help="tokens kept free for the reply")]
+    = thresholds.DEFAULT_COMPACTION_SETTINGS.reserve_tokens,
+    as_json: Annotated[bool, typer.Option("--json", help="print the answer as JSON")] = False,
+) -> None:
+    """Would Pi compact a context of TOKENS in WINDOW? (Only above window − reserve.)"""
+    settings = thresholds.CompactionSettings(reserve_tokens=reserve)
+    answer = thresholds.should_compact(tokens, window, settings)
+    threshold = thresholds.compaction_threshold(window, settings)
+    if as_json:
+        print(json.dumps({"shouldCompact": answer, "threshold": threshold}))
+        return
+    relation = ">" if answer else "<="
+    console.print(f"{'compact' if answer else 'fits'}: {tokens} {relation} {threshold}",
+                  markup=False)

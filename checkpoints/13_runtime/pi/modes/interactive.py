@@ -1,0 +1,153 @@
+"""Step 13: the interactive mode: read a line, run it, show the run as it happens, repeat.
+
+Everything that matters already lives in the Runtime (history on disk, compaction, retry);
+this mode is a thin loop on top. A line starting with `/` is a command (`/tree`, `/branch`,
+`/compact`, … see interactive_commands.py), except `/skill:name` and prompt templates, which
+go to the runtime like any prompt, and the runtime expands them. The StreamPrinter prints the
+reply while it streams. Ctrl-C during a run aborts it (the run ends with an aborted reply, and
+queued messages come back); Ctrl-D, end of input or `/quit` leave. Pi's interactive mode is a
+full-screen TUI with an editor that stays usable while the model answers; this is a plain
+line-by-line terminal loop, which is enough to drive, test and read in a terminal.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import signal
+import threading
+from collections.abc import Callable, Iterator, Mapping
+
+from rich.console import Console
+from rich.text import Text
+
+from pi.ai import Model, builtin_models
+from pi.coding_agent.runtime.runtime import Runtime, RuntimePoisoned
+from pi.coding_agent.session.errors import SessionError
+from pi.modes.interactive_commands import COMMANDS
+from pi.modes.interactive_render import Screen, StreamPrinter
+
+PROMPT = "> "
+
+
+async def run_interactive(runtime: Runtime, console: Console,
+                          input_lines: Iterator[str] | None = None, *,
+                          models: Mapping[str, Model] | None = None) -> None:
+    """Talk to `runtime` until /quit or end of input; lines come from `input_lines` if given
+    (echoed after the prompt), else from the terminal. `models` is what `/model` may switch
+    to: the built-in catalog and the current model unless told otherwise."""
+    screen = Screen(runtime, console, models if models is not None else catalog(runtime))
+    printer = StreamPrinter(console)
+    unsubscribe = runtime.subscribe(printer)
+    busy = asyncio.Event()
+    stop_listening = listen_for_ctrl_c(lambda: interrupt(screen, printer, busy.is_set()))
+    greet(screen)
+    try:
+        while (line := await next_line(console, input_lines)) is not None:
+            if await handle_line(screen, printer, busy, line.strip()):
+                break
+    finally:
+        stop_listening()
+        unsubscribe()
+    screen.say("bye", "dim")
+
+
+def catalog(runtime: Runtime) -> dict[str, Model]:
+    current = runtime.config.model
+    return {**builtin_models(), f"{current.provider}/{current.id}": current}
+
+
+def greet(screen: Screen) -> None:
+    runtime, model = screen.runtime, screen.runtime.config.model
+    screen.say(f"pi-course · {model.provider}/{model.id} · session {runtime.writer.path}", "bold")
+    for note in runtime.assembly.diagnostics:
+        screen.say(note, "yellow")
+    screen.say("/help lists the commands; Ctrl-C aborts a run; Ctrl-D quits", "dim")
+
+
+async def handle_line(screen: Screen, printer: StreamPrinter, busy: asyncio.Event,
+                      line: str) -> bool:
+    """Run one line: a command, or a prompt. True means quit."""
+    if not line:
+        return False
+    try:
+        if line.startswith("/") and not line.startswith("/skill:"):
+            name, _, argument = line[1:].partition(" ")
+            command = COMMANDS.get("quit" if name == "exit" else name)
+            if command is not None:
+                return await command[0](screen, argument.strip())
+            if screen.runtime.assembly.resources.expand_input(line) is None:
+                screen.say(f"unknown command /{name} (/help lists them)", "red")
+                return False
+        await run_prompt(screen, printer, busy, line)
+    except (SessionError, RuntimePoisoned) as error:
+        printer.line(Text(f"error: {error}", "red"))
+    return False
+
+
+async def run_prompt(screen: Screen, printer: StreamPrinter, busy: asyncio.Event,
+                     text: str) -> None:
+    busy.set()
+    try:
+        await screen.runtime.prompt(text)
+    finally:
+        busy.clear()
+        printer.end_line()
+
+
+def interrupt(screen: Screen, printer: StreamPrinter, running: bool) -> None:
+    """Ctrl-C: abort the run if one is going; at the prompt, only say how to leave."""
+    if not running:
+        screen.console.print()
+        screen.say("(Ctrl-D or /quit leaves)", "dim")
+        screen.console.print(PROMPT, end="")
+        return
+    queued = screen.runtime.abort()
+    printer.line(Text(f"aborting the run; {len(queued)} queued message(s) handed back",
+                      "yellow"))
+
+
+def listen_for_ctrl_c(on_interrupt: Callable[[], None]) -> Callable[[], object]:
+    """Route SIGINT to `on_interrupt` while the loop runs; returns the undo function.
+
+    Where the loop cannot take signals (Windows, a thread that is not the main one), Ctrl-C
+    keeps its usual meaning.
+    """
+    loop = asyncio.get_running_loop()
+    try:
+        loop.add_signal_handler(signal.SIGINT, on_interrupt)
+    except (NotImplementedError, RuntimeError, ValueError):
+        return lambda: None
+    return lambda: loop.remove_signal_handler(signal.SIGINT)
+
+
+async def next_line(console: Console, lines: Iterator[str] | None) -> str | None:
+    """The next input line, or None at the end (Ctrl-D)."""
+    if lines is not None:
+        line = next(lines, None)
+        if line is not None:
+            console.print(Text(PROMPT + line, "bold"), soft_wrap=True)
+        return line
+    line = await read_terminal_line(console)
+    if line is None:
+        console.print()  # Ctrl-D leaves the cursor after the prompt
+    return line
+
+
+async def read_terminal_line(console: Console) -> str | None:
+    """`console.input` in a daemon thread, so the event loop stays free to handle Ctrl-C."""
+    loop = asyncio.get_running_loop()
+    answer: asyncio.Future[str | None] = loop.create_future()
+
+    def settle(value: str | None) -> None:
+        if not answer.done():
+            answer.set_result(value)
+
+    def read() -> None:
+        try:
+            value: str | None = console.input(PROMPT)
+        except (EOFError, OSError):
+            value = None
+        loop.call_soon_threadsafe(settle, value)
+
+    threading.Thread(target=read, name="pi-input", daemon=True).start()
+    return await answer

@@ -1,0 +1,174 @@
+"""Step 08: the stateful Agent: frozen state, one run at a time, queues that lose nothing."""
+
+import asyncio
+import json
+
+import pytest
+from fakes import Tally, work_tool
+
+from mock_model import MockModel, text, tool_call, turn
+from pi.agent import Agent, AgentBusyError, AgentState, LoopConfig, ToolRegistry
+from pi.ai import MockProvider, Model, Providers, UserMessage
+
+STEP = 8
+MOCK = Model(id="mock-1", api="mock", provider="mock")
+
+
+def agent_for(mock: MockModel, *tools, **modes) -> Agent:
+    providers = Providers({"mock": MockProvider(mock)})
+    return Agent(LoopConfig(model=MOCK, stream=providers.stream, tools=ToolRegistry(tools)),
+                 **modes)
+
+
+def pi_scenario(data_dir, name: str) -> dict:
+    traces = json.loads((data_dir / "pi-reference/expected/agent-loop-traces.json").read_text())
+    return next(s for s in traces["scenarios"] if s["name"] == name)
+
+
+def types_without_updates(events: list[str]) -> list[str]:
+    return [e for e in events if e != "message_update"]
+
+
+def request_texts(mock: MockModel, index: int) -> list[str]:
+    out = []
+    for m in mock.requests[index]["messages"]:
+        content = m["content"]
+        first = content if isinstance(content, str) else content[0].get("text", "")
+        out.append(f"{m['role']}:{first}")
+    return out
+
+
+def test_the_state_follows_the_run_and_snapshots_never_change() -> None:
+    agent = agent_for(MockModel([turn(text("ok"), tool_call("work", {"x": 2}, id="w")),
+                                 turn(text("done"))]), work_tool(Tally()))
+    seen: list[AgentState] = []
+    agent.subscribe(lambda event, state: seen.append(state))
+    asyncio.run(agent.prompt("go"))
+    assert any(s.streaming_message is not None for s in seen)
+    assert any(s.pending_tool_calls == {"w"} for s in seen)
+    assert seen[0].messages == () or len(seen[0].messages) <= 1, "early snapshot stayed early"
+    final = agent.state
+    assert not final.is_running and final.pending_tool_calls == frozenset()
+    assert [m.role for m in final.messages] == ["user", "assistant", "toolResult", "assistant"]
+    assert isinstance(final.messages, tuple)
+
+
+def test_a_failing_subscriber_does_not_stop_the_others() -> None:
+    agent = agent_for(MockModel([turn(text("hi"))]))
+    seen: list[str] = []
+
+    def broken(event, state) -> None:
+        raise RuntimeError("listener bug")
+
+    agent.subscribe(broken)
+    agent.subscribe(lambda event, state: seen.append(event.type))
+    asyncio.run(agent.prompt("go"))
+    assert seen[-1] == "agent_end" and agent.listener_failures
+    assert agent.listener_failures[0].error == "RuntimeError('listener bug')"
+
+
+def test_a_second_prompt_while_running_is_refused() -> None:
+    agent = agent_for(MockModel([turn(tool_call("work", {"x": 20})), turn(text("done"))]),
+                      work_tool(Tally()))
+
+    async def both() -> None:
+        first = asyncio.ensure_future(agent.prompt("one"))
+        await asyncio.sleep(0)
+        with pytest.raises(AgentBusyError):
+            await agent.prompt("two")
+        await first
+
+    asyncio.run(both())
+    assert [m.role for m in agent.state.messages].count("user") == 1
+
+
+def test_steering_arrives_after_the_tool_calls_and_before_the_next_request() -> None:
+    tally = Tally()
+    mock = MockModel([turn(tool_call("work", {"x": 3}, id="a"),
+                           tool_call("work", {"x": 3}, id="b")),
+                      turn(text("changed course"))])
+    agent = agent_for(mock, work_tool(tally))
+    agent.subscribe(lambda e, s: agent.steer("use the other file")
+                    if e.type == "tool_execution_start" and e.tool_call_id == "a" else None)
+    asyncio.run(agent.prompt("go"))
+    assert tally.log.count("end a") == tally.log.count("end b") == 1, "no tool was skipped"
+    assert request_texts(mock, 1)[-1] == "user:use the other file"
+    assert [m["role"] for m in mock.requests[1]["messages"]] == [
+        "user", "assistant", "toolResult", "toolResult", "user"]
+
+
+@pytest.mark.parametrize(("mode", "scenario"), [("one-at-a-time", "followups-one-at-a-time"),
+                                                ("all", "followups-all")])
+def test_follow_ups_wait_until_the_run_would_stop_like_pi(data_dir, mode, scenario) -> None:
+    mock = MockModel([turn(text("first")), turn(text("second")), turn(text("third"))])
+    agent = agent_for(mock, follow_up_mode=mode)
+    events: list[str] = []
+    agent.subscribe(lambda e, s: events.append(e.type))
+    agent.follow_up("follow one")
+    agent.follow_up("follow two")
+    asyncio.run(agent.prompt("start"))
+    expected = [e["type"] for e in pi_scenario(data_dir, scenario)["events"]]
+    assert types_without_updates(events) == types_without_updates(expected)
+    users = [m.content for m in agent.state.messages if m.role == "user"]
+    assert users == ["start", "follow one", "follow two"], "FIFO"
+
+
+def test_steering_queued_before_the_prompt_goes_out_with_it_like_pi(data_dir) -> None:
+    mock = MockModel([turn(text("one")), turn(text("two"))])
+    agent = agent_for(mock)
+    events: list[str] = []
+    agent.subscribe(lambda e, s: events.append(e.type))
+    agent.steer("steer first")
+    agent.follow_up("then this")
+    asyncio.run(agent.prompt("prompt"))
+    expected = [e["type"] for e in
+                pi_scenario(data_dir, "steering-queued-before-prompt-and-followup")["events"]]
+    assert types_without_updates(events) == types_without_updates(expected)
+    assert request_texts(mock, 0) == ["user:prompt", "user:steer first"]
+
+
+def test_abort_stops_the_run_and_hands_back_every_queued_message_in_order() -> None:
+    mock = MockModel([turn(tool_call("work", {"x": 100})), turn(text("never"))])
+    agent = agent_for(mock, work_tool(Tally()))
+    returned: list = []
+
+    def on_event(event, state) -> None:
+        if event.type == "tool_execution_update":
+            agent.follow_up("later")
+            agent.steer("now")
+            agent.steer("also now")
+            returned.extend(agent.abort())
+
+    agent.subscribe(on_event)
+    asyncio.run(agent.prompt("go"))
+    assert [m.content for m in returned] == ["now", "also now", "later"]
+    assert len(mock.requests) == 1 and not agent.state.is_running
+    assert len(agent.steering) == len(agent.follow_ups) == 0
+
+
+def test_steering_taken_when_the_turn_limit_hits_goes_back_to_the_queue() -> None:
+    mock = MockModel([turn(tool_call("work", {"x": 1})), turn(text("next"))])
+    providers = Providers({"mock": MockProvider(mock)})
+    agent = Agent(LoopConfig(model=MOCK, stream=providers.stream,
+                             tools=ToolRegistry([work_tool(Tally())]), max_turns=1))
+    agent.subscribe(lambda e, s: agent.steer("keep this") if e.type == "tool_execution_start"
+                    else None)
+    result = asyncio.run(agent.prompt("go"))
+    assert result.error and result.error.startswith("max_turns_exceeded")
+    assert [m.content for m in result.unsent] == ["keep this"]
+    assert [m.content for m in agent.abort()] == ["keep this"], "nothing was lost"
+
+
+def test_the_transcript_carries_over_from_one_prompt_to_the_next() -> None:
+    mock = MockModel([turn(text("one")), turn(text("two"))])
+    agent = agent_for(mock)
+    asyncio.run(agent.prompt("first"))
+    asyncio.run(agent.prompt(UserMessage(content="second", timestamp=5)))
+    assert [m["role"] for m in mock.requests[1]["messages"]] == [
+        "user", "assistant", "user"]
+
+
+def test_a_failed_run_is_remembered_as_the_last_error() -> None:
+    agent = agent_for(MockModel([]))
+    asyncio.run(agent.prompt("go"))
+    assert "exhausted" in (agent.state.last_error or "")

@@ -1,0 +1,73 @@
+"""Step 10: cut points land where Pi's do, on real sessions and on a branched tree."""
+
+from __future__ import annotations
+
+import pytest
+from compaction_reference import load
+
+from pi.coding_agent.compaction.cut_points import find_cut_point, find_turn_start_index
+
+STEP = 10
+FIXTURES = ["large-session", "before-compaction"]
+
+
+@pytest.mark.parametrize("name", FIXTURES)
+def test_cut_points_match_pi_on_the_v3_files_by_id(data_dir, name) -> None:
+    ref = load(data_dir, name)
+    path = ref.path()
+    for case in ref.expected["findCutPoint"]:
+        cut = find_cut_point(path, case["startIndex"], case["endIndex"], case["keepRecentTokens"])
+        assert path[cut.first_kept_entry_index].id == case["firstKeptEntry"]["id"], case
+        assert cut.turn_start_index == case["turnStartIndex"]
+        assert cut.is_split_turn == case["isSplitTurn"]
+
+
+@pytest.mark.parametrize("name", FIXTURES)
+def test_cut_points_match_pi_on_the_v1_files_by_line(data_dir, name) -> None:
+    ref = load(data_dir, name, v1=True)
+    path = ref.path()
+    for case in ref.expected["findCutPoint"]:
+        cut = find_cut_point(path, case["startIndex"], case["endIndex"], case["keepRecentTokens"])
+        assert ref.line(path[cut.first_kept_entry_index].id) == case["firstKeptEntry"]["line"]
+        if case["isSplitTurn"]:
+            assert ref.line(path[cut.turn_start_index].id) == case["turnStartEntry"]["line"]
+
+
+def test_cut_points_match_pi_on_the_synthetic_tree(data_dir) -> None:
+    ref = load(data_dir, "synthetic-tree")
+    paths = {"activePath": ref.path(), "branch1Path(a5)": ref.path(
+        ref.expected["entryNames"]["a5"]["id"])}
+    for case in ref.expected["findCutPoint"]:
+        path = paths[case["mode"].rsplit("-", 1)[0]]
+        cut = find_cut_point(path, case["startIndex"], case["endIndex"], case["keepRecentTokens"])
+        assert (cut.first_kept_entry_index, cut.turn_start_index, cut.is_split_turn) == (
+            case["firstKeptEntryIndex"], case["turnStartIndex"], case["isSplitTurn"]), case
+
+
+def test_a_cut_never_lands_on_a_tool_result(data_dir) -> None:
+    path = load(data_dir, "large-session").path()
+    for keep in range(500, 60_000, 2_500):
+        cut = find_cut_point(path, 0, len(path), keep)
+        entry = path[cut.first_kept_entry_index]
+        assert getattr(entry, "message", None) is None or entry.message.role != "toolResult"
+
+
+def test_a_cut_at_a_bash_execution_is_a_split_turn_with_an_empty_prefix(data_dir) -> None:
+    ref = load(data_dir, "before-compaction")
+    path = ref.path()
+    cut = find_cut_point(path, 628, len(path), 1000)
+    assert ref.line(path[cut.first_kept_entry_index].id) == 1001
+    assert cut.is_split_turn and cut.turn_start_index == cut.first_kept_entry_index
+
+
+def test_settings_entries_just_before_the_cut_are_kept_with_it(data_dir) -> None:
+    ref = load(data_dir, "synthetic-tree")
+    path = ref.path(ref.expected["entryNames"]["a5"]["id"])
+    cut = find_cut_point(path, 0, len(path), 20_000)  # budget never reached: keep everything
+    assert cut.first_kept_entry_index == 0 and path[0].type == "model_change"
+    assert not cut.is_split_turn
+
+
+def test_no_cut_point_keeps_everything_from_the_start() -> None:
+    assert find_cut_point([], 0, 0, 100).first_kept_entry_index == 0
+    assert find_turn_start_index([], -1, 0) == -1

@@ -1,0 +1,138 @@
+"""Step 11: skill files load, warn and collide exactly as in Pi (expected/skills.json).
+
+Every case runs Pi's fixture tree through our loader and compares with what real Pi produced.
+Only the wording of the YAML parser's error differs (Pi's comes from the JS `yaml` package):
+for that file we check that there is exactly one warning, at the right path.
+"""
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+
+from pi.coding_agent.resources.frontmatter import (
+    FrontmatterError,
+    parse_markdown,
+    strip_frontmatter,
+)
+from pi.coding_agent.resources.skill_dirs import load_skills_from_dir
+from pi.coding_agent.resources.skill_prompt import format_skills_for_prompt
+from pi.coding_agent.resources.skill_registry import load_skills
+from pi.coding_agent.resources.skills import validate_name
+
+STEP = 11
+
+
+@pytest.fixture(scope="module")
+def skills_root(data_dir):
+    return data_dir / "pi-reference" / "skills"
+
+
+@pytest.fixture(scope="module")
+def expected(data_dir, skills_root) -> dict:
+    text = (data_dir / "pi-reference/expected/skills.json").read_text(encoding="utf-8")
+    return json.loads(text.replace("<SKILLS_ROOT>", str(skills_root)))
+
+
+def comparable(result: dict) -> dict:
+    """The JSON of a load with the YAML parser's own message blanked out."""
+    for diagnostic in result["diagnostics"]:
+        if diagnostic["path"].endswith("invalid-yaml/SKILL.md"):
+            diagnostic["message"] = "<yaml parser message>"
+    return result
+
+
+def test_each_fixture_folder_loads_like_pi(skills_root, expected) -> None:
+    cases = expected["loadSkillsFromDir_perFixtureDir"]
+    assert sorted(p.name for p in (skills_root / "skills").iterdir()) == sorted(cases)
+    for name, case in cases.items():
+        ours = load_skills_from_dir(skills_root / "skills" / name, "test").to_json()
+        assert comparable(ours) == comparable(case), name
+
+
+def test_the_whole_tree_loads_in_pis_order_with_pis_warnings(skills_root, expected) -> None:
+    case = expected["loadSkillsFromDir_wholeSkillsDir"]
+    ours = load_skills_from_dir(skills_root / "skills", "test")
+    assert [skill.name for skill in ours.skills] == case["skillOrder"]
+    assert comparable(ours.to_json()) == comparable(
+        {"skills": case["skills"], "diagnostics": case["diagnostics"]})
+
+
+def test_a_yaml_error_is_one_warning_naming_the_file_and_line(skills_root) -> None:
+    ours = load_skills_from_dir(skills_root / "skills" / "invalid-yaml", "test")
+    assert ours.skills == ()
+    [diagnostic] = ours.diagnostics
+    assert diagnostic.type == "warning" and "line 3" in diagnostic.message
+
+
+@pytest.mark.parametrize("case", ["loadSkills_collision", "loadSkills_collision_includeDefaults"])
+def test_the_first_calendar_wins_and_the_second_is_a_collision(skills_root, expected, case) -> (
+    None
+):
+    collision = skills_root / "skills-collision"
+    ours = load_skills(skills_root / "empty-cwd", skills_root / "empty-agent",
+                       [str(collision / "first"), str(collision / "second")],
+                       include_defaults=case.endswith("includeDefaults"))
+    reference = expected[case]
+    assert ours.to_json() == {"skills": reference["skills"],
+                              "diagnostics": reference["diagnostics"]}
+
+
+def test_mixed_paths_skip_repeats_silently_and_warn_about_missing_ones(skills_root, expected) -> (
+    None
+):
+    case = expected["loadSkills_mixedPaths"]
+    ours = load_skills(skills_root / "empty-cwd", skills_root / "empty-agent",
+                       case["call"]["skillPaths"], include_defaults=False)
+    assert comparable(ours.to_json()) == comparable(
+        {"skills": case["skills"], "diagnostics": case["diagnostics"]})
+
+
+def test_frontmatter_and_body_match_pis_parser(expected) -> None:
+    for path, case in expected["frontmatterParse"].items():
+        text = Path(path).read_text(encoding="utf-8")
+        if "error" in case:
+            with pytest.raises(FrontmatterError):
+                parse_markdown(text)
+            continue
+        assert parse_markdown(text).frontmatter == case["frontmatter"], path
+        assert strip_frontmatter(text) == case["bodyAfterStrip"], path
+
+
+CATALOG_ENTRY = re.compile(r"  <skill>\n    <name>(.*?)</name>\n    <description>(.*?)"
+                           r"</description>\n    <location>(.*?)</location>\n  </skill>", re.S)
+
+
+def test_the_catalog_lists_visible_skills_escaped_like_pi(skills_root, expected) -> None:
+    case = expected["formatSkillsForPrompt_wholeSkillsDir"]
+    catalog = format_skills_for_prompt(load_skills_from_dir(skills_root / "skills", "t").skills)
+    entries = CATALOG_ENTRY.findall(catalog)
+    assert [name for name, _, _ in entries] == case["includedNames"]
+    assert [description for _, description, _ in entries] == case["escapedDescriptions"]
+    assert [location for _, _, location in entries] == case["locations"]
+    assert catalog.startswith("\n\n") is case["startsWithTwoNewlines"]
+    assert catalog.count("<available_skills>") == 1 and catalog.endswith("</available_skills>")
+
+
+def test_no_visible_skill_means_no_catalog_at_all(skills_root) -> None:
+    hidden = load_skills_from_dir(skills_root / "skills" / "disable-model-invocation", "t")
+    assert len(hidden.skills) == 1 and format_skills_for_prompt(hidden.skills) == ""
+
+
+@pytest.mark.parametrize(("name", "folder", "problems"), [
+    ("pdf-tools", "pdf-tools", []),
+    ("pdf-tools", "pdf", ['name "pdf-tools" does not match parent directory "pdf"']),
+    ("x" * 65, "x" * 65, ["name exceeds 64 characters (65)"]),
+    ("PDF_tools", "PDF_tools",
+     ["name contains invalid characters (must be lowercase a-z, 0-9, hyphens only)"]),
+    ("-pdf", "-pdf", ["name must not start or end with a hyphen"]),
+    ("pdf-", "pdf-", ["name must not start or end with a hyphen"]),
+    ("pdf--tools", "pdf--tools", ["name must not contain consecutive hyphens"]),
+])
+def test_skill_names_follow_the_agent_skills_rules(name, folder, problems) -> None:
+    assert validate_name(name, folder) == problems
+
+
+def test_a_name_can_break_several_rules_at_once() -> None:
+    assert len(validate_name("-Bad--Name-" * 6, "bad")) == 5

@@ -1,0 +1,203 @@
+"""Step 13: the Runtime commits every message as it completes, and fails closed."""
+
+import asyncio
+import json
+import os
+import shutil
+import sys
+from pathlib import Path
+
+import pytest
+
+from mock_model import MockModel, fail, load_script, text, tool_call, turn
+from pi.ai import AssistantMessage, MockProvider, Model, Providers
+from pi.coding_agent.compaction.thresholds import CompactionSettings
+from pi.coding_agent.runtime.config import RuntimeConfig
+from pi.coding_agent.runtime.runtime import Runtime, RuntimePoisoned
+from pi.coding_agent.session.context import build_context
+from pi.coding_agent.session.ids import fixed_clock, sequential_ids
+from pi.coding_agent.session.reader import read_session
+from pi.coding_agent.session.writer import open_text
+
+STEP = 13
+
+
+def make_runtime(tmp_path: Path, mock: MockModel, window: int = 200_000, **options) -> Runtime:
+    waits = options.pop("waits", [])
+
+    async def sleep(ms: int) -> None:
+        waits.append(ms)
+
+    config = RuntimeConfig(
+        cwd=options.pop("cwd", tmp_path), providers=Providers({"mock": MockProvider(mock)}),
+        model=Model(id="mock-1", api="mock", provider="mock", context_window=window),
+        clock=fixed_clock(1_767_225_600_000), ids=sequential_ids(),
+        session_file=tmp_path / "session.jsonl",
+        agent_dir=tmp_path / "agent", system_prompt="You are a test agent.", sleep=sleep,
+        **options)
+    return Runtime(config)
+
+
+def session_messages(path: Path) -> list[dict]:
+    entries = [json.loads(line) for line in path.read_text().splitlines()[1:]]
+    return [e["message"] for e in entries if e["type"] == "message"]
+
+
+def active_path_messages(path: Path) -> list:
+    loaded = read_session(path)
+    return list(build_context(loaded.tree, loaded.tree.leaf_on_load).messages)
+
+
+def test_every_message_of_a_run_is_on_disk_when_prompt_returns(tmp_path, data_dir) -> None:
+    repo = tmp_path / "repo"
+    shutil.copytree(data_dir / "workspaces" / "buggy-calc", repo)
+    os.environ["PATH"] = f"{Path(sys.executable).parent}{os.pathsep}{os.environ['PATH']}"
+    mock = MockModel(load_script(data_dir / "scripts" / "fix-buggy-calc.yaml"))
+    runtime = make_runtime(tmp_path, mock, cwd=repo)
+    asyncio.run(runtime.prompt("test_calc.py fails. Please fix the bug."))
+    stored = session_messages(tmp_path / "session.jsonl")
+    assert [m["role"] for m in stored] == ["user", "assistant", "toolResult", "toolResult",
+                                           "assistant", "toolResult", "assistant", "toolResult",
+                                           "assistant"]
+    assert stored[-2]["content"][0]["text"].strip() == "2 passed"
+    assert list(runtime.messages) == active_path_messages(tmp_path / "session.jsonl")
+
+
+def test_a_new_session_starts_with_its_model_and_thinking_level(tmp_path) -> None:
+    make_runtime(tmp_path, MockModel([]))
+    entries = [json.loads(line) for line in (tmp_path / "session.jsonl").read_text().splitlines()]
+    assert [e["type"] for e in entries] == ["session", "model_change", "thinking_level_change"]
+
+
+def test_a_failed_write_poisons_the_runtime_and_keeps_the_file_readable(tmp_path) -> None:
+    budget = {"lines": 4}  # header, model, thinking level, the user message; then the disk is full
+
+    def opener(path: Path, mode: str):
+        real = open_text(path, mode)
+
+        class Guard:
+            def write(self, data: str) -> int:
+                if budget["lines"] == 0:
+                    raise OSError(28, "No space left on device")
+                budget["lines"] -= 1
+                return real.write(data)
+
+            def flush(self) -> None:
+                real.flush()
+
+            def close(self) -> None:
+                real.close()
+
+        return Guard()
+
+    mock = MockModel([turn(text("never stored")), turn(text("never asked"))])
+    runtime = make_runtime(tmp_path, mock, opener=opener)
+    asyncio.run(runtime.prompt("hello"))
+    assert runtime.poisoned is not None and "No space left" in str(runtime.poisoned)
+    with pytest.raises(RuntimePoisoned, match="No space left"):
+        asyncio.run(runtime.prompt("again"))
+    assert len(mock.requests) == 1, "nothing more is sent once writes fail"
+    loaded = read_session(tmp_path / "session.jsonl")
+    assert [e.type for e in loaded.entries] == ["model_change", "thinking_level_change", "message"]
+
+
+def test_a_transient_error_is_retried_after_two_seconds_and_both_replies_are_kept(tmp_path) -> None:
+    waits: list[int] = []
+    mock = MockModel([fail("rate_limit"), turn(text("second time lucky"))])
+    runtime = make_runtime(tmp_path, mock, waits=waits)
+    events: list[str] = []
+    runtime.subscribe(lambda e: events.append(e.type))
+    asyncio.run(runtime.prompt("hi"))
+    assert waits == [2000]
+    assert events.count("auto_retry_start") == 1 and events.count("auto_retry_end") == 1
+    stored = session_messages(tmp_path / "session.jsonl")
+    assert [m.get("stopReason") for m in stored] == [None, "error", "stop"]
+
+
+def test_retries_stop_after_three_attempts_with_growing_waits(tmp_path) -> None:
+    waits: list[int] = []
+    mock = MockModel([fail("server_error") for _ in range(4)])
+    runtime = make_runtime(tmp_path, mock, waits=waits)
+    ends: list = []
+    runtime.subscribe(lambda e: ends.append(e) if e.type == "auto_retry_end" else None)
+    asyncio.run(runtime.prompt("hi"))
+    assert waits == [2000, 4000, 8000] and len(mock.requests) == 4
+    assert ends[-1].success is False and "500" in ends[-1].final_error
+
+
+def test_an_error_that_merely_contains_5000_is_not_retried(tmp_path) -> None:
+    mock = MockModel([fail("server_error", message="invalid max_tokens: 5000 is too large")])
+    waits: list[int] = []
+    runtime = make_runtime(tmp_path, mock, waits=waits)
+    asyncio.run(runtime.prompt("hi"))
+    assert waits == [] and len(mock.requests) == 1
+
+
+def test_a_context_overflow_is_compacted_once_and_the_run_continues(tmp_path) -> None:
+    mock = MockModel([turn(text("early answer " * 50)), fail("context_overflow"),
+                      turn(text("## Goal\nkeep going")), turn(text("done after compaction"))])
+    runtime = make_runtime(tmp_path, mock)
+    asyncio.run(runtime.prompt("first question"))
+    asyncio.run(runtime.prompt("second question"))
+    entries = [json.loads(line)["type"] for line in
+               (tmp_path / "session.jsonl").read_text().splitlines()]
+    assert entries.count("compaction") == 1
+    last = runtime.messages[-1]
+    assert isinstance(last, AssistantMessage) and last.content[0].text == "done after compaction"
+    assert runtime.messages[0].role == "compactionSummary"
+
+
+def test_a_long_run_is_compacted_before_its_next_turn(tmp_path) -> None:
+    mock = MockModel([
+        turn(text("Noted.")),
+        turn(text("## Goal\nremember the early context")),  # before the prompt (Pi's first point)
+        turn(text("Listing."), tool_call("ls", {"path": "."})),
+        turn(text("## Goal\nlist the folder")),  # the summary request, between the two turns
+        turn(text("finished")),
+    ])
+    settings = CompactionSettings(reserve_tokens=500, keep_recent_tokens=100)
+    runtime = make_runtime(tmp_path, mock, window=3000, compaction=settings)
+    runtime.auto_compaction = False
+    asyncio.run(runtime.prompt("x" * 12_000))  # about 3,000 tokens of early context
+    runtime.auto_compaction = True
+    events: list[str] = []
+    runtime.subscribe(lambda e: events.append(e.type))
+    asyncio.run(runtime.prompt("please list the folder " + "y" * 400))
+    first_turn_end = events.index("turn_end")
+    between = events[first_turn_end:events.index("turn_start", first_turn_end)]
+    assert between == ["turn_end", "auto_compaction_start", "auto_compaction_end"]
+    assert "<conversation>" in mock.requests[3]["messages"][0]["content"][0]["text"]
+    resumed = mock.requests[4]["messages"]
+    assert "<summary>\n## Goal\nlist the folder" in resumed[0]["content"][0]["text"]
+    assert [m["role"] for m in resumed] == ["user", "user", "assistant", "toolResult"]
+    assert runtime.messages[0].role == "compactionSummary"
+    assert runtime.messages[-1].content[0].text == "finished"
+    kinds = [json.loads(line)["type"] for line in
+             (tmp_path / "session.jsonl").read_text().splitlines()]
+    assert kinds.count("message") == 6, "nothing recorded was removed"
+    assert kinds.count("compaction") == 2
+
+
+def test_a_runtime_resumes_a_session_at_a_chosen_leaf(tmp_path) -> None:
+    first = make_runtime(tmp_path, MockModel([turn(text("one")), turn(text("two"))]))
+    asyncio.run(first.prompt("a"))
+    leaf = read_session(tmp_path / "session.jsonl").tree.leaf_on_load
+    asyncio.run(first.prompt("b"))
+    asyncio.run(first.close())
+    again = make_runtime(tmp_path, MockModel([turn(text("branch"))]), leaf_id=leaf)
+    assert [m.role for m in again.messages] == ["user", "assistant"]
+    asyncio.run(again.prompt("c"))
+    loaded = read_session(tmp_path / "session.jsonl")
+    assert [m.content for m in active_path_messages(tmp_path / "session.jsonl")
+            if m.role == "user"] == ["a", "c"]
+    assert len(loaded.tree.children(leaf)) == 2, "b and c are siblings on two branches"
+
+
+def test_tool_calls_and_results_stay_paired_in_the_session(tmp_path) -> None:
+    mock = MockModel([turn(tool_call("ls", {"path": "."})), turn(text("ok"))])
+    runtime = make_runtime(tmp_path, mock)
+    asyncio.run(runtime.prompt("look"))
+    stored = session_messages(tmp_path / "session.jsonl")
+    calls = [b["id"] for m in stored if m["role"] == "assistant" for b in m["content"]
+             if b["type"] == "toolCall"]
+    assert calls == [m["toolCallId"] for m in stored if m["role"] == "toolResult"]

@@ -1,0 +1,57 @@
+"""Step 13: retry only what passes on its own; an overflow is for compaction, not retry."""
+
+import pytest
+
+from pi.ai import AssistantMessage, Usage
+from pi.coding_agent.runtime.errors import is_context_overflow, is_transient, retry_delays
+
+STEP = 13
+
+
+def failed(text: str, stop_reason: str = "error") -> AssistantMessage:
+    return AssistantMessage(content=(), api="x", provider="x", model="m", usage=Usage.zero(),
+                            stop_reason=stop_reason, error_message=text, timestamp=0)
+
+
+@pytest.mark.parametrize("text", [
+    "429 Too Many Requests", "500 Internal Server Error", "HTTP 503", "status 529: overloaded",
+    "Overloaded", "rate limit reached", "Rate-limited, retry later", "connection reset by peer",
+    "fetch failed", "upstream connect error or disconnect/reset before headers",
+    "The other side closed the connection", "server_error: try again",
+])
+def test_transient_failures_are_retried(text: str) -> None:
+    assert is_transient(failed(text), 200_000)
+
+
+@pytest.mark.parametrize("text", [
+    "5000 tokens requested", "invalid value for max_tokens: 15000", "model gpt-4.1-2025-04-14",
+    "401 Unauthorized: invalid api key", "400 Bad Request: tools[0].name is invalid",
+    "version 1.500.2 is not supported", "rate_limits_per_org is not a field",
+])
+def test_failures_that_only_contain_a_status_like_number_are_not_retried(text: str) -> None:
+    assert not is_transient(failed(text), 200_000)
+
+
+def test_pis_substring_rule_would_have_retried_5000() -> None:
+    pi_rule = any(code in "5000 tokens requested" for code in ("429", "500", "502", "503"))
+    assert pi_rule and not is_transient(failed("5000 tokens requested"), 200_000)
+
+
+def test_a_context_overflow_is_not_transient_even_with_a_status_code() -> None:
+    overflow = failed("400 prompt is too long: 213462 tokens > 200000 maximum (status 500?)")
+    assert is_context_overflow(overflow, 200_000) and not is_transient(overflow, 200_000)
+
+
+def test_a_successful_reply_whose_input_exceeds_the_window_is_an_overflow() -> None:
+    usage = Usage.zero().model_copy(update={"input": 150_000, "cache_read": 60_000})
+    reply = failed("", "stop").model_copy(update={"usage": usage, "error_message": None})
+    assert is_context_overflow(reply, 200_000) and not is_context_overflow(reply, 300_000)
+
+
+def test_aborted_and_successful_replies_are_never_transient() -> None:
+    assert not is_transient(failed("429", "aborted"), 200_000)
+    assert not is_transient(failed("", "stop"), 200_000)
+
+
+def test_backoff_is_two_four_eight_seconds() -> None:
+    assert retry_delays() == [2000, 4000, 8000]

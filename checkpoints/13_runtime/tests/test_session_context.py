@@ -1,0 +1,120 @@
+"""Step 09: the context for a leaf is exactly Pi's buildSessionContext, on Pi's own files.
+
+Every `contexts[]` record that real Pi computed for the reference sessions is reproduced:
+on the `.v3.jsonl` files by entry id, and on the original v1 files (migrated in memory, with
+our own ids) by line. Roles, sources and token estimates are compared message by message.
+"""
+
+import json
+from collections import Counter
+from functools import cache
+from pathlib import Path
+
+import pytest
+
+from pi.coding_agent.session.context import SessionContext, build_context
+from pi.coding_agent.session.reader import LoadedSession, read_session
+from pi.coding_agent.session.tokens import estimate_context_tokens, estimate_tokens
+from pi.coding_agent.session.tree import SessionTree
+
+STEP = 9
+FILES = [("large-session", "v3"), ("large-session", "v1"), ("before-compaction", "v3"),
+         ("before-compaction", "v1"), ("synthetic-tree", "v3")]
+
+
+@cache
+def load(data_dir: Path, name: str, variant: str) -> LoadedSession:
+    suffix = ".v3.jsonl" if variant == "v3" else ".jsonl"
+    return read_session(data_dir / "pi-reference" / "sessions" / f"{name}{suffix}")
+
+
+@cache
+def expected(data_dir: Path, name: str) -> dict:
+    return json.loads((data_dir / "pi-reference" / "expected" / f"{name}.json").read_text())
+
+
+def line_of(session: LoadedSession) -> dict[str, int]:
+    """Entry id → line, counting the header as line 0 (the reference's convention)."""
+    return {entry.id: number for number, entry in enumerate(session.entries, start=1)}
+
+
+def leaf_for(session: LoadedSession, variant: str, record: dict) -> str:
+    return record["leafId"] if variant == "v3" else session.entries[record["leafLine"] - 1].id
+
+
+def summary(context: SessionContext, lines: dict[str, int]) -> dict:
+    """Our context in the reference's vocabulary."""
+    tokens = [estimate_tokens(m) for m in context.messages]
+    usage = estimate_context_tokens(list(context.messages))
+    llm = context.llm_messages()
+    return {
+        "pathLength": context.path_length,
+        "thinkingLevel": context.thinking_level,
+        "model": context.model.to_json() if context.model else None,
+        "messageCount": len(context.messages),
+        "roleCounts": dict(Counter(m.role for m in context.messages)),
+        "roleSequence": [m.role for m in context.messages],
+        "convertToLlm": {"count": len(llm), "roleCounts": dict(Counter(m.role for m in llm))},
+        "totalEstimatedTokens": sum(tokens),
+        "estimateContextTokens": {"tokens": usage.tokens, "usageTokens": usage.usage_tokens,
+                                  "trailingTokens": usage.trailing_tokens,
+                                  "lastUsageIndex": usage.last_usage_index},
+        "messages": [{"index": i, "role": m.role, "sourceLine": lines[e], "estimateTokens": t}
+                     for i, (m, e, t) in enumerate(zip(context.messages, context.entry_ids,
+                                                       tokens, strict=True))],
+    }
+
+
+def reference_view(record: dict) -> dict:
+    keys = ["pathLength", "thinkingLevel", "model", "messageCount", "roleCounts",
+            "convertToLlm", "totalEstimatedTokens", "estimateContextTokens"]
+    view = {key: record[key] for key in keys}
+    view["roleSequence"] = record.get("roleSequence", [m["role"] for m in record["messages"]])
+    view["messages"] = [{k: m[k] for k in ("index", "role", "sourceLine", "estimateTokens")}
+                        for m in record["messages"]]
+    return view
+
+
+@pytest.mark.parametrize(("name", "variant"), FILES)
+def test_every_reference_context_is_reproduced(data_dir: Path, name: str, variant: str) -> None:
+    session = load(data_dir, name, variant)
+    lines = line_of(session)
+    for record in expected(data_dir, name)["contexts"]:
+        context = build_context(session.tree, leaf_for(session, variant, record))
+        assert summary(context, lines) == reference_view(record), record["label"]
+
+
+@pytest.mark.parametrize("name", ["large-session", "before-compaction", "synthetic-tree"])
+def test_source_entry_ids_are_pis_on_the_v3_files(data_dir: Path, name: str) -> None:
+    session = load(data_dir, name, "v3")
+    for record in expected(data_dir, name)["contexts"]:
+        context = build_context(session.tree, record["leafId"])
+        assert context.leaf_id == record["leafId"]
+        assert list(context.entry_ids) == [m["sourceEntryId"] for m in record["messages"]]
+
+
+def test_a_null_leaf_gives_an_empty_context(data_dir: Path) -> None:
+    session = load(data_dir, "synthetic-tree", "v3")
+    want = expected(data_dir, "synthetic-tree")["contextForNullLeaf"]
+    context = build_context(session.tree, None)
+    assert (len(context.messages), context.thinking_level, context.model) == (
+        want["messageCount"], want["thinkingLevel"], want["model"])
+
+
+def test_an_unknown_leaf_falls_back_to_the_last_entry(data_dir: Path) -> None:
+    session = load(data_dir, "synthetic-tree", "v3")
+    fallback = build_context(session.tree, "no-such-id")
+    assert fallback == build_context(session.tree, session.tree.leaf_on_load)
+
+
+def test_an_empty_tree_has_an_empty_context() -> None:
+    assert build_context(SessionTree(), "anything").messages == ()
+
+
+def test_the_compaction_summary_keeps_the_compaction_entry_time(data_dir: Path) -> None:
+    session = load(data_dir, "synthetic-tree", "v3")
+    context = build_context(session.tree, "60aed926")  # the compaction entry itself
+    summary_message = context.messages[0]
+    assert summary_message.role == "compactionSummary"
+    assert summary_message.timestamp == 1796056262348  # 2026-11-30T16:31:02.348Z
+    assert context.entry_ids[0] == "60aed926"

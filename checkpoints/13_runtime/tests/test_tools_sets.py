@@ -1,0 +1,38 @@
+"""Step 07: one factory builds the seven tools; Pi's default and read-only sets pick from it."""
+
+import pytest
+
+from pi.coding_agent import (
+    Workspace,
+    coding_tools,
+    default_tools,
+    read_only_tools,
+    select_tools,
+)
+
+STEP = 7
+
+
+def test_the_factory_builds_all_seven_tools_on_one_workspace(tmp_path) -> None:
+    workspace = Workspace(tmp_path)
+    tools = coding_tools(workspace)
+    assert [t.name for t in tools] == ["read", "write", "edit", "bash", "grep", "find", "ls"]
+    assert {id(t.workspace) for t in tools} == {id(workspace)}
+
+
+def test_pis_default_and_read_only_sets(tmp_path) -> None:
+    workspace = Workspace(tmp_path)
+    assert [t.name for t in default_tools(workspace)] == ["read", "bash", "edit", "write"]
+    assert [t.name for t in read_only_tools(workspace)] == ["read", "grep", "find", "ls"]
+    with pytest.raises(ValueError, match="unknown tool"):
+        select_tools(workspace, ("read", "rm"))
+
+
+def test_every_tool_shows_the_model_camel_case_arguments_and_its_limits(tmp_path) -> None:
+    specs = {t.name: t.spec() for t in coding_tools(Workspace(tmp_path))}
+    edit_item = specs["edit"].parameters["$defs"]["EditItem"]["properties"]
+    assert set(edit_item) == {"oldText", "newText"}
+    assert "ignoreCase" in specs["grep"].parameters["properties"]
+    for name, limit in [("read", "2000 lines"), ("bash", "2000 lines"), ("grep", "100 matches"),
+                        ("find", "1000 results"), ("ls", "500 entries")]:
+        assert limit in specs[name].description, name

@@ -1,0 +1,104 @@
+"""Step 07: the truncation helpers reproduce Pi's truncate.ts exactly (expected/tools.json)."""
+
+import hashlib
+import json
+
+import pytest
+
+from pi.coding_agent import (
+    DEFAULT_MAX_BYTES,
+    DEFAULT_MAX_LINES,
+    GREP_MAX_LINE_LENGTH,
+    format_size,
+    truncate_head,
+    truncate_line,
+    truncate_tail,
+)
+from pi.coding_agent.tools.truncate import utf16_len
+
+STEP = 7
+
+# The inputs Pi's driver generated, rebuilt from each entry's `generator` description.
+INPUTS = {
+    "small": "hello\nworld",
+    "empty": "",
+    "trailingNewline": "a\nb\n",
+    "lines2000": "\n".join(f"line {n}" for n in range(1, 2001)),
+    "lines2001": "\n".join(f"line {n}" for n in range(1, 2002)),
+    "lines3000": "\n".join(f"line {n}" for n in range(1, 3001)),
+    "bytes60k_lines": "\n".join("x" * 60 for _ in range(1000)),
+    "exactly51200": "a" * 51200,
+    "oneLine60k": "a" * 60000,
+    "multibyteTail": "é" * 30000,
+    "headThenHugeLine": "short\n" + "b" * 60000,
+}
+
+
+def expected(data_dir, key):
+    return json.loads((data_dir / "pi-reference/expected/tools.json").read_text("utf-8"))[key]
+
+
+def limits(generator: str) -> dict[str, int]:
+    """`custom limits maxLines=10,maxBytes=1000` -> keyword arguments; {} for the defaults."""
+    if not generator.startswith("custom limits"):
+        return {}
+    pairs = (item.split("=") for item in generator.split()[-1].split(","))
+    return {{"maxLines": "max_lines", "maxBytes": "max_bytes"}[k]: int(v) for k, v in pairs}
+
+
+def summary(result) -> dict:
+    """A TruncationResult in the shape the reference file stores (JS lengths in UTF-16)."""
+    content = result.content
+    return {
+        **result.to_details(),
+        "contentChars": utf16_len(content),
+        "contentSha256": hashlib.sha256(content.encode("utf-8")).hexdigest(),
+        "contentFirst40": content[:40],
+        "contentLast40": content[-40:],
+    }
+
+
+def test_the_limits_are_pis() -> None:
+    assert (DEFAULT_MAX_LINES, DEFAULT_MAX_BYTES, GREP_MAX_LINE_LENGTH) == (2000, 51200, 500)
+
+
+def test_truncate_head_and_tail_match_pi_on_every_reference_input(data_dir) -> None:
+    cases = expected(data_dir, "truncation")
+    assert len(cases) == 13
+    for case in cases:
+        text, options = INPUTS[case["input"]], limits(case["generator"])
+        if "inputChars" in case:
+            assert utf16_len(text) == case["inputChars"], case["input"]
+        assert summary(truncate_head(text, **options)) == case["head"], case["input"]
+        assert summary(truncate_tail(text, **options)) == case["tail"], case["input"]
+
+
+def test_truncate_line_matches_pi(data_dir) -> None:
+    inputs = {(500, 500): "x" * 500, (501, 500): "x" * 501, (6, 3): "abcdef"}
+    for case in expected(data_dir, "truncateLine"):
+        text, cut = truncate_line(inputs[case["inputChars"], case["maxChars"]], case["maxChars"])
+        assert (cut, utf16_len(text), text[-20:]) == (
+            case["wasTruncated"], case["textChars"], case["textTail"])
+
+
+def test_truncate_line_counts_utf16_units_and_never_splits_a_character() -> None:
+    assert truncate_line("😀😀😀", 6) == ("😀😀😀", False)  # 3 characters, 6 UTF-16 units
+    assert truncate_line("😀😀😀", 4) == ("😀😀... [truncated]", True)
+    assert truncate_line("😀😀😀", 5) == ("😀😀... [truncated]", True)  # not half an emoji
+    assert truncate_line("é" * 500) == ("é" * 500, False)
+
+
+def test_format_size_matches_pi(data_dir) -> None:
+    for case in expected(data_dir, "formatSize"):
+        assert format_size(case["bytes"]) == case["formatted"]
+
+
+@pytest.mark.parametrize(("size", "text"), [(2304, "2.3KB"), (2359296, "2.3MB"), (2406, "2.3KB")])
+def test_format_size_rounds_halves_up_like_javascript(size: int, text: str) -> None:
+    # 2304 bytes are exactly 2.25 KB: JavaScript's toFixed(1) says 2.3, Python's round 2.2.
+    assert format_size(size) == text
+
+
+def test_a_trailing_newline_counts_as_one_more_empty_line() -> None:
+    result = truncate_tail("1\n2\n3\n", max_lines=2)
+    assert (result.total_lines, result.content, result.output_lines) == (4, "3\n", 2)

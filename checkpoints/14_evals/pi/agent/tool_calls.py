@@ -1,0 +1,167 @@
+"""Step 05: every tool call ends in exactly one result, paired by the call's id.
+
+The model may name a tool that does not exist, send arguments of the wrong shape, or ask for
+something the tool cannot do. None of that may break the conversation: providers require each
+toolCall to be answered by a toolResult with the same id, and the model learns from the error
+text what to do differently. So this function never raises; every path returns one result.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+
+from pydantic import ValidationError
+
+from pi.agent.tools import ProgressCallback, ToolRegistry, ToolResult
+from pi.ai import AbortSignal, TextContent, ToolCall, ToolResultMessage
+
+from typing import Any
+
+from pydantic import BaseModel
+
+from pi.agent.tool_hooks import (
+    BLOCKED,
+    ArgumentChange,
+    BlockDecision,
+    HookFailure,
+    HookName,
+    ToolCallContext,
+    ToolHooks,
+)
+from pi.agent.tools import AnyTool
+
+
+def result_message(
+    call: ToolCall, result: ToolResult, is_error: bool, clock: Callable[[], int]
+) -> ToolResultMessage:
+    return ToolResultMessage(
+        tool_call_id=call.id,
+        tool_name=call.name,
+        content=result.content,
+        details=result.details,
+        is_error=is_error,
+        timestamp=clock(),
+    )
+
+
+def error_result(call: ToolCall, text: str, clock: Callable[[], int]) -> ToolResultMessage:
+    """The paired result of a call that did not succeed, with the reason for the model."""
+    return result_message(call, ToolResult((TextContent(text=text),)), True, clock)
+
+
+def validation_text(call: ToolCall, error: ValidationError) -> str:
+    """Which arguments were wrong and what was received, so the model can correct itself."""
+    problems = [
+        f"  - {'.'.join(str(p) for p in e['loc']) or '(root)'}: {e['msg']}" for e in error.errors()
+    ]
+    received = json.dumps(call.arguments, indent=2, sort_keys=True)
+    return "\n".join(
+        [f"Invalid arguments for tool {call.name}:", *problems, "", "Received arguments:", received]
+    )
+
+
+async def run_tool_call(
+    registry: ToolRegistry,
+    call: ToolCall,
+    signal: AbortSignal,
+    on_update: ProgressCallback,
+    clock: Callable[[], int],
+    hooks: ToolHooks | None = None,
+) -> ToolResultMessage:
+    """Look up, validate, execute: one toolResult, whatever happens."""
+    if hooks is not None:
+        return await run_hooked_call(registry, call, signal, on_update, clock, hooks)
+    tool = registry.get(call.name)
+    if tool is None:
+        return error_result(call, f"Tool {call.name} not found", clock)
+    try:
+        params = tool.parameters.model_validate(call.arguments)
+    except ValidationError as invalid:
+        return error_result(call, validation_text(call, invalid), clock)
+    try:
+        result = await tool.execute(call.id, params, signal, on_update)
+    except Exception as failure:
+        return error_result(call, str(failure) or type(failure).__name__, clock)
+    return result_message(call, result, False, clock)
+
+
+# Step 12: hooks around a call (tool_hooks.py). Before a valid call runs, a hook may block it
+# or change its arguments; afterwards one may replace its result. Whatever a hook does, the
+# call still gets exactly one paired result, and a hook that fails blocks the call.
+async def run_hooked_call(
+    registry: ToolRegistry,
+    call: ToolCall,
+    signal: AbortSignal,
+    on_update: ProgressCallback,
+    clock: Callable[[], int],
+    hooks: ToolHooks,
+) -> ToolResultMessage:
+    """Ask the before-hook about a valid call, run what it allows, let the after-hook see it."""
+    tool = registry.get(call.name)
+    params = None if tool is None else valid_params(tool, call.arguments)
+    if tool is None or params is None:
+        return await run_tool_call(registry, call, signal, on_update, clock)
+    prepared = await ask_before(hooks, call, ToolCallContext(tool, params), clock)
+    if isinstance(prepared, ToolResultMessage):
+        return prepared
+    result = await run_tool_call(registry, prepared, signal, on_update, clock)
+    return await ask_after(hooks, prepared, result, clock)
+
+
+def valid_params(tool: AnyTool, arguments: dict[str, Any]) -> BaseModel | None:
+    try:
+        params: BaseModel = tool.parameters.model_validate(arguments)
+    except ValidationError:
+        return None
+    return params
+
+
+async def ask_before(
+    hooks: ToolHooks, call: ToolCall, context: ToolCallContext, clock: Callable[[], int]
+) -> ToolCall | ToolResultMessage:
+    """The call to run (maybe with new arguments), or the error result that replaces it."""
+    if hooks.before_tool_call is None:
+        return call
+    try:
+        decision = await hooks.before_tool_call(call, context)
+    except Exception as error:
+        return hook_failed(hooks, call, "before_tool_call", error, clock)
+    if isinstance(decision, BlockDecision):
+        return error_result(call, decision.reason or BLOCKED, clock)
+    if isinstance(decision, ArgumentChange):
+        changed = call.model_copy(update={"arguments": dict(decision.arguments)})
+        try:
+            context.tool.parameters.model_validate(changed.arguments)
+        except ValidationError as invalid:
+            return error_result(changed, validation_text(changed, invalid), clock)
+        return changed
+    if decision is not None:
+        return hook_failed(hooks, call, "before_tool_call", f"returned {decision!r}", clock)
+    return call
+
+
+async def ask_after(
+    hooks: ToolHooks, call: ToolCall, result: ToolResultMessage, clock: Callable[[], int]
+) -> ToolResultMessage:
+    """The result the model gets: the tool's, the hook's replacement, or a withheld notice."""
+    if hooks.after_tool_call is None:
+        return result
+    try:
+        replaced = await hooks.after_tool_call(call, result)
+    except Exception as error:
+        return hook_failed(hooks, call, "after_tool_call", error, clock)
+    if replaced is None:
+        return result
+    if not isinstance(replaced, ToolResultMessage) or replaced.tool_call_id != call.id:
+        return hook_failed(hooks, call, "after_tool_call", f"returned {replaced!r}"[:200], clock)
+    return replaced
+
+
+def hook_failed(hooks: ToolHooks, call: ToolCall, hook: HookName, error: Exception | str,
+                clock: Callable[[], int]) -> ToolResultMessage:
+    """Fail closed: record the failure, and answer the call with an error that names it."""
+    text = error if isinstance(error, str) else str(error) or type(error).__name__
+    hooks.failures.append(HookFailure(call.id, call.name, hook, text))
+    verb = "blocked" if hook == "before_tool_call" else "result withheld"
+    return error_result(call, f"Tool call {verb}: {hook} hook failed: {text}", clock)

@@ -1,0 +1,65 @@
+"""Step 03: the model boundary, the one door every model request goes through.
+
+`stream(model, context, options)` picks the provider registered for `model.api` and returns
+its event stream. Whatever goes wrong (no such provider, a call aborted before it started, a
+provider that crashes or sends nonsense) comes back the same way: a stream that ends in one
+`error` event. Callers above this line never need try/except around a model call.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from typing import Protocol
+
+from pi.ai.messages import AssistantMessage
+from pi.ai.model import Context, Model, StreamOptions, empty_reply
+from pi.ai.stream import AssistantMessageEventStream, ErrorReason, error_event
+
+
+class Provider(Protocol):
+    """Speaks one wire protocol: context in, event stream out."""
+
+    def stream(
+        self, model: Model, context: Context, options: StreamOptions
+    ) -> AssistantMessageEventStream: ...
+
+
+StreamFunction = Callable[[Model, Context, StreamOptions], AssistantMessageEventStream]
+
+
+class Providers:
+    """A registry of providers by `api`, and the single entry point for model calls."""
+
+    def __init__(self, providers: Mapping[str, Provider] | None = None) -> None:
+        self._providers: dict[str, Provider] = dict(providers or {})
+
+    def register(self, api: str, provider: Provider) -> None:
+        if api in self._providers:
+            raise ValueError(f"a provider for api {api!r} is already registered")
+        self._providers[api] = provider
+
+    def stream(
+        self, model: Model, context: Context, options: StreamOptions | None = None
+    ) -> AssistantMessageEventStream:
+        options = options or StreamOptions()
+        if options.signal is not None and options.signal.aborted:
+            return failed_stream(model, options, "Request was aborted", "aborted")
+        provider = self._providers.get(model.api)
+        if provider is None:
+            return failed_stream(model, options, f"no provider registered for api {model.api!r}")
+        return provider.stream(model, context, options)
+
+    async def complete(
+        self, model: Model, context: Context, options: StreamOptions | None = None
+    ) -> AssistantMessage:
+        """The final message of one call, for callers that do not watch it stream."""
+        return await self.stream(model, context, options).result()
+
+
+def failed_stream(
+    model: Model, options: StreamOptions, text: str, reason: ErrorReason = "error"
+) -> AssistantMessageEventStream:
+    """A stream that is over before it began: one terminal error event."""
+    stream = AssistantMessageEventStream(empty_reply(model, options))
+    stream.push(error_event(stream.partial, text, reason))
+    return stream

@@ -1,0 +1,59 @@
+"""Step 01: the content blocks that messages are made of, in Pi's pi-ai JSON shape.
+
+Field names are camelCase on the wire (`mimeType`, `thinkingSignature`) because that is how
+Pi writes them, and this course reads and writes real Pi files. In Python the same fields are
+snake_case; pydantic translates in both directions. Models are frozen: a message that has been
+recorded must never change under anybody's feet.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+from pydantic.alias_generators import to_camel
+
+
+class Wire(BaseModel):
+    """Base of every protocol model: camelCase JSON, frozen, unknown fields refused."""
+
+    model_config = ConfigDict(
+        alias_generator=to_camel, populate_by_name=True, extra="forbid", frozen=True
+    )
+
+
+class TextContent(Wire):
+    type: Literal["text"] = "text"
+    text: str
+    text_signature: str | None = None
+
+
+class ThinkingContent(Wire):
+    """Reasoning the model shows; the signature lets some providers verify it on replay."""
+
+    type: Literal["thinking"] = "thinking"
+    thinking: str
+    thinking_signature: str | None = None
+    redacted: bool | None = None
+
+
+class ImageContent(Wire):
+    type: Literal["image"] = "image"
+    data: str  # base64
+    mime_type: str
+
+
+class ToolCall(Wire):
+    """A request from the model to run a tool; `id` pairs it with exactly one result."""
+
+    type: Literal["toolCall"] = "toolCall"
+    id: str
+    name: str
+    arguments: dict[str, Any]
+    partial_json: str | None = None  # found in some real Pi files: a stream cut mid-call
+
+
+UserBlock = Annotated[TextContent | ImageContent, Field(discriminator="type")]
+AssistantBlock = Annotated[
+    TextContent | ThinkingContent | ToolCall, Field(discriminator="type")
+]

@@ -1,0 +1,124 @@
+"""Step 01: the canonical messages every later step speaks: user, assistant, toolResult.
+
+This is Pi's pi-ai `Message` type. Everything the agent records, sends or reads back is one of
+these, validated at the boundary where it enters: `parse_message` turns untrusted JSON into a
+message or refuses it with one line naming the field. `dump_message` writes it back exactly
+(no field lost, none invented), so a real Pi session survives a round trip.
+
+Applications put other roles into the same transcript (Pi's coding agent stores
+`bashExecution` and `custom` messages); to this layer those are opaque `AppMessage`s, kept
+field for field and never sent to a model.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, Literal
+
+from pydantic import ConfigDict, Field, ValidationError
+
+from pi.ai.content import AssistantBlock, UserBlock, Wire
+
+StopReason = Literal["stop", "length", "toolUse", "error", "aborted"]
+
+
+class Cost(Wire):
+    input: float
+    output: float
+    cache_read: float
+    cache_write: float
+    total: float
+
+
+class Usage(Wire):
+    """Tokens a request used; `totalTokens` is missing in files written by older Pi versions."""
+
+    input: int
+    output: int
+    cache_read: int
+    cache_write: int
+    total_tokens: int | None = None
+    cost: Cost
+
+    @classmethod
+    def zero(cls) -> Usage:
+        """The usage of a request that never reached a model."""
+        cost = Cost(input=0, output=0, cache_read=0, cache_write=0, total=0)
+        return cls(input=0, output=0, cache_read=0, cache_write=0, total_tokens=0, cost=cost)
+
+
+class UserMessage(Wire):
+    role: Literal["user"] = "user"
+    content: str | tuple[UserBlock, ...]
+    timestamp: int
+
+
+class AssistantMessage(Wire):
+    """A complete model reply; an error or abort is a reply too, with its stopReason."""
+
+    role: Literal["assistant"] = "assistant"
+    content: tuple[AssistantBlock, ...]
+    api: str
+    provider: str
+    model: str
+    response_id: str | None = None
+    usage: Usage
+    stop_reason: StopReason
+    error_message: str | None = None
+    timestamp: int
+
+
+class ToolResultMessage(Wire):
+    role: Literal["toolResult"] = "toolResult"
+    tool_call_id: str
+    tool_name: str
+    content: tuple[UserBlock, ...]
+    details: Any = None
+    is_error: bool
+    timestamp: int
+
+
+class AppMessage(Wire):
+    """A message of an application role this layer does not interpret; kept as it came."""
+
+    model_config = ConfigDict(extra="allow")
+    role: str
+
+
+Message = Annotated[UserMessage | AssistantMessage | ToolResultMessage, Field(discriminator="role")]
+AgentMessage = UserMessage | AssistantMessage | ToolResultMessage | AppMessage
+
+TYPED_ROLES: dict[str, type[UserMessage | AssistantMessage | ToolResultMessage]] = {
+    "user": UserMessage,
+    "assistant": AssistantMessage,
+    "toolResult": ToolResultMessage,
+}
+
+
+class ProtocolError(ValueError):
+    """Input that is not a valid protocol object; the text names where and what."""
+
+
+def describe_error(error: ValidationError, where: str) -> str:
+    """The first validation problem as one line: `where: field[2].name: what is wrong`."""
+    problem = error.errors()[0]
+    field = ""
+    for part in problem["loc"]:
+        field += f"[{part}]" if isinstance(part, int) else f".{part}"
+    if not field:
+        return f"{where}: {problem['msg']}"
+    return f"{where}: {field.lstrip('.')}: {problem['msg']}"
+
+
+def parse_message(data: object, where: str = "message") -> AgentMessage:
+    """Validate untrusted JSON data as a message, or raise ProtocolError naming the field."""
+    if not isinstance(data, dict) or not isinstance(data.get("role"), str):
+        raise ProtocolError(f"{where}: expected an object with a string `role`")
+    try:
+        return TYPED_ROLES.get(data["role"], AppMessage).model_validate(data)
+    except ValidationError as error:
+        raise ProtocolError(describe_error(error, where)) from None
+
+
+def dump_message(message: AgentMessage) -> dict[str, Any]:
+    """The message as Pi's JSON: camelCase keys, absent optional fields left out."""
+    return message.model_dump(mode="json", by_alias=True, exclude_none=True)

@@ -1,0 +1,70 @@
+"""Step 04: a best-effort look at tool-call arguments that are still arriving.
+
+A provider streams a tool call's arguments as JSON text in pieces: `{"pa`, `th": "src/ma`,
+`in.py"}`. Only the complete text is guaranteed to parse. But a user interface wants to show
+`path: src/ma…` while the call streams, so each partial message carries the arguments as far
+as they can be read: the open string and brackets are closed for the attempt, and when that
+is still not JSON (`{"path": "a", "mo`), the text is cut back to its last complete member.
+When nothing can be read the answer is `{}`. This is only a preview: the arguments that count
+are parsed strictly once the call is complete.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+CLOSERS = {"{": "}", "[": "]"}
+
+
+def parse_partial_json(text: str) -> dict[str, Any]:
+    """The arguments readable from the JSON text so far; `{}` when nothing is readable."""
+    for candidate in completions(text):
+        try:
+            value = json.loads(candidate)
+        except ValueError:
+            continue
+        return value if isinstance(value, dict) else {}
+    return {}
+
+
+def strict_arguments(text: str) -> tuple[dict[str, Any], str]:
+    """The complete arguments and "", or `{}` and what is wrong with them. No guessing here:
+    a call with unreadable arguments must not run with arguments we made up.
+    """
+    try:
+        value = json.loads(text or "{}")
+    except ValueError as error:
+        return {}, f"the arguments are not valid JSON ({error}): {text[:200]}"
+    if not isinstance(value, dict):
+        return {}, f"the arguments are not a JSON object: {text[:200]}"
+    return value, ""
+
+
+def completions(text: str) -> list[str]:
+    """Ways to finish `text` as JSON: as it stands, then cut back to the last comma."""
+    stack: list[str] = []
+    in_string = escaped = False
+    last_comma: tuple[int, str] | None = None
+    for position, char in enumerate(text):
+        if in_string:
+            if escaped:
+                escaped = False
+            elif char == "\\":
+                escaped = True
+            elif char == '"':
+                in_string = False
+        elif char == '"':
+            in_string = True
+        elif char in CLOSERS:
+            stack.append(CLOSERS[char])
+        elif char in "}]" and stack:
+            stack.pop()
+        elif char == ",":
+            last_comma = (position, "".join(reversed(stack)))
+    tail = text[:-1] if escaped else text  # a lone backslash would escape our closing quote
+    closing = ('"' if in_string else "") + "".join(reversed(stack))
+    candidates = [tail + closing]
+    if last_comma is not None:
+        candidates.append(text[: last_comma[0]] + last_comma[1])
+    return candidates

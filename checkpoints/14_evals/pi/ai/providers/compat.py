@@ -1,0 +1,93 @@
+"""Step 04: what the target model can take, decided before anything is converted.
+
+A transcript holds things a particular model cannot accept: images for a text-only model,
+reasoning from another model, a failed reply, a tool call that never got its result. The
+transcript is history and is never rewritten (messages are frozen); `compat_messages` builds
+a new list, in canonical form, that a provider then converts to its wire format. Keeping these
+decisions in one function, apart from the wire format, means each one is stated once, with
+its reason, and every later provider can reuse them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TypeVar
+
+from pi.ai.content import AssistantBlock, TextContent, ToolCall, UserBlock
+from pi.ai.messages import AssistantMessage, Message, ToolResultMessage, UserMessage
+from pi.ai.model import Model
+
+IMAGE_OMITTED = "[image omitted: this model does not accept images]"
+NO_RESULT = "No result provided"
+WithContent = TypeVar("WithContent", UserMessage, ToolResultMessage)
+
+
+def compat_messages(messages: Sequence[Message], model: Model) -> list[Message]:
+    """The messages as `model` can take them; the input is never changed. Pi's rules:
+
+    - assistant replies that ended in `error` or `aborted` are skipped: they are unfinished
+      turns (maybe half a tool call), and the model should go on from the last good state;
+    - a tool call with no result before the next user or assistant message (or the end) gets
+      a synthetic error result "No result provided": the API refuses unanswered calls;
+    - thinking is handled by `replayable`, images by `without_images`.
+    """
+    out: list[Message] = []
+    pending: list[ToolCall] = []
+    for message in messages:
+        if isinstance(message, ToolResultMessage):
+            pending = [call for call in pending if call.id != message.tool_call_id]
+            out.append(without_images(message, model))
+            continue
+        out.extend(missing_results(pending, message.timestamp))
+        pending = []
+        if isinstance(message, UserMessage):
+            out.append(without_images(message, model))
+        elif message.stop_reason not in ("error", "aborted"):
+            kept = replayable(message, model)
+            if kept is not None:
+                out.append(kept)
+                pending = [block for block in kept.content if isinstance(block, ToolCall)]
+    out.extend(missing_results(pending, out[-1].timestamp if out else 0))
+    return out
+
+
+def missing_results(calls: list[ToolCall], timestamp: int) -> list[Message]:
+    """An error result for each call that never got one (stamped with a neighbour's time)."""
+    return [
+        ToolResultMessage(tool_call_id=call.id, tool_name=call.name, is_error=True,
+                          content=(TextContent(text=NO_RESULT),), timestamp=timestamp)
+        for call in calls
+    ]
+
+
+def replayable(message: AssistantMessage, model: Model) -> AssistantMessage | None:
+    """An earlier reply as the target should see it, or None when nothing is left to send.
+
+    Thinking from the *same* model is dropped: Chat Completions has no standard field to send
+    reasoning back, and the model does not need its old reasoning to continue. Thinking from
+    *another* model becomes plain text, as in Pi: it is part of what happened, and text is the
+    one form every model accepts. Empty or redacted (encrypted) thinking is always dropped.
+    """
+    same = (message.provider, message.api, message.model) == (model.provider, model.api, model.id)
+    blocks: list[AssistantBlock] = []
+    for block in message.content:
+        if block.type == "text" and not block.text:
+            continue  # nothing to say, and some servers refuse empty text
+        if block.type != "thinking":
+            blocks.append(block)
+        elif not same and not block.redacted and block.thinking.strip():
+            blocks.append(TextContent(text=block.thinking))
+    if not blocks:
+        return None  # an assistant message with neither text nor tool calls is refused
+    return message.model_copy(update={"content": tuple(blocks)})
+
+
+def without_images(message: WithContent, model: Model) -> WithContent:
+    """Images replaced by a short text when the model cannot see them, so it knows one was there."""
+    if "image" in model.input or isinstance(message.content, str):
+        return message
+    content: tuple[UserBlock, ...] = tuple(
+        TextContent(text=IMAGE_OMITTED) if block.type == "image" else block
+        for block in message.content
+    )
+    return message.model_copy(update={"content": content})

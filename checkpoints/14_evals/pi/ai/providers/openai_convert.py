@@ -1,0 +1,125 @@
+"""Step 04: the outbound half of the OpenAI adapter: a canonical Context as a request body.
+
+OpenAI's Chat Completions API (and the many servers that copy it: vLLM, llama.cpp, Ollama,
+OpenRouter…) wants a flat list of `messages` with roles `system`, `user`, `assistant` and
+`tool`. Most of our messages map one to one. The differences are what this module is about:
+a tool call's arguments travel as a JSON *string*, a tool result is a `tool` message that can
+only hold text, and images are `image_url` parts holding a `data:` URL.
+
+First `compat_messages` decides what the model can take; then each message is converted.
+Nothing here changes the Context: the body is new data.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from pi.ai.content import ImageContent, TextContent
+from pi.ai.messages import AssistantMessage, ToolResultMessage, UserMessage
+from pi.ai.model import Context, Model, StreamOptions, Tool
+from pi.ai.providers.compat import compat_messages
+
+Json = dict[str, Any]
+TOOL_IMAGES = "Attached image(s) from tool result:"
+IMAGE_ONLY_RESULT = "(the result is an image, attached in the next message)"
+
+
+def chat_completions_body(model: Model, context: Context, options: StreamOptions) -> Json:
+    """The JSON body POSTed to `/chat/completions`, asking for a stream with usage at the end."""
+    body: Json = {
+        "model": model.id,
+        "messages": wire_messages(context, model),
+        "stream": True,
+        "stream_options": {"include_usage": True},
+    }
+    if context.tools:
+        body["tools"] = [wire_tool(tool) for tool in context.tools]
+    if options.max_tokens is not None:
+        body["max_tokens"] = options.max_tokens
+    if options.temperature is not None:
+        body["temperature"] = options.temperature
+    return body
+
+
+def headers_for(options: StreamOptions) -> dict[str, str]:
+    """The only place the API key goes: the Authorization header."""
+    headers = {"Content-Type": "application/json", "Accept": "text/event-stream"}
+    if options.api_key:
+        headers["Authorization"] = f"Bearer {options.api_key}"
+    return headers
+
+
+def wire_messages(context: Context, model: Model) -> list[Json]:
+    """The system prompt, then every message the model can take, in Chat Completions form.
+
+    A `tool` message holds text only, so images from tool results are held back and sent in
+    one `user` message after the run of tool messages: putting it between two tool messages
+    would separate a result from the call it answers.
+    """
+    out: list[Json] = []
+    if context.system_prompt:
+        out.append({"role": "system", "content": context.system_prompt})
+    held: list[Json] = []
+    for message in compat_messages(context.messages, model):
+        if held and not isinstance(message, ToolResultMessage):
+            out.append({"role": "user", "content": [text_part(TOOL_IMAGES), *held]})
+            held = []
+        if isinstance(message, UserMessage):
+            out.append(wire_user(message))
+        elif isinstance(message, AssistantMessage):
+            out.append(wire_assistant(message))
+        else:
+            out.append(wire_tool_result(message))
+            held += [image_part(b) for b in message.content if isinstance(b, ImageContent)]
+    if held:
+        out.append({"role": "user", "content": [text_part(TOOL_IMAGES), *held]})
+    return out
+
+
+def wire_user(message: UserMessage) -> Json:
+    if isinstance(message.content, str):
+        return {"role": "user", "content": message.content}
+    parts = [
+        text_part(block.text) if isinstance(block, TextContent) else image_part(block)
+        for block in message.content
+    ]
+    return {"role": "user", "content": parts}
+
+
+def wire_assistant(message: AssistantMessage) -> Json:
+    """Text blocks joined into one string; tool calls with their arguments as compact JSON."""
+    text = "\n".join(block.text for block in message.content if block.type == "text")
+    wire: Json = {"role": "assistant", "content": text or None}
+    calls = [
+        {"id": block.id, "type": "function", "function": {"name": block.name,
+         "arguments": json.dumps(block.arguments, separators=(",", ":"), ensure_ascii=False)}}
+        for block in message.content
+        if block.type == "toolCall"
+    ]
+    if calls:
+        wire["tool_calls"] = calls
+    return wire
+
+
+def wire_tool_result(message: ToolResultMessage) -> Json:
+    """A `tool` message answering one call by id; its images follow separately."""
+    text = "\n".join(block.text for block in message.content if isinstance(block, TextContent))
+    if not text and message.content:
+        text = IMAGE_ONLY_RESULT
+    return {"role": "tool", "tool_call_id": message.tool_call_id, "content": text}
+
+
+def wire_tool(tool: Tool) -> Json:
+    return {"type": "function", "function": {
+        "name": tool.name, "description": tool.description, "parameters": tool.parameters}}
+
+
+def text_part(text: str) -> Json:
+    return {"type": "text", "text": text}
+
+
+def image_part(image: ImageContent) -> Json:
+    """An image as OpenAI takes it: a `data:` URL with the base64 payload inline."""
+    url = f"data:{image.mime_type};base64,{image.data}"
+    return {"type": "image_url", "image_url": {"url": url}}

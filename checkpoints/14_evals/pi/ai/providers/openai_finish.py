@@ -1,0 +1,41 @@
+"""Step 04: how an OpenAI reply ends: its finish reason and the tokens it used.
+
+The last choice chunk of a reply names why the model stopped (`finish_reason`); the chunk
+after it, with no choices at all, carries the token counts. Both are translated here into
+Pi's terms: a stop reason and a `Usage`.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from pi.ai.events import DoneEvent, TerminalEvent
+from pi.ai.messages import AssistantMessage, Usage
+from pi.ai.stream import error_event
+
+Finished = Literal["stop", "length", "toolUse"]
+FINISH_REASONS: dict[str, Finished] = {
+    "stop": "stop", "length": "length", "tool_calls": "toolUse", "function_call": "toolUse"}
+
+
+def terminal_event(message: AssistantMessage, finish_reason: str | None) -> TerminalEvent:
+    """The event that ends a reply, from the last finish reason the server sent.
+
+    A finish reason we do not know (`content_filter`, or something new) is an error, not a
+    guess: calling it `stop` would present a cut-off answer as a complete one.
+    """
+    if finish_reason is None:
+        return error_event(message, "stream ended without a finish reason", "error")
+    reason = FINISH_REASONS.get(finish_reason)
+    if reason is None:
+        return error_event(message, f"unknown finish reason {finish_reason!r}", "error")
+    return DoneEvent(reason=reason, message=message.model_copy(update={"stop_reason": reason}))
+
+
+def usage_from(data: dict[str, Any]) -> Usage:
+    """OpenAI counts cached prompt tokens inside `prompt_tokens`; Pi counts them apart."""
+    prompt, output = data.get("prompt_tokens") or 0, data.get("completion_tokens") or 0
+    cached = (data.get("prompt_tokens_details") or {}).get("cached_tokens") or 0
+    zero = Usage.zero()
+    return zero.model_copy(update={"input": prompt - cached, "output": output,
+                                   "cache_read": cached, "total_tokens": prompt + output})

@@ -1,0 +1,62 @@
+"""Step 04: read a recorded provider stream exactly as the provider reads a live one.
+
+`decode_sse_bytes` runs saved OpenAI SSE bytes through the real `OpenAICompletionsProvider`,
+with an `httpx.MockTransport` standing in for the network, and returns the message that comes
+out. When a real server misbehaves, save its bytes (`curl -N … > reply.sse`) and decode them
+offline as often as you like: the same code path, no server, no key.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import AsyncIterator
+
+import httpx
+
+from pi.ai.messages import AssistantMessage
+from pi.ai.model import Context, Model, StreamOptions
+from pi.ai.providers.openai_completions import API, OpenAICompletionsProvider
+
+RECORDING = Model(id="recorded", api=API, provider="openai", base_url="https://recorded.invalid/v1")
+
+
+async def decode_sse_bytes(
+    data: bytes, model: Model = RECORDING, piece_size: int = 0
+) -> AssistantMessage:
+    """The message the provider makes of `data`, delivered in pieces of `piece_size` bytes
+    (0 = all at once), so a test can prove that where the network cuts makes no difference.
+    """
+
+    async def pieces() -> AsyncIterator[bytes]:
+        step = piece_size or max(len(data), 1)
+        for start in range(0, len(data), step):
+            yield data[start : start + step]
+
+    def answer(request: httpx.Request) -> httpx.Response:
+        return httpx.Response(200, headers={"content-type": "text/event-stream"}, content=pieces())
+
+    if not model.base_url:
+        model = model.model_copy(update={"base_url": RECORDING.base_url})
+    async with httpx.AsyncClient(transport=httpx.MockTransport(answer)) as client:
+        stream = OpenAICompletionsProvider(client).stream(model, Context(), StreamOptions())
+        return await stream.result()
+
+
+def summary_lines(message: AssistantMessage) -> list[str]:
+    """A short human view of a reply: why it stopped, what it said and called, what it cost."""
+    lines = [f"stop reason  {message.stop_reason}"]
+    if message.error_message:
+        lines.append(f"error        {message.error_message}")
+    if message.response_id:
+        lines.append(f"response id  {message.response_id}")
+    for block in message.content:
+        if block.type == "toolCall":
+            arguments = json.dumps(block.arguments, ensure_ascii=False, sort_keys=True)
+            lines.append(f"tool call    {block.name} {arguments}  (id {block.id})")
+        else:
+            text = block.text if block.type == "text" else block.thinking
+            lines.append(f"{block.type:<12} {json.dumps(text, ensure_ascii=False)}")
+    usage = message.usage
+    lines.append(f"usage        input {usage.input}, cache read {usage.cache_read}, "
+                 f"output {usage.output}, total {usage.total_tokens}")
+    return lines

@@ -1,0 +1,140 @@
+"""Step 10: leaving a branch without forgetting it.
+
+When a person moves to another point of the session tree, the work on the branch they leave
+is not in the new context. A branch summary brings it along: the entries from the old leaf
+back to the deepest ancestor both positions share are summarised, newest first as far as a
+token budget allows, and the summary is recorded as a `branch_summary` entry at the new
+position (the session writer's `branch_with_summary`, step 09). Tool results are left out
+(the calls say what was done); earlier summaries are squeezed in while there is still some
+room, because they stand for much more.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from pi.ai import Model, StreamFunction, StreamOptions
+from pi.coding_agent.compaction.compact import conversation_text
+from pi.coding_agent.compaction.entry_messages import AnyMessage, entry_message
+from pi.coding_agent.compaction.file_ops import (
+    FileOps,
+    add_details_ops,
+    add_message_ops,
+    compute_file_lists,
+    format_file_operations,
+)
+from pi.coding_agent.compaction.prompts import BRANCH_INSTRUCTIONS, BRANCH_PREAMBLE, summary_prompt
+from pi.coding_agent.compaction.summarize import SummaryError, ask_summariser, summary_options
+from pi.coding_agent.session.entries import (
+    BranchSummaryEntry,
+    CompactionEntry,
+    MessageEntry,
+    SessionEntry,
+)
+from pi.coding_agent.session.tokens import estimate_tokens
+
+BRANCH_SUMMARY_MAX_TOKENS = 2048
+NOTHING_TO_SUMMARIZE = "No content to summarize"
+
+
+@dataclass(frozen=True)
+class BranchEntries:
+    entries: list[SessionEntry]  # chronological, after the common ancestor
+    common_ancestor_id: str | None
+
+
+@dataclass(frozen=True)
+class BranchPreparation:
+    messages: list[AnyMessage]
+    file_ops: FileOps
+    total_tokens: int
+
+
+@dataclass(frozen=True)
+class BranchSummary:
+    """The text to record, and the file lists for the entry's `details`."""
+
+    summary: str
+    read_files: list[str]
+    modified_files: list[str]
+
+    @property
+    def details(self) -> dict[str, list[str]]:
+        return {"readFiles": self.read_files, "modifiedFiles": self.modified_files}
+
+
+def collect_entries_for_branch_summary(
+    old_path: Sequence[SessionEntry], target_path: Sequence[SessionEntry]
+) -> BranchEntries:
+    """The old path's entries below the deepest entry it shares with the target's path."""
+    old_ids = [entry.id for entry in old_path]
+    shared = set(old_ids)
+    ancestor = next((e.id for e in reversed(target_path) if e.id in shared), None)
+    start = old_ids.index(ancestor) + 1 if ancestor is not None else 0
+    return BranchEntries(list(old_path[start:]), ancestor)
+
+
+def branch_message(entry: SessionEntry) -> AnyMessage | None:
+    if isinstance(entry, MessageEntry) and entry.message.role == "toolResult":
+        return None
+    return entry_message(entry)
+
+
+def earlier_summary_ops(entries: Sequence[SessionEntry]) -> FileOps:
+    ops = FileOps()
+    for entry in entries:
+        if isinstance(entry, BranchSummaryEntry) and not entry.from_hook:
+            add_details_ops(entry.details, ops)
+    return ops
+
+
+def prepare_branch_entries(
+    entries: Sequence[SessionEntry], token_budget: int = 0
+) -> BranchPreparation:
+    """Pi's `prepareBranchEntries`: newest → oldest until the budget (0 = no limit) is used."""
+    ops = earlier_summary_ops(entries)
+    messages: list[AnyMessage] = []
+    total = 0
+    for entry in reversed(entries):
+        message = branch_message(entry)
+        if message is None:
+            continue
+        add_message_ops(message, ops)
+        tokens = estimate_tokens(message)
+        if token_budget > 0 and total + tokens > token_budget:
+            is_summary = isinstance(entry, CompactionEntry | BranchSummaryEntry)
+            if is_summary and total < token_budget * 0.9:
+                messages.insert(0, message)
+                total += tokens
+            break
+        messages.insert(0, message)
+        total += tokens
+    return BranchPreparation(messages, ops, total)
+
+
+def branch_prompt(conversation: str, focus: str | None, replace_instructions: bool) -> str:
+    if focus and replace_instructions:
+        return summary_prompt(conversation, focus)
+    return summary_prompt(conversation, BRANCH_INSTRUCTIONS, focus=focus)
+
+
+async def generate_branch_summary(
+    entries: Sequence[SessionEntry], model: Model, stream: StreamFunction,
+    reserve_tokens: int = 16_384, focus: str | None = None,
+    replace_instructions: bool = False, options: StreamOptions | None = None,
+) -> BranchSummary | SummaryError:
+    """Pi's `generateBranchSummary`: preamble + the model's summary + the file lists."""
+    prep = prepare_branch_entries(entries, model.context_window - reserve_tokens)
+    if not prep.messages:
+        return BranchSummary(NOTHING_TO_SUMMARIZE, [], [])
+    prompt = branch_prompt(conversation_text(prep.messages), focus, replace_instructions)
+    cap = min(BRANCH_SUMMARY_MAX_TOKENS, model.max_tokens)
+    answer = await ask_summariser(
+        stream, model, prompt, summary_options(options or StreamOptions(), cap, None))
+    if isinstance(answer, SummaryError):
+        return answer
+    read_files, modified_files = compute_file_lists(prep.file_ops)
+    text = BRANCH_PREAMBLE + answer + format_file_operations(read_files, modified_files)
+    return BranchSummary(text, read_files, modified_files)
+

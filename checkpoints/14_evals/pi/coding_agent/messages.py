@@ -1,0 +1,128 @@
+"""Step 09: the coding agent's own message roles, and what a model is shown for each.
+
+Pi's coding agent keeps more in its transcript than a model can read: shell commands the
+user ran (`!cmd`), messages from extensions, and summaries of branches and compactions. They
+are stored as they are, and turned into plain user messages only when a request is built
+(`convert_to_llm`), so the history says what happened and the request says what the model
+needs. To pi.ai these roles are opaque AppMessages; here they get their real shapes.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from pydantic import ValidationError
+
+from pi.ai import (
+    AgentMessage,
+    AppMessage,
+    Message,
+    ProtocolError,
+    TextContent,
+    UserMessage,
+    parse_message,
+)
+from pi.ai.content import UserBlock, Wire
+from pi.ai.messages import describe_error
+
+
+class BashExecutionMessage(Wire):
+    role: Literal["bashExecution"] = "bashExecution"
+    command: str
+    output: str
+    exit_code: int | None = None
+    cancelled: bool
+    truncated: bool
+    full_output_path: str | None = None
+    exclude_from_context: bool | None = None
+    timestamp: int
+
+
+class CustomMessage(Wire):
+    """A message an extension put into the conversation; `display` says whether UIs show it."""
+
+    role: Literal["custom"] = "custom"
+    custom_type: str
+    content: str | tuple[UserBlock, ...]
+    display: bool
+    details: Any = None
+    timestamp: int
+
+
+class BranchSummaryMessage(Wire):
+    role: Literal["branchSummary"] = "branchSummary"
+    summary: str
+    from_id: str
+    timestamp: int
+
+
+class CompactionSummaryMessage(Wire):
+    role: Literal["compactionSummary"] = "compactionSummary"
+    summary: str
+    tokens_before: int
+    timestamp: int
+
+
+CodingMessage = (
+    BashExecutionMessage | CustomMessage | BranchSummaryMessage | CompactionSummaryMessage
+)
+CODING_ROLES: dict[str, type[CodingMessage]] = {
+    "bashExecution": BashExecutionMessage,
+    "custom": CustomMessage,
+    "branchSummary": BranchSummaryMessage,
+    "compactionSummary": CompactionSummaryMessage,
+}
+
+# Our own wording; Pi's texts differ (the reference data keeps them out on purpose).
+COMPACTION_LEAD = "The conversation so far was compacted. This summary replaces the earlier part:"
+BRANCH_LEAD = "Before returning here, the user explored another branch. Its summary:"
+
+
+def parse_coding_message(data: object, where: str = "message") -> AgentMessage | CodingMessage:
+    """Like `parse_message`, but the coding agent's roles get their typed shapes."""
+    role = data.get("role") if isinstance(data, dict) else None
+    if isinstance(role, str) and role in CODING_ROLES:
+        try:
+            return CODING_ROLES[role].model_validate(data)
+        except ValidationError as error:
+            raise ProtocolError(describe_error(error, where)) from None
+    return parse_message(data, where)
+
+
+def bash_text(message: BashExecutionMessage) -> str:
+    """A shell command the user ran, as the model reads it."""
+    parts = [f"Ran `{message.command}`", f"```\n{message.output}\n```" if message.output
+             else "(no output)"]
+    if message.cancelled:
+        parts.append("(command cancelled)")
+    elif message.exit_code not in (None, 0):
+        parts.append(f"Command exited with code {message.exit_code}")
+    if message.truncated and message.full_output_path:
+        parts.append(f"[Output truncated. Full output: {message.full_output_path}]")
+    return "\n".join(parts)
+
+
+def as_user(text: str, timestamp: int) -> UserMessage:
+    return UserMessage(content=(TextContent(text=text),), timestamp=timestamp)
+
+
+def convert_to_llm(messages: list[AgentMessage | CodingMessage]) -> tuple[Message, ...]:
+    """What a model is sent for a transcript: coding roles become user messages, in place."""
+    out: list[Message] = []
+    for message in messages:
+        if isinstance(message, BashExecutionMessage):
+            if not message.exclude_from_context:
+                out.append(as_user(bash_text(message), message.timestamp))
+        elif isinstance(message, CustomMessage):
+            content = message.content
+            blocks = (TextContent(text=content),) if isinstance(content, str) else content
+            out.append(UserMessage(content=blocks, timestamp=message.timestamp))
+        elif isinstance(message, BranchSummaryMessage):
+            text = f"{BRANCH_LEAD}\n\n<summary>\n{message.summary}</summary>"
+            out.append(as_user(text, message.timestamp))
+        elif isinstance(message, CompactionSummaryMessage):
+            text = f"{COMPACTION_LEAD}\n\n<summary>\n{message.summary}\n</summary>"
+            out.append(as_user(text, message.timestamp))
+        elif not isinstance(message, AppMessage):
+            out.append(message)
+    return tuple(out)

@@ -1,0 +1,112 @@
+"""Step 11: prompt templates, prompts a person types often, saved as Markdown files.
+
+`prompts/review.md` in the agent folder (or in a trusted project's `.pi/`) becomes the command
+`/review`. Typing `/review src/app.py quickly` replaces the command with the file's body, its
+placeholders filled in: `$1`, `$2`, … are the arguments by position, `$@` and `$ARGUMENTS` all
+of them joined by spaces. Arguments are split like a shell does it, so `"two words"` is one.
+Unlike a skill, a template is meant for the user, not the model: nothing of it enters the
+system prompt. Only the `.md` files directly in a `prompts` folder count.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from pi.coding_agent.resources.diagnostics import Diagnostic, collision, warning
+from pi.coding_agent.resources.frontmatter import FrontmatterError, parse_markdown
+
+PLACEHOLDER = re.compile(r"\$(?:(\d+)|ARGUMENTS|@)")
+DESCRIPTION_FALLBACK_CHARS = 60
+
+
+@dataclass(frozen=True)
+class PromptTemplate:
+    name: str
+    description: str
+    content: str
+    file_path: Path
+    source: str
+
+
+def describe(frontmatter_description: object, body: str) -> str:
+    """The frontmatter's description, else the first non-empty line, cut to 60 characters."""
+    if isinstance(frontmatter_description, str) and frontmatter_description.strip():
+        return frontmatter_description.strip()
+    first = next((line.strip() for line in body.splitlines() if line.strip()), "")
+    cut = first[:DESCRIPTION_FALLBACK_CHARS]
+    return cut + "..." if len(first) > DESCRIPTION_FALLBACK_CHARS else cut
+
+
+def load_template(path: Path, source: str) -> PromptTemplate | Diagnostic:
+    try:
+        markdown = parse_markdown(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, FrontmatterError) as error:
+        return warning(path, str(error))
+    description = describe(markdown.frontmatter.get("description"), markdown.body)
+    return PromptTemplate(path.stem, description, markdown.body, path, source)
+
+
+def load_prompt_templates(folders: Sequence[tuple[Path, str]]) -> tuple[
+    tuple[PromptTemplate, ...], tuple[Diagnostic, ...]
+]:
+    """Templates of each (folder, source), in order; the first of a name wins."""
+    by_name: dict[str, PromptTemplate] = {}
+    warnings: list[Diagnostic] = []
+    collisions: list[Diagnostic] = []
+    for folder, source in folders:
+        paths = sorted(folder.glob("*.md")) if folder.is_dir() else []
+        for path in (p for p in paths if p.is_file()):
+            loaded = load_template(path, source)
+            if isinstance(loaded, Diagnostic):
+                warnings.append(loaded)
+            elif loaded.name in by_name:
+                winner = by_name[loaded.name].file_path
+                collisions.append(collision("prompt", loaded.name, winner, path))
+            else:
+                by_name[loaded.name] = loaded
+    return tuple(by_name.values()), tuple(warnings + collisions)
+
+
+def parse_command_args(text: str) -> list[str]:
+    """Split on spaces and tabs; single or double quotes group, and are removed."""
+    args: list[str] = []
+    current, quote, started = "", "", False
+    for char in text:
+        if quote:
+            if char == quote:
+                quote = ""
+            else:
+                current += char
+        elif char in "\"'":
+            quote, started = char, True
+        elif char in " \t":
+            if started:
+                args.append(current)
+            current, started = "", False
+        else:
+            current, started = current + char, True
+    if started:
+        args.append(current)
+    return args
+
+
+def substitute_args(content: str, args: Sequence[str]) -> str:
+    """Fill the placeholders in one pass, so an argument's own `$1` is left as it is."""
+    def fill(match: re.Match[str]) -> str:
+        if match[1] is None:
+            return " ".join(args)
+        index = int(match[1]) - 1
+        return args[index] if 0 <= index < len(args) else ""
+    return PLACEHOLDER.sub(fill, content)
+
+
+def expand_prompt_template(text: str, templates: Sequence[PromptTemplate]) -> str | None:
+    """The filled-in template for `/name args`; None when `text` names no template."""
+    if not text.startswith("/"):
+        return None
+    name, _, rest = text[1:].partition(" ")
+    template = next((t for t in templates if t.name == name), None)
+    return None if template is None else substitute_args(template.content, parse_command_args(rest))

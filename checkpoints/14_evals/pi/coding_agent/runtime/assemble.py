@@ -1,0 +1,71 @@
+"""Step 13: put the parts together once, in the order Pi does.
+
+Tools first (the coding tools on the working directory, plus what extensions add), because
+the system prompt describes the tools; then resources (system prompt, skills, templates);
+then the loop's configuration with the extensions' tool hooks. Each part was built and tested
+alone in its own step; this module only connects them.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import UTC, datetime
+
+from pi.agent import LoopConfig, ToolRegistry
+from pi.ai import StreamOptions
+from pi.coding_agent.extensions.hooks import tool_hooks
+from pi.coding_agent.extensions.loader import LoadedExtensions, discover, load_extensions
+from pi.coding_agent.extensions.runner import ExtensionRunner
+from pi.coding_agent.messages import convert_to_llm
+from pi.coding_agent.resources.loader import ResourceLoader, Resources, default_agent_dir
+from pi.coding_agent.resources.system_prompt import tool_prompts_for
+from pi.coding_agent.resources.trust import trust_everything, trust_nothing
+from pi.coding_agent.runtime.config import RuntimeConfig
+from pi.coding_agent.tools.sets import default_tools
+from pi.coding_agent.tools.workspace import Workspace
+
+
+@dataclass(frozen=True)
+class Assembly:
+    loop: LoopConfig
+    resources: Resources
+    extensions: LoadedExtensions
+    runner: ExtensionRunner
+    diagnostics: tuple[str, ...]
+
+
+def assemble(config: RuntimeConfig) -> Assembly:
+    core = list(config.tools) if config.tools is not None else default_tools(Workspace(config.cwd))
+    extensions = load_extension_files(config, [tool.name for tool in core])
+    tools = [*core, *extensions.tools()]
+    loader = ResourceLoader(
+        cwd=config.cwd,
+        today=datetime.fromtimestamp(config.clock() / 1000, tz=UTC).date(),
+        agent_dir=config.agent_dir or default_agent_dir(),
+        trust=trust_everything if config.trusted else trust_nothing,
+        tool_names=tuple(tool.name for tool in tools),
+        tool_prompts=tool_prompts_for(tools),
+        system_prompt=config.system_prompt,
+    )
+    resources = loader.load()
+    runner = ExtensionRunner(extensions.extensions)
+    loop = LoopConfig(
+        model=config.model,
+        stream=config.providers.stream,
+        tools=ToolRegistry(tools),
+        system_prompt=resources.system_prompt,
+        options=StreamOptions(clock=config.clock),
+        convert_to_llm=convert_to_llm,  # type: ignore[arg-type]
+        tool_hooks=tool_hooks(runner),
+    )
+    notes = (*(d.line() for d in resources.diagnostics), *extensions.diagnostics)
+    return Assembly(loop, resources, extensions, runner, tuple(notes))
+
+
+def load_extension_files(config: RuntimeConfig, core_tools: list[str]) -> LoadedExtensions:
+    if config.agent_dir is None and not config.extension_paths:
+        return LoadedExtensions()
+    agent_dir = config.agent_dir or config.cwd / ".pi-course-none"
+    paths, _notes = discover(agent_dir, config.cwd, config.extension_paths,
+                             is_trusted=lambda _: config.trusted)
+    return load_extensions(paths, config.cwd, config.ui, core_tools=core_tools)

@@ -1,0 +1,47 @@
+"""Step 13: what the runtime adds to the agent's events: compaction and retry, announced.
+
+A UI must be able to say "compacting…" or "rate limited, retrying in 4 s": these events carry
+exactly that, in Pi's shapes (auto_compaction_start/end, auto_retry_start/end).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Literal
+
+from pi.agent import AgentEvent
+
+
+@dataclass(frozen=True, kw_only=True)
+class AutoCompactionStart:
+    type: Literal["auto_compaction_start"] = "auto_compaction_start"
+    reason: Literal["threshold", "overflow", "manual"]
+
+
+@dataclass(frozen=True, kw_only=True)
+class AutoCompactionEnd:
+    type: Literal["auto_compaction_end"] = "auto_compaction_end"
+    entry_id: str | None
+    tokens_before: int
+    will_retry: bool
+    error_message: str | None = None
+
+
+@dataclass(frozen=True, kw_only=True)
+class AutoRetryStart:
+    type: Literal["auto_retry_start"] = "auto_retry_start"
+    attempt: int
+    max_attempts: int
+    delay_ms: int
+    error_message: str
+
+
+@dataclass(frozen=True, kw_only=True)
+class AutoRetryEnd:
+    type: Literal["auto_retry_end"] = "auto_retry_end"
+    success: bool
+    attempt: int
+    final_error: str | None = None
+
+
+RuntimeEvent = AgentEvent | AutoCompactionStart | AutoCompactionEnd | AutoRetryStart | AutoRetryEnd

@@ -1,0 +1,137 @@
+"""Step 09: what a model is shown for one leaf of the session tree (Pi's buildSessionContext).
+
+The context is the path from the root to the leaf, read in order. Settings entries on the
+path decide the thinking level and the model (every assistant reply also says which model
+wrote it). Entries that carry a message contribute it. A compaction on the path replaces
+everything before it with its summary, except the entries it chose to keep (from
+`firstKeptEntryId` on); only the latest compaction counts. Error and aborted replies stay in
+the context: a provider skips them when it builds a request, the session never hides them.
+Each message remembers the entry it came from, so a caller can go back from the context to
+the tree (the command line shows it; compaction needs it to choose where to cut).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from pi.ai import AgentMessage, AssistantMessage, Message
+from pi.coding_agent.messages import (
+    BranchSummaryMessage,
+    CodingMessage,
+    CompactionSummaryMessage,
+    CustomMessage,
+    convert_to_llm,
+)
+from pi.coding_agent.session.entries import (
+    BranchSummaryEntry,
+    CompactionEntry,
+    CustomMessageEntry,
+    MessageEntry,
+    ModelChangeEntry,
+    SessionEntry,
+    ThinkingLevelChangeEntry,
+)
+from pi.coding_agent.session.ids import ms_from_iso
+from pi.coding_agent.session.tree import SessionTree
+
+ContextMessage = AgentMessage | CodingMessage
+
+
+@dataclass(frozen=True)
+class ModelRef:
+    """The model a context continues with; Pi's `{provider, modelId}`."""
+
+    provider: str
+    model_id: str
+
+    def to_json(self) -> dict[str, str]:
+        return {"provider": self.provider, "modelId": self.model_id}
+
+
+@dataclass(frozen=True)
+class SessionContext:
+    """The messages for one leaf, each with the id of the entry it came from."""
+
+    leaf_id: str | None
+    path_length: int
+    messages: tuple[ContextMessage, ...]
+    entry_ids: tuple[str, ...]
+    thinking_level: str = "off"
+    model: ModelRef | None = None
+
+    def llm_messages(self) -> tuple[Message, ...]:
+        """The same context as a model receives it (coding roles become user messages)."""
+        return convert_to_llm(list(self.messages))
+
+
+def build_context(tree: SessionTree, leaf_id: str | None) -> SessionContext:
+    """Pi's buildSessionContext: None → empty; an unknown id → the last entry of the file."""
+    if leaf_id is None or not tree.entries:
+        return SessionContext(None, 0, (), ())
+    leaf = leaf_id if leaf_id in tree.by_id else tree.entries[-1].id
+    path = tree.path_to(leaf)
+    compaction, shown = visible_entries(path)
+    messages: list[ContextMessage] = []
+    entry_ids: list[str] = []
+    if compaction is not None:
+        messages.append(summary_of(compaction))
+        entry_ids.append(compaction.id)
+    for entry in shown:
+        message = message_of(entry)
+        if message is not None:
+            messages.append(message)
+            entry_ids.append(entry.id)
+    thinking, model = settings_on(path)
+    return SessionContext(leaf, len(path), tuple(messages), tuple(entry_ids), thinking, model)
+
+
+def visible_entries(path: list[SessionEntry]) -> tuple[CompactionEntry | None, list[SessionEntry]]:
+    """The latest compaction on the path (or None) and the entries shown after its summary.
+
+    With no compaction, that is the whole path. With one, it is the entries before it from
+    the one whose id is `firstKeptEntryId` (none, when that id is not before it on the
+    path), followed by every entry after the compaction.
+    """
+    latest = next((i for i in range(len(path) - 1, -1, -1)
+                   if isinstance(path[i], CompactionEntry)), None)
+    if latest is None:
+        return None, path
+    compaction = path[latest]
+    assert isinstance(compaction, CompactionEntry)
+    before = [entry.id for entry in path[:latest]]
+    first_kept = compaction.first_kept_entry_id
+    kept = path[before.index(first_kept):latest] if first_kept in before else []
+    return compaction, kept + path[latest + 1:]
+
+
+def message_of(entry: SessionEntry) -> ContextMessage | None:
+    """The message an entry puts into a context, if any (compactions are handled apart)."""
+    if isinstance(entry, MessageEntry):
+        return entry.message
+    if isinstance(entry, CustomMessageEntry):
+        return CustomMessage(custom_type=entry.custom_type, content=entry.content,
+                             display=entry.display, details=entry.details,
+                             timestamp=ms_from_iso(entry.timestamp))
+    if isinstance(entry, BranchSummaryEntry) and entry.summary:
+        return BranchSummaryMessage(summary=entry.summary, from_id=entry.from_id,
+                                    timestamp=ms_from_iso(entry.timestamp))
+    return None
+
+
+def summary_of(compaction: CompactionEntry) -> CompactionSummaryMessage:
+    return CompactionSummaryMessage(summary=compaction.summary,
+                                    tokens_before=compaction.tokens_before,
+                                    timestamp=ms_from_iso(compaction.timestamp))
+
+
+def settings_on(path: list[SessionEntry]) -> tuple[str, ModelRef | None]:
+    """The thinking level and model in force at the end of the path."""
+    thinking, model = "off", None
+    for entry in path:
+        if isinstance(entry, ThinkingLevelChangeEntry):
+            thinking = entry.thinking_level
+        elif isinstance(entry, ModelChangeEntry):
+            model = ModelRef(entry.provider, entry.model_id)
+        elif isinstance(entry, MessageEntry) and isinstance(entry.message, AssistantMessage):
+            model = ModelRef(entry.message.provider, entry.message.model)
+    return thinking, model

@@ -1,0 +1,73 @@
+"""Step 09: where entry ids and timestamps come from, always injected.
+
+Pi gives every entry an 8-hex-digit id from a random UUID and stamps it with the wall clock.
+Here both are parameters: a test or a demo passes a counter and a fixed clock and gets the same
+file byte for byte on every run; a real runtime passes `random_ids(random.Random())` and a
+clock reading the system time. Timestamps are written the way JavaScript writes them
+(`2026-11-30T16:31:02.345Z`), because real Pi reads these files too.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Container
+from datetime import UTC, datetime, timedelta
+
+from pi.coding_agent.session.errors import SessionError
+
+IdSource = Callable[[], str]
+Clock = Callable[[], int]  # milliseconds since 1970-01-01 UTC, like JavaScript's Date.now()
+EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
+MAX_TRIES = 100  # Pi's generateId tries 100 random ids before giving up
+
+
+def sequential_ids(start: int = 1) -> IdSource:
+    """Ids 00000001, 00000002, …: deterministic, for tests, demos and migrating old files."""
+    counter = start - 1
+
+    def next_id() -> str:
+        nonlocal counter
+        counter += 1
+        return f"{counter:08x}"
+
+    return next_id
+
+
+def random_ids(rng: random.Random) -> IdSource:
+    """Pi's shape of id (8 lowercase hex digits) drawn from a generator the caller owns."""
+    return lambda: f"{rng.getrandbits(32):08x}"
+
+
+def fresh_id(source: IdSource, taken: Container[str]) -> str:
+    """An id from `source` that no entry uses yet; refuses a source that keeps repeating."""
+    for _ in range(MAX_TRIES):
+        candidate = source()
+        if candidate not in taken:
+            return candidate
+    raise SessionError(f"the id source gave {MAX_TRIES} ids that are all taken")
+
+
+def iso_timestamp(ms: int) -> str:
+    """JavaScript's `new Date(ms).toISOString()`: UTC, milliseconds, a `Z` at the end."""
+    moment = EPOCH + timedelta(milliseconds=ms)
+    return moment.strftime("%Y-%m-%dT%H:%M:%S.") + f"{moment.microsecond // 1000:03d}Z"
+
+
+def ms_from_iso(text: str) -> int:
+    """Milliseconds since the epoch for an ISO timestamp (a time without offset is UTC)."""
+    moment = datetime.fromisoformat(text)
+    if moment.tzinfo is None:
+        moment = moment.replace(tzinfo=UTC)
+    return (moment - EPOCH) // timedelta(milliseconds=1)
+
+
+def fixed_clock(start_ms: int, step_ms: int = 1) -> Clock:
+    """A clock that starts at `start_ms` and advances `step_ms` at every reading."""
+    now = start_ms - step_ms
+
+    def read() -> int:
+        nonlocal now
+        now += step_ms
+        return now
+
+    return read

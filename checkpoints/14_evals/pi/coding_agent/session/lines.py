@@ -1,0 +1,73 @@
+"""Step 09: the committed lines of a session file, each decoded once.
+
+A session file only grows: every entry is one line ending in a newline. A last line without
+its newline is a write that did not finish (the program stopped half-way); it is not part of
+the history yet, so it is set aside with a warning instead of being parsed. Any other line
+that is not valid JSON, or not a valid entry, stops the reading with one line saying where:
+`FILE:LINE: what is wrong`, LINE counted from 1 with the header as line 1.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from pi.ai import ProtocolError
+from pi.coding_agent.session.entries import SessionEntry, SessionHeader, parse_entry, parse_header
+from pi.coding_agent.session.errors import SessionError
+
+REFUSE_TO_OVERWRITE = "Pi would start a new session in this file; it is left as it is"
+
+
+@dataclass
+class JsonLines:
+    """Iterate as (line number, decoded JSON); `warnings` says what was set aside."""
+
+    path: Path
+    warnings: list[str] = field(default_factory=list)
+
+    def __iter__(self) -> Iterator[tuple[int, Any]]:
+        try:
+            with self.path.open("rb") as file:
+                for number, raw in enumerate(file, start=1):
+                    if not raw.endswith(b"\n"):
+                        self.warnings.append(f"{self.path}:{number}: the last line has no "
+                                             "newline (a write that did not finish); ignored")
+                        return
+                    if not raw.isspace():  # Pi skips blank lines too
+                        yield number, decode(raw, f"{self.path}:{number}")
+        except OSError as error:
+            raise SessionError(f"{self.path}: {error.strerror or error}") from None
+
+
+def decode(raw: bytes, where: str) -> Any:
+    try:
+        return json.loads(raw)
+    except json.JSONDecodeError as error:
+        raise SessionError(f"{where}: not valid JSON ({error.msg}, column {error.colno})") from None
+    except UnicodeDecodeError:
+        raise SessionError(f"{where}: not valid UTF-8") from None
+
+
+def header_at(data: Any, where: str) -> SessionHeader:
+    """The header line, or one error that also says the file will not be overwritten."""
+    try:
+        return parse_header(data, where)
+    except ProtocolError as error:
+        raise SessionError(f"{error} (not a session header; {REFUSE_TO_OVERWRITE})") from None
+
+
+def entry_at(data: Any, where: str) -> SessionEntry:
+    try:
+        return parse_entry(data, where)
+    except ProtocolError as error:
+        raise SessionError(str(error)) from None
+
+
+def no_header(path: Path, warnings: list[str]) -> SessionError:
+    """The error for a file without one complete line."""
+    why = "its only line is unfinished" if warnings else "the file is empty"
+    return SessionError(f"{path}: no session header ({why}); {REFUSE_TO_OVERWRITE}")

@@ -1,0 +1,55 @@
+"""Step 09: where session files live: one folder per working directory, one file per session.
+
+The layout is Pi's: `<root>/--<cwd>--/<time>_<session id>.jsonl`, where the working
+directory loses one leading separator and has every `/`, `\\` and `:` replaced by `-`, and the
+file name starts with the creation time, so files sort by age. The root is the course's own
+(`~/.pi-course/agent/sessions`), never Pi's `~/.pi`: a learner's experiments must not end up
+in the sessions of the real tool, so a root inside `~/.pi` is refused.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from pathlib import Path
+from typing import TextIO
+
+from pi.coding_agent.session.entries import CURRENT_VERSION, SessionHeader
+from pi.coding_agent.session.errors import SessionError
+from pi.coding_agent.session.ids import Clock, IdSource, iso_timestamp
+from pi.coding_agent.session.writer import Opener, SessionWriter, open_text
+
+
+def sessions_root(home: Path, override: Path | None = None) -> Path:
+    """`~/.pi-course/agent/sessions`, or `override`; anything inside `~/.pi` is refused."""
+    root = override or home / ".pi-course" / "agent" / "sessions"
+    if root.expanduser().resolve().is_relative_to((home / ".pi").resolve()):
+        raise SessionError(f"{root}: inside Pi's own folder {home / '.pi'}; the course "
+                           "keeps its sessions elsewhere")
+    return root
+
+
+def cwd_folder_name(cwd: str) -> str:
+    """Pi's folder name for a working directory: `/home/me/app` → `--home-me-app--`."""
+    trimmed = cwd[1:] if cwd[:1] in ("/", "\\") else cwd
+    return "--" + re.sub(r"[/\\:]", "-", trimmed) + "--"
+
+
+def session_file_name(timestamp: str, session_id: str) -> str:
+    """`2026-11-30T16:31:02.345Z` and `abc` → `2026-11-30T16-31-02-345Z_abc.jsonl`."""
+    return f"{re.sub(r'[:.]', '-', timestamp)}_{session_id}.jsonl"
+
+
+def session_path(root: Path, cwd: str, timestamp: str, session_id: str) -> Path:
+    return root / cwd_folder_name(cwd) / session_file_name(timestamp, session_id)
+
+
+def start_session(root: Path, cwd: str, session_id: str, *, ids: IdSource, clock: Clock,
+                  parent_session: str | None = None, opener: Opener = open_text,
+                  sync: Callable[[TextIO], None] | None = None) -> SessionWriter:
+    """Create the folder and file of a new session and write its header."""
+    timestamp = iso_timestamp(clock())
+    header = SessionHeader(version=CURRENT_VERSION, id=session_id, timestamp=timestamp,
+                           cwd=cwd, parent_session=parent_session)
+    return SessionWriter.create(session_path(root, cwd, timestamp, session_id), header,
+                                ids=ids, clock=clock, opener=opener, sync=sync)

@@ -1,0 +1,102 @@
+"""Step 09: the entries of a session as a tree.
+
+Every entry names its parent, so the file is a tree that only grows: a branch is just a
+second child of some earlier entry, and nothing is ever moved or deleted. Three questions are
+asked of it all the time: which entry has this id, what is the path from the root to this
+leaf (that path is the conversation a model sees), and what hangs below an entry (for a
+screen that draws the tree). Labels and the session name are stored as entries too, but their
+effect is global: the last label entry for a target wins, wherever it sits in the tree.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator
+
+from pi.coding_agent.session.entries import LabelEntry, SessionEntry, SessionInfoEntry
+from pi.coding_agent.session.errors import SessionError
+from pi.coding_agent.session.ids import ms_from_iso
+
+
+class SessionTree:
+    """Entries in file order, indexed by id; the leaf after loading is the last entry."""
+
+    def __init__(self, entries: Iterable[SessionEntry] = ()) -> None:
+        self.entries: list[SessionEntry] = []
+        self.by_id: dict[str, SessionEntry] = {}
+        self.labels: dict[str, str] = {}
+        self.name: str | None = None
+        self._children: dict[str | None, list[SessionEntry]] | None = None
+        for entry in entries:
+            self.add(entry)
+
+    def add(self, entry: SessionEntry) -> None:
+        """Record one more entry (its id must be new) and what it says about labels or name."""
+        if entry.id in self.by_id:
+            raise SessionError(f"entry id {entry.id} is already used by an earlier entry")
+        self.entries.append(entry)
+        self.by_id[entry.id] = entry
+        self._children = None
+        if isinstance(entry, LabelEntry):
+            if entry.label:
+                self.labels[entry.target_id] = entry.label
+            else:
+                self.labels.pop(entry.target_id, None)
+        elif isinstance(entry, SessionInfoEntry) and entry.name and entry.name.strip():
+            self.name = entry.name.strip()
+
+    @property
+    def leaf_on_load(self) -> str | None:
+        """Pi's leaf after opening a file: the last entry written, not the deepest one."""
+        return self.entries[-1].id if self.entries else None
+
+    def path_to(self, leaf_id: str) -> list[SessionEntry]:
+        """The entries from the root down to `leaf_id`, walking the parent links once."""
+        entry = self.by_id.get(leaf_id)
+        if entry is None:
+            raise SessionError(f"no entry with id {leaf_id}")
+        path = [entry]
+        while (parent := self.parent_of(entry)) is not None:
+            if len(path) > len(self.by_id):
+                raise SessionError(f"entry {leaf_id}: its chain of parents loops")
+            path.append(parent)
+            entry = parent
+        path.reverse()
+        return path
+
+    def parent_of(self, entry: SessionEntry) -> SessionEntry | None:
+        """The parent entry; None for a root (no parent, itself, or an unknown id)."""
+        if entry.parent_id is None or entry.parent_id == entry.id:
+            return None
+        return self.by_id.get(entry.parent_id)
+
+    def children(self, entry_id: str | None) -> list[SessionEntry]:
+        """An entry's children, oldest timestamp first; `None` gives the roots, in file order."""
+        if self._children is None:
+            self._children = self.index_children()
+        return self._children.get(entry_id, [])
+
+    def index_children(self) -> dict[str | None, list[SessionEntry]]:
+        index: dict[str | None, list[SessionEntry]] = {}
+        for entry in self.entries:
+            parent = self.parent_of(entry)
+            index.setdefault(parent.id if parent else None, []).append(entry)
+        for parent_id, kids in index.items():
+            if parent_id is not None:
+                kids.sort(key=timestamp_key)  # stable: equal times keep file order
+        return index
+
+    def walk(self) -> Iterator[tuple[int, SessionEntry]]:
+        """(depth, entry) depth-first, in Pi's `getTree` order; no recursion, any depth."""
+        stack = [(0, root) for root in reversed(self.children(None))]
+        while stack:
+            depth, entry = stack.pop()
+            yield depth, entry
+            stack.extend((depth + 1, kid) for kid in reversed(self.children(entry.id)))
+
+
+def timestamp_key(entry: SessionEntry) -> tuple[int, int]:
+    """Sort by time; an unreadable timestamp sorts after every readable one."""
+    try:
+        return (0, ms_from_iso(entry.timestamp))
+    except ValueError:
+        return (1, 0)

@@ -1,0 +1,75 @@
+"""Step 07: `ls`, one folder's entries: sorted ignoring case, dot files included.
+
+Folders end in `/` so the model can tell them from files without another call. Unlike
+`grep` and `find`, `ls` shows ignored entries too: it answers "what is here", not "what is
+worth searching". Entries that cannot be examined (a dangling symlink) are left out, like Pi.
+"""
+
+from __future__ import annotations
+
+import os
+import stat
+from pathlib import Path
+
+from pydantic import Field
+
+from pi.agent import AgentTool, ProgressCallback, ToolResult
+from pi.ai import AbortSignal
+from pi.coding_agent.tools.params import ToolParams
+from pi.coding_agent.tools.listing import listing_result
+from pi.coding_agent.tools.truncate import DEFAULT_MAX_BYTES
+from pi.coding_agent.tools.workspace import Workspace
+
+DEFAULT_LS_LIMIT = 500
+
+
+class LsParams(ToolParams):
+    path: str | None = Field(None, description="Folder to list (default: workspace)")
+    limit: int = Field(DEFAULT_LS_LIMIT, ge=1, description="Maximum number of entries")
+
+
+class LsTool(AgentTool[LsParams]):
+    name = "ls"
+    description = (
+        "List a folder: entries sorted case-insensitively, dot files included, folders "
+        f"marked with a trailing '/'. At most {DEFAULT_LS_LIMIT} entries by default and "
+        f"{DEFAULT_MAX_BYTES // 1024} KB."
+    )
+    parameters = LsParams
+
+    def __init__(self, workspace: Workspace) -> None:
+        self.workspace = workspace
+
+    async def execute(
+        self, call_id: str, params: LsParams, signal: AbortSignal, on_update: ProgressCallback
+    ) -> ToolResult:
+        if signal.aborted:
+            raise RuntimeError("Operation aborted")
+        folder = self.workspace.resolve(params.path or ".")
+        shown = params.path or "."
+        if not folder.exists():
+            raise FileNotFoundError(f"Path not found: {shown}")
+        if not folder.is_dir():
+            raise NotADirectoryError(f"Not a directory: {shown}")
+        names = sorted(os.listdir(folder), key=lambda name: (name.lower(), name))
+        entries = [entry for name in names if (entry := describe(folder / name, name))]
+        if not entries:
+            return ToolResult.text("(empty directory)")
+        return listing(entries, params.limit)
+
+
+def describe(path: Path, name: str) -> str | None:
+    """`name`, with `/` for a folder; None when it cannot be examined."""
+    try:
+        mode = path.stat().st_mode  # follows symlinks, so a link to a folder is a folder
+    except OSError:
+        return None
+    return name + "/" if stat.S_ISDIR(mode) else name
+
+
+def listing(items: list[str], limit: int) -> ToolResult:
+    limit_note = None
+    if len(items) > limit:
+        limit_note = (f"{limit} entries limit reached. Use limit={limit * 2} for more",
+                      "entryLimitReached", limit)
+    return listing_result(items[:limit], limit_note)

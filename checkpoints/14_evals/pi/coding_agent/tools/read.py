@@ -1,0 +1,111 @@
+"""Step 07: `read`, a file's lines with a budget, and a notice that says how to go on.
+
+A model that reads a 10 MB log in one go has no room left to think. So `read` returns at most
+2,000 lines or 50 KB, always whole lines, and when it stops early it ends with Pi's notice,
+for example `[Showing lines 1-2000 of 3000. Use offset=2001 to continue.]`, which tells the
+model exactly what to ask for next. Images are recognised by their first bytes (not by the
+file name) and sent as an image block the model can look at. Unlike Pi, images are sent as
+they are: nothing here resizes them.
+"""
+
+from __future__ import annotations
+
+import base64
+
+from pydantic import Field
+
+from pi.agent import AgentTool, ProgressCallback, ToolResult
+from pi.ai import AbortSignal, ImageContent, TextContent
+from pi.coding_agent.tools.params import ToolParams
+from pi.coding_agent.tools.truncate import (
+    DEFAULT_MAX_BYTES,
+    DEFAULT_MAX_LINES,
+    TruncationResult,
+    format_size,
+    truncate_head,
+    utf8_len,
+)
+from pi.coding_agent.tools.workspace import Workspace
+
+MAGIC = ((b"\x89PNG\r\n\x1a\n", "image/png"), (b"\xff\xd8\xff", "image/jpeg"),
+         (b"GIF87a", "image/gif"), (b"GIF89a", "image/gif"))
+
+
+class ReadParams(ToolParams):
+    path: str = Field(description="Path of the file to read, relative to the workspace")
+    offset: int | None = Field(None, ge=1, description="First line to read (1-based)")
+    limit: int | None = Field(None, ge=1, description="Maximum number of lines to read")
+
+
+def image_type(head: bytes) -> str | None:
+    """The MIME type of a PNG, JPEG, GIF or WebP file from its first bytes, else None."""
+    if head[:4] == b"RIFF" and head[8:12] == b"WEBP":
+        return "image/webp"
+    return next((mime for magic, mime in MAGIC if head.startswith(magic)), None)
+
+
+class ReadTool(AgentTool[ReadParams]):
+    name = "read"
+    description = (
+        "Read a file in the workspace. Text comes back as at most "
+        f"{DEFAULT_MAX_LINES} lines or {DEFAULT_MAX_BYTES // 1024} KB, whole lines only; a "
+        "notice at the end gives the offset to continue from. Use offset (1-based) and limit "
+        "for large files. PNG, JPEG, GIF and WebP images come back as images."
+    )
+    parameters = ReadParams
+
+    def __init__(self, workspace: Workspace) -> None:
+        self.workspace = workspace
+
+    async def execute(
+        self, call_id: str, params: ReadParams, signal: AbortSignal, on_update: ProgressCallback
+    ) -> ToolResult:
+        if signal.aborted:
+            raise RuntimeError("Operation aborted")
+        path = self.workspace.resolve(params.path)
+        shown = params.path.removeprefix("@")
+        if not path.is_file():
+            raise FileNotFoundError(f"File not found: {shown}")
+        data = path.read_bytes()
+        mime = image_type(data[:16])
+        if mime is not None:
+            return read_image(data, mime)
+        return read_text(data.decode("utf-8", errors="replace"), shown, params)
+
+
+def read_image(data: bytes, mime: str) -> ToolResult:
+    note = TextContent(text=f"Read image file [{mime}]")
+    image = ImageContent(data=base64.b64encode(data).decode("ascii"), mime_type=mime)
+    return ToolResult((note, image))
+
+
+def read_text(text: str, shown: str, params: ReadParams) -> ToolResult:
+    """Pick the requested lines, truncate them, and add the notice Pi would add."""
+    lines = text.split("\n")
+    start = (params.offset or 1) - 1
+    if start >= len(lines):
+        raise ValueError(f"Offset {params.offset} is beyond end of file ({len(lines)} lines total)")
+    end = len(lines) if params.limit is None else min(start + params.limit, len(lines))
+    result = truncate_head("\n".join(lines[start:end]))
+    if result.first_line_exceeds_limit:
+        size = format_size(utf8_len(lines[start]))
+        hint = f"sed -n '{start + 1}p' {shown} | head -c {DEFAULT_MAX_BYTES}"
+        limit = format_size(DEFAULT_MAX_BYTES)
+        text = f"[Line {start + 1} is {size}, exceeds {limit} limit. Use bash: {hint}]"
+        return ToolResult.text(text, {"truncation": result.to_details()})
+    if result.truncated:
+        return ToolResult.text(
+            truncation_notice(result, start, len(lines)), {"truncation": result.to_details()}
+        )
+    if end < len(lines):
+        more = f"[{len(lines) - end} more lines in file. Use offset={end + 1} to continue.]"
+        return ToolResult.text(f"{result.content}\n\n{more}")
+    return ToolResult.text(result.content)
+
+
+def truncation_notice(result: TruncationResult, start: int, total: int) -> str:
+    last = start + result.output_lines
+    why = "" if result.truncated_by == "lines" else f" ({format_size(DEFAULT_MAX_BYTES)} limit)"
+    notice = f"Showing lines {start + 1}-{last} of {total}{why}. Use offset={last + 1} to continue."
+    return f"{result.content}\n\n[{notice}]"
+

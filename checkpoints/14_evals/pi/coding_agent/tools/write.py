@@ -1,0 +1,49 @@
+"""Step 07: `write`, a whole file at once: created with its folders, or replaced.
+
+The count in the reply is of UTF-8 bytes, what actually lands on disk. Pi reports the
+JavaScript string length instead (UTF-16 units), so it says "6 bytes" for `héllo\n`, which
+is 7 bytes on disk; this course reports 7.
+"""
+
+from __future__ import annotations
+
+from pydantic import Field
+
+from pi.agent import AgentTool, ProgressCallback, ToolResult
+from pi.ai import AbortSignal
+from pi.coding_agent.tools.files import atomic_write
+from pi.coding_agent.tools.params import ToolParams
+from pi.coding_agent.tools.workspace import Workspace
+
+
+class WriteParams(ToolParams):
+    path: str = Field(description="Path of the file to write, relative to the workspace")
+    content: str = Field(description="The complete new content of the file")
+
+
+class WriteTool(AgentTool[WriteParams]):
+    name = "write"
+    description = (
+        "Write a file in the workspace: creates it (and missing parent folders) or replaces "
+        "its whole content. Use edit to change part of an existing file."
+    )
+    parameters = WriteParams
+
+    def __init__(self, workspace: Workspace) -> None:
+        self.workspace = workspace
+
+    async def execute(
+        self, call_id: str, params: WriteParams, signal: AbortSignal, on_update: ProgressCallback
+    ) -> ToolResult:
+        if signal.aborted:
+            raise RuntimeError("Operation aborted")
+        path = self.workspace.resolve(params.path)
+        shown = params.path.removeprefix("@")
+        if path.is_dir():
+            raise IsADirectoryError(f"Not a file: {shown} is a directory")
+        data = params.content.encode("utf-8")
+        async with self.workspace.locks.lock(path):
+            path.parent.mkdir(parents=True, exist_ok=True)
+            await self.workspace.locks.before_write(path)
+            atomic_write(path, data)
+        return ToolResult.text(f"Successfully wrote {len(data)} bytes to {shown}")

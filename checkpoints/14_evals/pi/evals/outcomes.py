@@ -1,0 +1,147 @@
+"""Outcomes: one primary verdict per case run, in four kinds that point at who must act.
+
+`passed`; `task_failed` (the agent ran correctly but did not do the task: a judge said no);
+`protocol_failed` (the agent broke a rule every run must keep: a call without its result, a
+transcript that differs from the session, an unexpected ending); `infra_failed` (we could not
+even get an honest observation: with the phase and a fixed code). Lumping these together
+would send a learner hunting for a bug in the wrong place. Problems after the verdict (a
+workspace that would not go away) are kept as secondary codes and never change it.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from collections import Counter
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field, replace
+from typing import Any, Literal
+
+from pi.ai import redact
+
+Status = Literal["passed", "task_failed", "protocol_failed", "infra_failed"]
+STATUSES: tuple[Status, ...] = ("passed", "task_failed", "protocol_failed", "infra_failed")
+Phase = Literal["prepare", "execute", "collect", "protocol", "judge", "dispose"]
+INFRA_CODES = (
+    "workspace_setup", "driver_timeout", "driver_crashed", "case_refused", "bad_observation",
+    "agent_crashed", "files_unreadable", "judge_crashed", "cleanup_failed",
+)
+EXERCISE = re.compile(r"^\w+: exercise (\d{2}-[a-z0-9-]+)")
+SECRET_NAME = re.compile(r"(KEY|TOKEN|SECRET|PASSWORD)$")
+
+
+@dataclass(frozen=True)
+class Check:
+    """One protocol check or judge: its name, whether it held, and a short reason if not."""
+
+    name: str
+    passed: bool
+    detail: str = ""
+
+
+@dataclass(frozen=True)
+class Step:
+    """One message of a trajectory, as the HTML report may show it: never the whole text."""
+
+    role: str
+    tools: tuple[str, ...]
+    text: str
+    is_error: bool = False
+
+
+@dataclass(frozen=True)
+class Outcome:
+    case: str
+    step: int
+    status: Status
+    phase: Phase | None = None
+    code: str | None = None
+    exercise: str | None = None
+    checks: tuple[Check, ...] = ()
+    secondary: tuple[str, ...] = ()
+    stats: Mapping[str, Any] = field(default_factory=dict)
+    trajectory: tuple[Step, ...] = ()
+
+    @property
+    def failed_checks(self) -> tuple[str, ...]:
+        return tuple(check.name for check in self.checks if not check.passed)
+
+    def with_secondary(self, code: str) -> Outcome:
+        return replace(self, secondary=(*self.secondary, code))
+
+
+def infra(case: str, step: int, phase: Phase, code: str, error: str | None = None) -> Outcome:
+    """An infra failure; a practice stub's `exercise NN-name` in the error is named."""
+    found = EXERCISE.match(error or "")
+    return Outcome(case, step, "infra_failed", phase, code, found[1] if found else None)
+
+
+def stub_in(path: Sequence[Mapping[str, Any]]) -> str | None:
+    """The exercise of a practice stub that a tool ran into (its error result names it)."""
+    for message in path:
+        found = message.get("isError") and re.match(r"exercise (\d{2}-[a-z0-9-]+):",
+                                                     text_of(message))
+        if found:
+            return found[1]
+    return None
+
+
+def verdict(case: str, step: int, protocol: Sequence[Check], judged: Sequence[Check],
+            stats: Mapping[str, Any]) -> Outcome:
+    """Protocol problems come before any judgement; then the judges decide."""
+    checks = (*protocol, *judged)
+    broken = [check for check in protocol if not check.passed]
+    if broken:
+        return Outcome(case, step, "protocol_failed", "protocol", broken[0].name, None, checks,
+                       stats=stats)
+    failed = [check for check in judged if not check.passed]
+    if failed:
+        return Outcome(case, step, "task_failed", "judge", failed[0].name, None, checks,
+                       stats=stats)
+    return Outcome(case, step, "passed", checks=checks, stats=stats)
+
+
+def text_of(message: Mapping[str, Any]) -> str:
+    """The text of a message: string content, text blocks, or a summary's text."""
+    if isinstance(message.get("summary"), str):
+        return str(message["summary"])
+    content = message.get("content", "")
+    if isinstance(content, str):
+        return content
+    return "".join(str(b.get("text", "")) for b in content if b.get("type") == "text")
+
+
+def tool_names(message: Mapping[str, Any]) -> tuple[str, ...]:
+    content = message.get("content", "")
+    if isinstance(content, str):
+        return ()
+    return tuple(str(b.get("name")) for b in content if b.get("type") == "toolCall")
+
+
+def path_stats(path: Sequence[Mapping[str, Any]], files_checked: int) -> dict[str, Any]:
+    """Counts and categories only: never a message text, a file's content or a path."""
+    roles = Counter(str(message.get("role")) for message in path)
+    return {
+        "messages": dict(sorted(roles.items())),
+        "tool_calls": sum(len(tool_names(m)) for m in path if m.get("role") == "assistant"),
+        "tool_errors": sum(1 for m in path if m.get("role") == "toolResult" and m.get("isError")),
+        "files_checked": files_checked,
+    }
+
+
+def env_secrets() -> list[str]:
+    """Values of environment variables named like secrets (…_API_KEY, …_TOKEN, …)."""
+    return [v for k, v in os.environ.items() if SECRET_NAME.search(k.upper()) and len(v) >= 8]
+
+
+def trajectory(path: Sequence[Mapping[str, Any]], secrets: Iterable[str] = (),
+               width: int = 80) -> tuple[Step, ...]:
+    """Role, tool names and the first line of text (cut to `width`, secrets masked)."""
+    steps, hidden = [], list(secrets)
+    for message in path:
+        lines = redact(text_of(message), hidden).strip().splitlines()
+        first = lines[0] if lines else ""
+        short = first if len(first) <= width else first[: width - 1] + "…"
+        steps.append(Step(str(message.get("role")), tool_names(message), short,
+                          bool(message.get("isError"))))
+    return tuple(steps)

@@ -1,0 +1,70 @@
+"""Step 10: `session cut` and `session should-compact` print JSON; bad input is one red line.
+
+The commands are registered here on a small typer app of their own, exactly as `pi/cli.py`
+registers them on its `session` group.
+"""
+
+from __future__ import annotations
+
+import json
+
+import typer
+from compaction_reference import load
+from typer.testing import CliRunner
+
+from pi.compaction_cli import cut, should_compact
+
+STEP = 10
+app = typer.Typer()
+app.command("cut")(cut)
+app.command("should-compact")(should_compact)
+
+
+def invoke(*args: str) -> tuple[int, str, str]:
+    result = CliRunner().invoke(app, [str(arg) for arg in args])
+    return result.exit_code, result.stdout, result.stderr
+
+
+def test_cut_prints_what_a_compaction_at_the_leaf_would_keep(data_dir) -> None:
+    ref = load(data_dir, "before-compaction")
+    expected = {c["keepRecentTokens"]: c for c in ref.expected["prepareCompaction"]}
+    for keep, case in expected.items():
+        code, out, _ = invoke("cut", ref.session.path, "--keep-recent", str(keep), "--json")
+        turn_start = case["turnPrefixMessages"]["entryRange"]
+        assert code == 0
+        report = json.loads(out)
+        assert report["firstKeptEntryId"] == case["firstKeptEntryId"]
+        assert report["isSplitTurn"] == case["isSplitTurn"]
+        assert (report["turnStartEntryId"] is None) == (turn_start is None)
+
+
+def test_cut_at_another_leaf_searches_after_that_paths_latest_compaction(data_dir) -> None:
+    ref = load(data_dir, "before-compaction")
+    case = ref.expected["prepareCompactionAtOtherLeaves"][1]
+    code, out, _ = invoke("cut", ref.session.path, "--leaf", case["leafId"], "--json")
+    assert code == 0
+    assert json.loads(out) == {"firstKeptEntryId": case["firstKeptEntryId"],
+                               "isSplitTurn": True,
+                               "turnStartEntryId": case["turnPrefixMessages"]["entryRange"][
+                                   "firstEntry"]["id"]}
+
+
+def test_should_compact_prints_the_answer_and_the_threshold() -> None:
+    code, out, _ = invoke("should-compact", "--tokens", "183617", "--window", "200000", "--json")
+    assert (code, json.loads(out)) == (0, {"shouldCompact": True, "threshold": 183_616})
+    code, out, _ = invoke("should-compact", "--tokens", "900", "--window", "1000",
+                          "--reserve", "100")
+    assert (code, out) == (0, "fits: 900 <= 900\n")
+
+
+def test_bad_input_is_one_red_line_and_exit_code_2(data_dir, tmp_path) -> None:
+    broken = tmp_path / "broken.jsonl"
+    broken.write_text('{"type":"session","version":3,"id":"s","timestamp":"t","cwd":"/"}\n{oops\n')
+    compacted = data_dir / "pi-reference" / "sessions" / "synthetic-tree.v3.jsonl"
+    for args, words in [((tmp_path / "missing.jsonl",), "missing.jsonl"),
+                        ((broken,), "broken.jsonl:2: not valid JSON"),
+                        ((compacted, "--leaf", "nope"), "no entry with id nope"),
+                        ((compacted, "--leaf", "60aed926"), "already compacted")]:
+        code, out, err = invoke("cut", *args)
+        assert (code, out) == (2, "")
+        assert err.startswith("error: ") and words in err and err.count("\n") == 1

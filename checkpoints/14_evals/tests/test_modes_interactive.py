@@ -1,0 +1,210 @@
+"""Step 13: the interactive mode streams a run, shows its tools and runs the slash commands."""
+
+import asyncio
+import io
+import json
+import os
+import shutil
+import signal
+from pathlib import Path
+
+import pytest
+from rich.console import Console
+
+from mock_model import MockModel, load_script, text, turn
+from pi.agent import MessageUpdate
+from pi.ai import MockProvider, Model, Providers
+from pi.coding_agent.runtime.config import RuntimeConfig
+from pi.coding_agent.runtime.runtime import Runtime
+from pi.coding_agent.session.ids import fixed_clock, sequential_ids
+from pi.coding_agent.session.reader import read_session
+from pi.modes.interactive import run_interactive
+
+STEP = 13
+
+
+def make_runtime(tmp_path: Path, data_dir: Path, mock: MockModel | None = None) -> Runtime:
+    workspace = tmp_path / "work"
+    shutil.copytree(data_dir / "workspaces" / "greeting", workspace)
+    mock = mock or MockModel(load_script(data_dir / "scripts" / "interactive-demo.yaml"))
+    return Runtime(RuntimeConfig(
+        cwd=workspace, providers=Providers({"mock": MockProvider(mock)}),
+        model=Model(id="mock-1", api="mock", provider="mock"),
+        clock=fixed_clock(1_767_225_600_000), ids=sequential_ids(),
+        session_file=tmp_path / "session.jsonl", agent_dir=tmp_path / "agent",
+        system_prompt="You are a test agent."))
+
+
+def console() -> tuple[Console, io.StringIO]:
+    out = io.StringIO()
+    return Console(file=out, width=100, no_color=True, force_terminal=False), out
+
+
+def drive(runtime: Runtime, *lines: str) -> str:
+    screen, out = console()
+    asyncio.run(run_interactive(runtime, screen, iter(lines)))
+    return out.getvalue()
+
+
+def lines_after(output: str, command: str) -> list[str]:
+    """The lines a command printed, up to the next prompt."""
+    after = output.split(f"> {command}\n", 1)[1].removesuffix("bye\n")
+    return after.split("\n> ", 1)[0].splitlines()
+
+
+def test_reply_text_is_printed_while_it_streams(tmp_path, data_dir) -> None:
+    runtime = make_runtime(tmp_path, data_dir)
+    screen, out = console()
+    seen: list[str] = []
+    runtime.subscribe(lambda e: seen.append(out.getvalue()) if isinstance(e, MessageUpdate)
+                      and e.event.type == "text_delta" else None)
+    asyncio.run(run_interactive(runtime, screen, iter(["read the greeting"])))
+    partial = [s for s in seen if "Let me" in s and "Let me read the greeting file" not in s]
+    assert partial, "part of the reply was on screen before the rest had arrived"
+    assert "Let me read the greeting file first.\n" in out.getvalue()
+    assert "The file says: Hello from the fixture workspace! Anything else?\n" in out.getvalue()
+
+
+def test_each_tool_call_gets_a_start_line_with_its_arguments_and_an_outcome_line(
+        tmp_path, data_dir) -> None:
+    output = drive(make_runtime(tmp_path, data_dir), "read the greeting")
+    assert "→ read path=greeting.txt\n✓ read ok\n" in output
+
+
+def test_tree_marks_the_current_leaf(tmp_path, data_dir) -> None:
+    runtime = make_runtime(tmp_path, data_dir)
+    output = drive(runtime, "read the greeting", "/tree")
+    marked = [line for line in lines_after(output, "/tree") if "◀ leaf" in line]
+    assert len(marked) == 1 and runtime.writer.leaf_id in marked[0]
+    assert "message/assistant" in marked[0]
+
+
+def test_compact_prints_the_tokens_before_and_the_new_entry(tmp_path, data_dir) -> None:
+    runtime = make_runtime(tmp_path, data_dir)
+    output = drive(runtime, "read the greeting", "/compact", "and now?")
+    [said] = lines_after(output, "/compact")
+    compaction = read_session(tmp_path / "session.jsonl").entries[-3]
+    assert compaction.type == "compaction"
+    assert said == f"compacted: {compaction.tokens_before} tokens before, new entry {compaction.id}"
+    assert "Still here after the compaction" in output
+
+
+def test_compact_with_nothing_to_summarise_says_why_and_asks_no_model(tmp_path, data_dir) -> None:
+    mock = MockModel([])
+    output = drive(make_runtime(tmp_path, data_dir, mock), "/compact")
+    assert lines_after(output, "/compact") == ["nothing compacted: no messages yet"]
+    assert mock.requests == []
+
+
+def test_branch_moves_the_leaf_and_the_next_prompt_continues_there(tmp_path, data_dir) -> None:
+    mock = MockModel([turn(text("one")), turn(text("two")), turn(text("three"))])
+    runtime = make_runtime(tmp_path, data_dir, mock)
+    drive(runtime, "first", "second")
+    first_reply = [e.id for e in runtime.writer.tree.entries if e.type == "message"][1]
+    output = drive(runtime, f"/branch {first_reply}", "third")
+    assert f"leaf is now {first_reply}" in output
+    third = [e for e in runtime.writer.tree.entries if e.type == "message"][-2]
+    assert third.parent_id == first_reply and third.message.content == "third"
+    assert [m.role for m in runtime.messages] == ["user", "assistant"] * 2
+
+
+def test_branch_to_a_user_message_re_asks_it_from_its_parent(tmp_path, data_dir) -> None:
+    runtime = make_runtime(tmp_path, data_dir, MockModel([turn(text("one"))]))
+    drive(runtime, "first")
+    user = next(e for e in runtime.writer.tree.entries if e.type == "message")
+    drive(runtime, f"/branch {user.id}")
+    assert runtime.writer.leaf_id == user.parent_id and runtime.messages == ()
+
+
+def test_branch_to_an_unknown_id_is_one_line_and_moves_nothing(tmp_path, data_dir) -> None:
+    runtime = make_runtime(tmp_path, data_dir)
+    leaf = runtime.writer.leaf_id
+    output = drive(runtime, "/branch nope")
+    assert lines_after(output, "/branch nope") == ["/branch: no entry with id nope"]
+    assert runtime.writer.leaf_id == leaf
+
+
+def test_export_writes_a_self_contained_html_transcript(tmp_path, data_dir) -> None:
+    runtime = make_runtime(tmp_path, data_dir)
+    output = drive(runtime, "read <the> greeting", "/export transcript.html")
+    page = (runtime.config.cwd / "transcript.html").read_text(encoding="utf-8")
+    assert f"exported the current branch to {runtime.config.cwd / 'transcript.html'}" in output
+    assert page.startswith("<!DOCTYPE html>") and "read &lt;the&gt; greeting" in page
+    assert "Hello from the fixture workspace!" in page and "greeting.txt" in page
+    assert "<script" not in page
+
+
+def test_export_to_a_file_that_cannot_be_written_is_one_line(tmp_path, data_dir) -> None:
+    runtime = make_runtime(tmp_path, data_dir)
+    (runtime.config.cwd / "taken").write_text("a file, not a folder")
+    output = drive(runtime, "/export taken/page.html")
+    [said] = lines_after(output, "/export taken/page.html")
+    assert said.startswith(f"/export: {runtime.config.cwd / 'taken' / 'page.html'}: ")
+
+
+def test_fork_writes_the_current_path_to_a_new_file(tmp_path, data_dir) -> None:
+    runtime = make_runtime(tmp_path, data_dir)
+    output = drive(runtime, "read the greeting", "/fork")
+    [said] = lines_after(output, "/fork")
+    forked = Path(said.split("forked to ", 1)[1].split(" (", 1)[0])
+    header = json.loads(forked.read_text().splitlines()[0])
+    assert header["parentSession"] == str(tmp_path / "session.jsonl")
+    assert len(read_session(forked).entries) == len(runtime.writer.tree.entries)
+
+
+def test_model_switches_only_to_a_model_of_the_catalog(tmp_path, data_dir) -> None:
+    runtime = make_runtime(tmp_path, data_dir)
+    output = drive(runtime, "/model", "/model nowhere/none", "/model openai/gpt-4.1-mini")
+    assert lines_after(output, "/model")[0].startswith("model mock/mock-1")
+    assert len(lines_after(output, "/model nowhere/none")) == 1
+    assert "not in the catalog" in output
+    assert runtime.agent.config.model.id == "gpt-4.1-mini"
+    assert runtime.writer.tree.entries[-1].type == "model_change"
+
+
+def test_session_names_the_file_and_the_leaf(tmp_path, data_dir) -> None:
+    runtime = make_runtime(tmp_path, data_dir)
+    [said] = lines_after(drive(runtime, "/session"), "/session")
+    assert str(tmp_path / "session.jsonl") in said and f"leaf {runtime.writer.leaf_id}" in said
+
+
+def test_an_unknown_command_is_one_line_and_reaches_no_model(tmp_path, data_dir) -> None:
+    mock = MockModel([])
+    output = drive(make_runtime(tmp_path, data_dir, mock), "/frobnicate now")
+    said = lines_after(output, "/frobnicate now")
+    assert said == ["unknown command /frobnicate (/help lists them)"]
+    assert mock.requests == []
+
+
+def test_a_skill_command_goes_to_the_runtime_which_expands_it(tmp_path, data_dir) -> None:
+    skill = tmp_path / "agent" / "skills" / "greet" / "SKILL.md"
+    skill.parent.mkdir(parents=True)
+    skill.write_text("---\ndescription: Greets.\n---\nSay hello nicely.\n")
+    mock = MockModel([turn(text("Hello!"))])
+    drive(make_runtime(tmp_path, data_dir, mock), "/skill:greet the team")
+    sent = mock.requests[0]["messages"][-1]["content"]
+    assert sent.startswith('<skill name="greet"') and sent.endswith("the team")
+
+
+def test_end_of_input_and_quit_both_leave(tmp_path, data_dir) -> None:
+    mock = MockModel([])
+    assert drive(make_runtime(tmp_path, data_dir, mock)).endswith("bye\n")
+    output = drive(make_runtime(tmp_path / "b", data_dir, mock), "/quit", "never sent")
+    assert output.endswith("bye\n") and mock.requests == []
+
+
+@pytest.mark.skipif(not hasattr(signal, "SIGINT") or os.name != "posix", reason="POSIX signals")
+def test_ctrl_c_during_a_run_aborts_it(tmp_path, data_dir) -> None:
+    runtime = make_runtime(tmp_path, data_dir)
+    fired: list[bool] = []
+
+    def press_ctrl_c(event: object) -> None:
+        if isinstance(event, MessageUpdate) and event.event.type == "text_delta" and not fired:
+            fired.append(True)
+            os.kill(os.getpid(), signal.SIGINT)
+
+    runtime.subscribe(press_ctrl_c)
+    output = drive(runtime, "read the greeting")
+    assert "aborting the run; 0 queued message(s) handed back" in output
+    assert "(aborted)" in output and "→ read" not in output
+    assert runtime.messages[-1].stop_reason == "aborted"

@@ -1,0 +1,224 @@
+"""Step 04: an OpenAI SSE byte stream becomes exactly the canonical reply, whatever goes wrong."""
+
+import asyncio
+import json
+from pathlib import Path
+
+import httpx
+import pytest
+
+from mock_model.validate import schema_errors
+from pi.ai.abort import AbortController
+from pi.ai.events import dump_event
+from pi.ai.messages import AssistantMessage, UserMessage
+from pi.ai.model import Context, Model, StreamOptions
+from pi.ai.partial_json import parse_partial_json
+from pi.ai.providers.openai_completions import OpenAICompletionsProvider
+from pi.ai.wire import decode_sse_bytes
+
+STEP = 4
+KEY = "sk-test-0123456789abcdef"
+GPT = Model(id="gpt-4.1-mini", api="openai-completions", provider="openai",
+            base_url="https://api.openai.test/v1")
+HELLO = Context(messages=(UserMessage(content="Hi", timestamp=0),))
+OPTIONS = StreamOptions(api_key=KEY, clock=lambda: 1767225600000)
+
+
+def sse(*chunks: object, done: bool = True) -> bytes:
+    """An SSE body as OpenAI writes it: one `data:` line per chunk, a blank line after each."""
+    lines = [f"data: {json.dumps(chunk)}\n\n" for chunk in chunks]
+    return "".join(lines + (["data: [DONE]\n\n"] if done else [])).encode()
+
+
+def delta(finish: str | None = None, **fields: object) -> dict:
+    return {"id": "chatcmpl-1", "object": "chat.completion.chunk", "model": "gpt-4.1-mini",
+            "choices": [{"index": 0, "delta": fields, "finish_reason": finish}]}
+
+
+def event_stream(body: object, status: int = 200, **headers: str) -> httpx.Response:
+    return httpx.Response(status, headers={"content-type": "text/event-stream", **headers},
+                          content=body)
+
+
+def call(handler, options: StreamOptions = OPTIONS) -> tuple[list, AssistantMessage]:
+    """Every event and the final message of one call against `handler` (no network)."""
+
+    async def run() -> tuple[list, AssistantMessage]:
+        async with httpx.AsyncClient(transport=httpx.MockTransport(handler)) as client:
+            stream = OpenAICompletionsProvider(client).stream(GPT, HELLO, options)
+            return [event async for event in stream], await stream.result()
+
+    return asyncio.run(run())
+
+
+def replay(body: bytes) -> tuple[list, AssistantMessage]:
+    return call(lambda request: event_stream(body))
+
+
+def recorded(data_dir: Path, name: str) -> bytes:
+    return (data_dir / "wire" / name).read_bytes()
+
+
+def test_a_recorded_tool_call_stream_becomes_text_then_two_complete_calls(data_dir) -> None:
+    events, message = replay(recorded(data_dir, "openai-tool-call.sse"))
+    assert message.stop_reason == "toolUse" and events[-1].type == "done"
+    text, first, second = message.content
+    assert text.text == "I'll read both files first — notes.md and todo.md."
+    assert (first.id, first.name, first.arguments) == (
+        "call_Qm3vX8pK2sLd7aFj9TnB4wEy", "read", {"path": "notes.md"})
+    assert (second.name, second.arguments) == ("read", {"path": "todo.md", "limit": 50})
+    usage = message.usage  # input excludes the 1152 cached prompt tokens OpenAI counts inside it
+    assert (usage.input, usage.cache_read, usage.output, usage.total_tokens) == (
+        168, 1152, 61, 1381)
+    assert message.response_id == "chatcmpl-CJ4qXh0rTtN2bW8yVx3kLmP9sQa7E"
+    assert (message.api, message.provider, message.model) == ("openai-completions", "openai",
+                                                              "gpt-4.1-mini")
+    assert message.timestamp == 1767225600000
+
+
+def test_a_recorded_text_stream_stops_with_its_exact_text_and_usage(data_dir) -> None:
+    _, message = replay(recorded(data_dir, "openai-text.sse"))
+    assert message.stop_reason == "stop" and message.error_message is None
+    assert [block.text for block in message.content] == ["Two plus two is 4 — no tools needed."]
+    assert (message.usage.input, message.usage.output, message.usage.total_tokens) == (412, 11, 423)
+
+
+def test_a_stream_cut_mid_chunk_is_an_error_keeping_the_text_before_the_cut(data_dir) -> None:
+    events, message = replay(recorded(data_dir, "openai-truncated.sse"))
+    assert [e.type for e in events if e.type in ("done", "error")] == ["error"]
+    assert message.stop_reason == "error"
+    assert message.error_message == "stream ended without a finish reason"
+    assert message.content[0].text == "The file starts with"
+
+
+@pytest.mark.parametrize("name", ["openai-tool-call.sse", "openai-text.sse",
+                                  "openai-truncated.sse"])
+@pytest.mark.parametrize("size", [1, 7])
+def test_where_the_network_cuts_the_bytes_makes_no_difference(data_dir, name, size) -> None:
+    data = recorded(data_dir, name)
+    whole = asyncio.run(decode_sse_bytes(data))
+    assert asyncio.run(decode_sse_bytes(data, piece_size=size)) == whole
+
+
+def test_every_event_is_valid_protocol_and_deltas_join_to_each_block(data_dir) -> None:
+    events, message = replay(recorded(data_dir, "openai-tool-call.sse"))
+    for event in events:
+        assert schema_errors(dump_event(event)) == [], event.type
+    kinds = [e.type for e in events if not e.type.endswith("_delta")]
+    assert kinds == ["start", "text_start", "text_end", "toolcall_start", "toolcall_end",
+                     "toolcall_start", "toolcall_end", "done"]
+    assert "".join(e.delta for e in events if e.type == "text_delta") == message.content[0].text
+    for index in (1, 2):
+        joined = "".join(e.delta for e in events
+                         if e.type == "toolcall_delta" and e.content_index == index)
+        assert json.loads(joined) == message.content[index].arguments
+
+
+def test_while_a_call_streams_its_partial_arguments_are_a_best_effort_preview(data_dir) -> None:
+    events, _ = replay(recorded(data_dir, "openai-tool-call.sse"))
+    previews = [e.partial.content[1].arguments for e in events
+                if e.type == "toolcall_delta" and e.content_index == 1]
+    assert previews == [{}, {}, {"path": ""}, {"path": "notes"}, {"path": "notes.md"},
+                        {"path": "notes.md"}]
+
+
+@pytest.mark.parametrize(("text", "preview"), [
+    ("", {}), ('{"path": "src/ma', {"path": "src/ma"}), ('{"a": 1, "b": tr', {"a": 1}),
+    ('{"a": [1, 2', {"a": [1, 2]}), ('{"a": {"b": "c\\', {"a": {"b": "c"}}), ("[1, 2]", {}),
+])
+def test_partial_json_reads_as_much_as_it_can_and_never_raises(text, preview) -> None:
+    assert parse_partial_json(text) == preview
+
+
+def test_reasoning_content_becomes_a_thinking_block_before_the_text() -> None:
+    body = sse(delta(reasoning_content="Check"), delta(reasoning_content=" first."),
+               delta(content="Done."), delta(finish="stop"))
+    events, message = replay(body)
+    thinking, text = message.content
+    assert (thinking.thinking, thinking.thinking_signature, text.text) == (
+        "Check first.", "reasoning_content", "Done.")
+    assert [e.content for e in events if e.type == "thinking_end"] == ["Check first."]
+
+
+def test_two_calls_in_one_chunk_are_told_apart_by_index() -> None:
+    calls = [{"index": i, "id": f"call_{i}", "type": "function",
+              "function": {"name": "ls", "arguments": json.dumps({"path": p})}}
+             for i, p in enumerate(["a", "b"])]
+    _, message = replay(sse(delta(tool_calls=calls), delta(finish="tool_calls")))
+    assert [(b.id, b.arguments) for b in message.content] == [
+        ("call_0", {"path": "a"}), ("call_1", {"path": "b"})]
+
+
+def test_an_unknown_finish_reason_is_an_error_not_a_guess() -> None:
+    _, message = replay(sse(delta(content="Partial an"), delta(finish="content_filter")))
+    assert message.stop_reason == "error" and "content_filter" in message.error_message
+    assert message.content[0].text == "Partial an"
+
+
+def test_a_stream_without_a_finish_reason_is_an_error_keeping_the_partial_text() -> None:
+    _, message = replay(sse(delta(content="Hello"), delta(content=" wor")))
+    assert message.stop_reason == "error"
+    assert message.error_message == "stream ended without a finish reason"
+    assert message.content[0].text == "Hello wor"
+
+
+def test_arguments_that_are_not_json_end_the_reply_as_an_error_naming_the_call() -> None:
+    start = {"index": 0, "id": "call_9", "type": "function",
+             "function": {"name": "write", "arguments": '{"path": '}}
+    events, message = replay(sse(delta(tool_calls=[start]), delta(finish="tool_calls")))
+    assert message.stop_reason == "error" and "write (call_9)" in message.error_message
+    assert message.content[0].arguments == {}
+    assert [e.type for e in events][-2:] == ["toolcall_end", "error"]
+
+
+def test_an_error_chunk_in_the_stream_ends_as_an_error_keeping_the_text() -> None:
+    body = sse(delta(content="So far"), {"error": {"message": "server overloaded"}})
+    _, message = replay(body)
+    assert message.stop_reason == "error" and "server overloaded" in message.error_message
+    assert message.content[0].text == "So far"
+
+
+def test_an_abort_mid_stream_ends_aborted_keeping_the_partial_text() -> None:
+    controller = AbortController()
+
+    async def stalls():
+        yield sse(delta(content="Half a sen"), done=False)
+        await asyncio.Event().wait()  # the server goes quiet; only the abort can end this
+
+    async def run() -> tuple[list, AssistantMessage]:
+        transport = httpx.MockTransport(lambda request: event_stream(stalls()))
+        async with httpx.AsyncClient(transport=transport) as client:
+            options = StreamOptions(signal=controller.signal)
+            stream = OpenAICompletionsProvider(client).stream(GPT, HELLO, options)
+            events = []
+            async for event in stream:
+                events.append(event)
+                if event.type == "text_delta":
+                    controller.abort()
+            return events, await stream.result()
+
+    events, message = asyncio.run(run())
+    assert events[-1].type == "error" and message.stop_reason == "aborted"
+    assert message.content[0].text == "Half a sen"
+
+
+def test_an_http_error_is_a_reply_with_status_and_provider_text_key_redacted() -> None:
+    body = {"error": {"message": f"Rate limit reached for key {KEY}.", "type": "requests",
+                      "param": None, "code": "rate_limit_exceeded"}}
+    events, message = call(lambda request: httpx.Response(429, json=body))
+    assert [e.type for e in events] == ["error"] and message.stop_reason == "error"
+    assert message.error_message == "HTTP 429: Rate limit reached for key ***."
+
+
+def test_a_connection_error_is_a_reply_with_the_key_redacted() -> None:
+    def refuse(request: httpx.Request) -> httpx.Response:
+        raise httpx.ConnectError(f"cannot reach {request.url} with {KEY}")
+
+    _, message = call(refuse)
+    assert message.stop_reason == "error" and KEY not in message.error_message
+    assert message.error_message.startswith("connection error: ConnectError: cannot reach")
+
+
+def test_a_success_status_that_is_not_an_event_stream_is_an_error_reply() -> None:
+    _, message = call(lambda request: httpx.Response(200, json={"choices": []}))
+    assert message.stop_reason == "error" and "text/event-stream" in message.error_message

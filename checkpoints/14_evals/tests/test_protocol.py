@@ -1,0 +1,117 @@
+"""Step 01: the protocol reads every message real Pi wrote, and writes it back unchanged."""
+
+import json
+from pathlib import Path
+
+import pytest
+from pydantic import ValidationError
+
+from pi.ai import (
+    AppMessage,
+    AssistantMessage,
+    ProtocolError,
+    ToolCall,
+    ToolResultMessage,
+    UserMessage,
+    dump_message,
+    parse_message,
+)
+
+STEP = 1
+SESSIONS = ["large-session.jsonl", "before-compaction.jsonl", "synthetic-tree.v3.jsonl",
+            "synthetic-v2-hookmessage.jsonl"]
+TYPED = {"user": UserMessage, "assistant": AssistantMessage, "toolResult": ToolResultMessage}
+
+
+def stored_messages(data_dir: Path, name: str) -> list[dict]:
+    path = data_dir / "pi-reference" / "sessions" / name
+    entries = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines()]
+    return [e["message"] for e in entries if e.get("type") == "message"]
+
+
+@pytest.mark.parametrize("name", SESSIONS)
+def test_every_stored_message_round_trips_to_an_equal_json_object(data_dir, name) -> None:
+    messages = stored_messages(data_dir, name)
+    assert messages, "the fixture holds messages"
+    for index, data in enumerate(messages):
+        assert dump_message(parse_message(data, f"{name}#{index}")) == data
+
+
+@pytest.mark.parametrize("name", SESSIONS)
+def test_llm_roles_become_typed_messages_and_other_roles_stay_opaque(data_dir, name) -> None:
+    for data in stored_messages(data_dir, name):
+        message = parse_message(data)
+        assert type(message) is TYPED.get(data["role"], AppMessage)
+
+
+def test_the_real_sessions_hold_every_block_kind(data_dir) -> None:
+    kinds = {block["type"] for name in SESSIONS for m in stored_messages(data_dir, name)
+             if isinstance(m.get("content"), list) for block in m["content"]}
+    assert kinds == {"text", "thinking", "toolCall", "image"}
+
+
+def assistant_data(**changes) -> dict:
+    data = {
+        "role": "assistant",
+        "content": [{"type": "toolCall", "id": "c1", "name": "read", "arguments": {"path": "a"}}],
+        "api": "mock", "provider": "mock", "model": "m",
+        "usage": {"input": 1, "output": 2, "cacheRead": 0, "cacheWrite": 0, "totalTokens": 3,
+                  "cost": {"input": 0, "output": 0, "cacheRead": 0, "cacheWrite": 0, "total": 0}},
+        "stopReason": "toolUse", "timestamp": 1,
+    }
+    data.update(changes)
+    return data
+
+
+@pytest.mark.parametrize(
+    ("changes", "named"),
+    [
+        ({"stopReason": "finished"}, "stopReason"),
+        ({"content": [{"type": "toolCall", "id": "c1", "name": "read", "arguments": "a"}]},
+         "content[0].toolCall.arguments"),
+        ({"content": [{"type": "video", "url": "x"}]}, "content[0]"),
+        ({"usage": {"input": "many"}}, "usage.input"),
+        ({"colour": "blue"}, "colour"),
+    ],
+)
+def test_malformed_message_is_refused_with_one_line_naming_the_field(changes, named) -> None:
+    with pytest.raises(ProtocolError) as refused:
+        parse_message(assistant_data(**changes))
+    assert str(refused.value).startswith(f"message: {named}: ")
+    assert "\n" not in str(refused.value)
+
+
+def test_missing_timestamp_is_refused_not_invented() -> None:
+    data = assistant_data()
+    del data["timestamp"]
+    with pytest.raises(ProtocolError, match="timestamp"):
+        parse_message(data)
+
+
+def test_data_without_a_role_is_refused() -> None:
+    with pytest.raises(ProtocolError, match="role"):
+        parse_message(["not", "a", "message"], "line 3")
+
+
+def test_python_names_are_snake_case_and_json_names_camel_case() -> None:
+    message = parse_message(assistant_data())
+    assert isinstance(message, AssistantMessage)
+    assert message.stop_reason == "toolUse" and message.usage.total_tokens == 3
+    assert isinstance(message.content[0], ToolCall)
+    assert "stopReason" in dump_message(message) and "stop_reason" not in dump_message(message)
+
+
+def test_messages_are_frozen() -> None:
+    message = UserMessage(content="hi", timestamp=0)
+    with pytest.raises(ValidationError):
+        message.content = "changed"  # type: ignore[misc]
+
+
+def test_dumped_messages_validate_against_the_protocol_schema(data_dir) -> None:
+    jsonschema = pytest.importorskip("jsonschema")
+    schema = json.loads((data_dir.parent / "protocol" / "pi-ai.schema.json").read_text())
+    validator = jsonschema.Draft202012Validator(
+        {"$ref": "#/$defs/Message", "$defs": schema["$defs"]})
+    for data in stored_messages(data_dir, "synthetic-tree.v3.jsonl"):
+        if data["role"] in TYPED:
+            validator.validate(dump_message(parse_message(data)))

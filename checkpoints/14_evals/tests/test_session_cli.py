@@ -1,0 +1,104 @@
+"""Step 09: `session info`, `session tree` and `session context` on Pi's reference files.
+
+The sub-app is tested on its own, exactly as `pi/cli.py` mounts it as `python -m pi session`.
+"""
+
+import json
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from pi.session_cli import session_app
+
+STEP = 9
+PLAIN = {"COLUMNS": "100", "FORCE_COLOR": None, "NO_COLOR": "1", "TERM": "dumb"}
+
+
+def invoke(*args: object) -> tuple[int, str, str]:
+    result = CliRunner().invoke(session_app, [str(arg) for arg in args], env=PLAIN)
+    return result.exit_code, result.stdout, result.stderr
+
+
+def reference(data_dir: Path, name: str) -> tuple[Path, dict]:
+    root = data_dir / "pi-reference"
+    return root / "sessions", json.loads((root / "expected" / f"{name}.json").read_text())
+
+
+def test_context_json_for_a_leaf_is_what_pi_computed(data_dir: Path) -> None:
+    sessions, want = reference(data_dir, "synthetic-tree")
+    for record in want["contexts"]:
+        code, out, _ = invoke("context", sessions / "synthetic-tree.v3.jsonl", "--leaf",
+                              record["leafId"], "--json")
+        assert code == 0
+        report = json.loads(out)
+        assert report["leafId"] == record["leafId"]
+        assert report["messages"] == [
+            {"role": m["role"], "entryId": m["sourceEntryId"], "tokens": m["estimateTokens"]}
+            for m in record["messages"]]
+        assert report["totalTokens"] == record["totalEstimatedTokens"]
+        assert report["contextTokens"] == record["estimateContextTokens"]["tokens"]
+
+
+def test_context_json_on_a_v1_file_uses_line_numbered_ids(data_dir: Path) -> None:
+    sessions, want = reference(data_dir, "before-compaction")
+    record = next(c for c in want["contexts"] if c["label"] == "alternateLeaf@line628")
+    code, out, _ = invoke("context", sessions / "before-compaction.jsonl", "--leaf",
+                          f"{record['leafLine']:08x}", "--json")
+    report = json.loads(out)
+    assert code == 0 and report["contextTokens"] == record["estimateContextTokens"]["tokens"]
+    assert [(m["role"], int(m["entryId"], 16), m["tokens"]) for m in report["messages"]] == [
+        (m["role"], m["sourceLine"], m["estimateTokens"]) for m in record["messages"]]
+
+
+def test_context_without_json_prints_a_table_and_the_totals(data_dir: Path) -> None:
+    sessions, _ = reference(data_dir, "synthetic-tree")
+    code, out, _ = invoke("context", sessions / "synthetic-tree.v3.jsonl")
+    assert code == 0
+    assert "context for leaf 909ac254" in out and "compactionSummary" in out
+    assert "thinking high · model openai/gpt-5" in out
+    assert "estimated tokens 121 · context tokens 2300" in out
+
+
+def test_info_counts_like_pi_and_says_the_file_was_not_changed(data_dir: Path) -> None:
+    sessions, want = reference(data_dir, "large-session")
+    code, out, _ = invoke("info", sessions / "large-session.jsonl")
+    assert code == 0
+    assert "1, migrated to 3 in memory (the file is unchanged)" in out
+    for kind, count in want["entryCounts"]["byType"].items():
+        assert f"{kind} {count}" in out
+    for role, count in want["entryCounts"]["messageByRole"].items():
+        assert f"{role} {count}" in out
+    assert "leaf on load  000003fa (entry 1018 of 1018, message/assistant)" in out
+
+
+def test_info_shows_name_and_labels(data_dir: Path) -> None:
+    sessions, _ = reference(data_dir, "synthetic-tree")
+    code, out, _ = invoke("info", sessions / "synthetic-tree.v3.jsonl")
+    assert code == 0
+    assert "name          Synthetic tree demo" in out and "3c9f5f28: start" in out
+
+
+def test_tree_draws_branches_labels_and_the_leaf(data_dir: Path, text_snapshot) -> None:
+    sessions, _ = reference(data_dir, "synthetic-tree")
+    code, out, _ = invoke("tree", sessions / "synthetic-tree.v3.jsonl")
+    assert code == 0
+    assert "3c9f5f28 message/user [start]" in out and "909ac254 session_info ◀ leaf" in out
+    text_snapshot(out, "tree.txt")
+
+
+@pytest.mark.parametrize("command", ["info", "tree", "context"])
+def test_a_bad_file_is_one_red_line_and_exit_code_2(tmp_path: Path, command: str) -> None:
+    bad = tmp_path / "bad.jsonl"
+    bad.write_text('{"type":"session","id":"s","timestamp":"t","cwd":"/"}\n{oops\n')
+    code, out, err = invoke(command, bad)
+    assert code == 2 and out == ""
+    assert err.strip().splitlines() == [
+        f"error: {bad}:2: not valid JSON (Expecting property name enclosed in double quotes, "
+        "column 2)"]
+
+
+def test_an_unknown_leaf_is_refused(data_dir: Path) -> None:
+    sessions, _ = reference(data_dir, "synthetic-tree")
+    code, _, err = invoke("context", sessions / "synthetic-tree.v3.jsonl", "--leaf", "nope")
+    assert code == 2 and "no entry with id nope" in err

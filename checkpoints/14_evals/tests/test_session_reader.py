@@ -1,0 +1,203 @@
+"""Step 09: reading session files: any version, each line checked once, nothing rewritten.
+
+Old files are migrated in memory exactly as Pi migrates them (compared with the files Pi
+rewrote); a broken line is named by file and line; an unfinished last line is set aside.
+"""
+
+import json
+from functools import cache
+from pathlib import Path
+
+import pytest
+
+from pi.coding_agent.session.context import build_context
+from pi.coding_agent.session.entries import CompactionEntry, MessageEntry
+from pi.coding_agent.session.errors import SessionError
+from pi.coding_agent.session.ids import sequential_ids
+from pi.coding_agent.session.migrate import migrate_file
+from pi.coding_agent.session.reader import LoadedSession, read_session
+from pi.coding_agent.session.tokens import estimate_tokens, js_length
+
+STEP = 9
+HEADER = ('{"type":"session","version":3,"id":"s1","timestamp":"2026-01-01T00:00:00.000Z",'
+          '"cwd":"/w"}')
+USER = ('{"type":"message","id":"%s","parentId":%s,"timestamp":"2026-01-01T00:00:01.000Z",'
+        '"message":{"role":"user","content":"hi","timestamp":1}}')
+
+
+def sessions(data_dir: Path) -> Path:
+    return data_dir / "pi-reference" / "sessions"
+
+
+@cache
+def expected(data_dir: Path, name: str) -> dict:
+    return json.loads((data_dir / "pi-reference" / "expected" / f"{name}.json").read_text())
+
+
+@cache
+def load(path: Path) -> LoadedSession:
+    return read_session(path)
+
+
+def table(session: LoadedSession) -> list[dict]:
+    return [{"line": number, "id": e.id, "parentId": e.parent_id, "type": e.type,
+             "role": e.message.role if isinstance(e, MessageEntry) else None}
+            for number, e in enumerate(session.entries, start=1)]
+
+
+def counts(session: LoadedSession) -> dict:
+    by_type: dict[str, int] = {}
+    by_role: dict[str, int] = {}
+    for entry in session.entries:
+        by_type[entry.type] = by_type.get(entry.type, 0) + 1
+        if isinstance(entry, MessageEntry):
+            by_role[entry.message.role] = by_role.get(entry.message.role, 0) + 1
+    return {"totalEntriesExcludingHeader": len(session.entries), "byType": by_type,
+            "messageByRole": by_role}
+
+
+def write(tmp_path: Path, text: str) -> Path:
+    path = tmp_path / "s.jsonl"
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+@pytest.mark.parametrize("name", ["large-session", "before-compaction"])
+def test_the_v3_files_hold_pis_entries_and_leaf(data_dir: Path, name: str) -> None:
+    session, want = load(sessions(data_dir) / f"{name}.v3.jsonl"), expected(data_dir, name)
+    assert counts(session) == want["entryCounts"]
+    expected_table = [{**row, "role": row.get("role")} for row in want["entryTable"]]
+    assert table(session) == expected_table
+    assert session.tree.leaf_on_load == want["leafOnLoad"]["id"]
+    assert not session.migrated and session.warnings == ()
+
+
+@pytest.mark.parametrize("name", ["large-session", "before-compaction"])
+def test_v1_files_are_migrated_in_memory_like_pi(data_dir: Path, name: str) -> None:
+    path = sessions(data_dir) / f"{name}.jsonl"
+    before = path.read_bytes()
+    session, want = read_session(path), expected(data_dir, name)
+    assert path.read_bytes() == before, "reading never rewrites the file"
+    assert (session.file_version, session.header.version, session.migrated) == (1, 3, True)
+    assert counts(session) == want["entryCounts"]
+    ours = [(r["line"], r["type"], r["role"]) for r in table(session)]
+    assert ours == [(r["line"], r["type"], r.get("role")) for r in want["entryTable"]]
+    assert session.entries[0].parent_id is want["migration"]["firstEntryParentId"]
+    pairs = zip(session.entries, session.entries[1:], strict=False)
+    assert all(child.parent_id == parent.id for parent, child in pairs), "one linear chain"
+    assert {len(e.id) for e in session.entries} == {want["migration"]["idLength"]}
+    leaf = want["leafOnLoad"]
+    assert (len(session.entries), session.entries[-1].type) == (leaf["line"], leaf["type"])
+    raw = before.splitlines()
+    for fact in want["migration"]["compactions"]:
+        original = json.loads(raw[fact["line"]])  # the header is raw line 0
+        assert original["firstKeptEntryIndex"] == fact["originalFirstKeptEntryIndex"]
+        compaction = session.entries[fact["line"] - 1]
+        assert isinstance(compaction, CompactionEntry)
+        kept = session.entries[fact["migratedFirstKeptLine"] - 1]
+        assert compaction.first_kept_entry_id == kept.id
+        assert compaction.tokens_before == fact["tokensBefore"]
+        assert js_length(compaction.summary) == fact["summaryChars"]
+
+
+def test_reading_an_old_file_twice_gives_the_same_ids(data_dir: Path) -> None:
+    path = sessions(data_dir) / "synthetic-v2-hookmessage.jsonl"
+    first = read_session(sessions(data_dir) / "before-compaction.jsonl")
+    again = read_session(sessions(data_dir) / "before-compaction.jsonl")
+    assert [e.id for e in first.entries] == [e.id for e in again.entries]
+    assert read_session(path).entries == read_session(path).entries
+
+
+@pytest.mark.parametrize("name", ["large-session", "before-compaction"])
+def test_migrate_file_writes_what_pi_rewrote(data_dir: Path, tmp_path: Path, name: str) -> None:
+    pi_lines = (sessions(data_dir) / f"{name}.v3.jsonl").read_bytes().splitlines()
+    pi_ids = iter(json.loads(line)["id"] for line in pi_lines[1:])
+    target = tmp_path / "migrated.jsonl"
+    assert migrate_file(sessions(data_dir) / f"{name}.jsonl", target, lambda: next(pi_ids)) == 1
+    ours = [json.loads(line) for line in target.read_bytes().splitlines()]
+    assert list(ours[0]) == expected(data_dir, name)["migration"]["headerKeysAfter"]
+    same_order = [json.dumps(d) for d in ours]
+    assert same_order == [json.dumps(json.loads(line)) for line in pi_lines]
+
+
+def test_migrate_file_never_overwrites(data_dir: Path, tmp_path: Path) -> None:
+    target = write(tmp_path, "keep me\n")
+    with pytest.raises(SessionError, match=r"s\.jsonl: File exists"):
+        migrate_file(sessions(data_dir) / "large-session.jsonl", target, sequential_ids())
+    assert target.read_text() == "keep me\n"
+
+
+def test_a_v2_hook_message_becomes_a_custom_message(data_dir: Path) -> None:
+    want = expected(data_dir, "synthetic-v2-hookmessage")
+    session = read_session(sessions(data_dir) / "synthetic-v2-hookmessage.jsonl")
+    assert session.header.version == want["headerVersionAfter"] and session.file_version == 2
+    assert [e.id for e in session.entries] == want["idsUnchanged"]
+    context = build_context(session.tree, session.tree.leaf_on_load)
+    assert [m.role for m in context.messages] == want["roles"]
+    assert [estimate_tokens(m) for m in context.messages] == want["estimateTokens"]
+    assert session.tree.leaf_on_load == want["leafOnLoad"]
+    pi = read_session(sessions(data_dir) / "synthetic-v2-hookmessage.migrated-v3.jsonl")
+    assert session.entries == pi.entries
+
+
+def test_an_unfinished_last_line_is_ignored_with_a_warning(tmp_path: Path) -> None:
+    path = write(tmp_path, f"{HEADER}\n{USER % ('a1', 'null')}\n" + (USER % ("a2", '"a1"'))[:40])
+    session = read_session(path)
+    assert [e.id for e in session.entries] == ["a1"]
+    assert session.warnings == (f"{path}:3: the last line has no newline (a write that did "
+                                "not finish); ignored",)
+
+
+def test_a_complete_last_line_without_newline_is_still_unfinished(tmp_path: Path) -> None:
+    path = write(tmp_path, f"{HEADER}\n{USER % ('a1', 'null')}")
+    assert read_session(path).entries == [] and read_session(path).warnings
+
+
+@pytest.mark.parametrize(("bad", "problem"), [
+    ("{not json", ":3: not valid JSON (Expecting property name enclosed in double quotes"),
+    (USER.replace('"hi"', "42") % ("a2", '"a1"'), ":3: message."),
+    ('{"type":"mystery","id":"x","parentId":null,"timestamp":"t"}', ":3: "),
+])
+def test_a_broken_line_is_named_by_file_and_line(tmp_path: Path, bad: str, problem: str) -> None:
+    path = write(tmp_path, f"{HEADER}\n{USER % ('a1', 'null')}\n{bad}\n{USER % ('a3', 'null')}\n")
+    with pytest.raises(SessionError) as caught:
+        read_session(path)
+    text = str(caught.value)
+    assert text.startswith(f"{path}{problem}") and "\n" not in text
+
+
+@pytest.mark.parametrize(("text", "problem"), [
+    ("", "no session header (the file is empty)"),
+    ('{"type":"session","id":"s"}', "no session header (its only line is unfinished)"),
+    ('{"type":"message","id":"s"}\n', ":1: "),
+    ("[1, 2]\n", ":1: "),
+])
+def test_an_empty_file_or_a_bad_header_is_refused_and_kept(tmp_path: Path, text: str,
+                                                           problem: str) -> None:
+    path = write(tmp_path, text)
+    with pytest.raises(SessionError, match="it is left as it is") as caught:
+        read_session(path)
+    assert problem in str(caught.value)
+    assert path.read_text() == text
+
+
+def test_a_newer_version_is_refused(tmp_path: Path) -> None:
+    path = write(tmp_path, HEADER.replace('"version":3', '"version":4') + "\n")
+    with pytest.raises(SessionError, match=r":1: session version 4 is newer"):
+        read_session(path)
+
+
+def test_a_repeated_id_is_refused(tmp_path: Path) -> None:
+    path = write(tmp_path, f"{HEADER}\n{USER % ('a1', 'null')}\n{USER % ('a1', 'null')}\n")
+    with pytest.raises(SessionError, match=r":3: entry id a1 is already used"):
+        read_session(path)
+
+
+def test_blank_lines_are_skipped_like_pi(tmp_path: Path) -> None:
+    path = write(tmp_path, f"{HEADER}\n\n{USER % ('a1', 'null')}\n\n")
+    assert [e.id for e in read_session(path).entries] == ["a1"]
+
+
+def test_a_missing_file_is_one_line(tmp_path: Path) -> None:
+    with pytest.raises(SessionError, match=r"nope.jsonl: No such file"):
+        read_session(tmp_path / "nope.jsonl")

@@ -1,0 +1,85 @@
+"""Step 09: Pi's token estimates: UTF-16 characters / 4, per-role rules, usage when reported."""
+
+from pi.ai import (
+    AssistantMessage,
+    Cost,
+    ImageContent,
+    TextContent,
+    ToolCall,
+    ToolResultMessage,
+    Usage,
+    UserMessage,
+)
+from pi.coding_agent.messages import (
+    BashExecutionMessage,
+    BranchSummaryMessage,
+    CompactionSummaryMessage,
+    CustomMessage,
+)
+from pi.coding_agent.session.tokens import (
+    calculate_context_tokens,
+    estimate_context_tokens,
+    estimate_tokens,
+    js_length,
+)
+
+STEP = 9
+IMAGE = ImageContent(data="AAAA", mime_type="image/png")
+ZERO = Cost(input=0, output=0, cache_read=0, cache_write=0, total=0)
+
+
+def usage(total: int | None, parts: tuple[int, int, int, int] = (0, 0, 0, 0)) -> Usage:
+    return Usage(input=parts[0], output=parts[1], cache_read=parts[2], cache_write=parts[3],
+                 total_tokens=total, cost=ZERO)
+
+
+def reply(text: str, total: int, stop: str = "stop") -> AssistantMessage:
+    return AssistantMessage(content=(TextContent(text=text),), api="a", provider="p", model="m",
+                            usage=usage(total), stop_reason=stop, timestamp=0)
+
+
+def test_characters_are_counted_like_javascript() -> None:
+    assert js_length("abc") == 3 and js_length("é") == 1 and js_length("😀") == 2
+    assert estimate_tokens(UserMessage(content="😀😀😀", timestamp=0)) == 2  # 6 units → 2
+
+
+def test_images_count_in_tool_results_and_custom_messages_but_not_for_users() -> None:
+    blocks = (TextContent(text="abcd"), IMAGE)
+    assert estimate_tokens(UserMessage(content=blocks, timestamp=0)) == 1
+    result = ToolResultMessage(tool_call_id="c", tool_name="read", content=blocks,
+                               is_error=False, timestamp=0)
+    assert estimate_tokens(result) == 1201
+    custom = CustomMessage(custom_type="x", content=blocks, display=True, timestamp=0)
+    assert estimate_tokens(custom) == 1201
+
+
+def test_tool_calls_count_their_name_and_compact_arguments() -> None:
+    call = ToolCall(id="c1", name="read", arguments={"path": "ä.py", "limit": 2})
+    message = AssistantMessage(content=(call,), api="a", provider="p", model="m",
+                               usage=usage(0), stop_reason="toolUse", timestamp=0)
+    assert estimate_tokens(message) == -(-(4 + len('{"path":"ä.py","limit":2}')) // 4)
+
+
+def test_coding_roles_count_what_pi_counts() -> None:
+    bash = BashExecutionMessage(command="ls", output="a b", cancelled=False, truncated=False,
+                                exclude_from_context=True, timestamp=0)
+    assert estimate_tokens(bash) == 2  # counted even when excluded from the context
+    assert estimate_tokens(BranchSummaryMessage(summary="x" * 9, from_id="r", timestamp=0)) == 3
+    summary = CompactionSummaryMessage(summary="y" * 8, tokens_before=5, timestamp=0)
+    assert estimate_tokens(summary) == 2
+
+
+def test_reported_context_size_prefers_total_tokens() -> None:
+    assert calculate_context_tokens(usage(500, (1, 2, 3, 4))) == 500
+    assert calculate_context_tokens(usage(0, (1, 2, 3, 4))) == 10
+    assert calculate_context_tokens(usage(None, (1, 2, 3, 4))) == 10
+
+
+def test_the_context_estimate_uses_the_last_normal_reply() -> None:
+    user = UserMessage(content="abcdefgh", timestamp=0)  # 2 tokens
+    messages = [user, reply("ok", 1000), user, reply("", 9999, "error"), user]
+    estimate = estimate_context_tokens(messages)
+    assert (estimate.tokens, estimate.usage_tokens, estimate.trailing_tokens,
+            estimate.last_usage_index) == (1004, 1000, 4, 1)
+    alone = estimate_context_tokens([user, user])
+    assert (alone.tokens, alone.usage_tokens, alone.last_usage_index) == (4, 0, None)

@@ -1,0 +1,126 @@
+"""Step 09: the session tree: Pi's getTree order, global labels and name, paths to the root."""
+
+import json
+from pathlib import Path
+
+import pytest
+
+from pi.coding_agent.session.entries import (
+    LabelEntry,
+    SessionEntry,
+    SessionInfoEntry,
+    ThinkingLevelChangeEntry,
+)
+from pi.coding_agent.session.errors import SessionError
+from pi.coding_agent.session.reader import read_session
+from pi.coding_agent.session.show import tree_rows
+from pi.coding_agent.session.tree import SessionTree
+
+STEP = 9
+
+
+def entry(id: str, parent: str | None, time: str = "2026-01-01T00:00:00.000Z") -> SessionEntry:
+    return ThinkingLevelChangeEntry(id=id, parent_id=parent, timestamp=time, thinking_level="low")
+
+
+def label(id: str, parent: str | None, target: str, text: str | None) -> LabelEntry:
+    return LabelEntry(id=id, parent_id=parent, timestamp="2026-01-01T00:00:00.000Z",
+                      target_id=target, label=text)
+
+
+def synthetic(data_dir: Path) -> tuple[SessionTree, dict]:
+    want = json.loads((data_dir / "pi-reference/expected/synthetic-tree.json").read_text())
+    return read_session(data_dir / "pi-reference/sessions/synthetic-tree.v3.jsonl").tree, want
+
+
+def test_the_synthetic_tree_walks_in_pis_order(data_dir: Path) -> None:
+    tree, want = synthetic(data_dir)
+    name_of = {v["id"]: name for name, v in want["entryNames"].items()}
+    ours = [{"depth": depth, "id": e.id, "name": name_of[e.id], "type": e.type,
+             "label": tree.labels.get(e.id),
+             "children": [name_of[kid.id] for kid in tree.children(e.id)]}
+            for depth, e in tree.walk()]
+    assert ours == want["tree"]["nodes"]
+    assert len(tree.children(None)) == want["tree"]["rootCount"]
+
+
+def test_labels_name_and_leaf_are_pis(data_dir: Path) -> None:
+    tree, want = synthetic(data_dir)
+    name_of = {v["id"]: name for name, v in want["entryNames"].items()}
+    assert {name_of[target]: text for target, text in tree.labels.items()} == want["labels"]
+    assert tree.name == want["sessionName"]
+    assert tree.leaf_on_load == want["leafOnLoad"]["id"]
+
+
+def test_the_last_label_wins_and_an_empty_one_clears() -> None:
+    tree = SessionTree([entry("a", None), label("l1", "a", "a", "one"),
+                        label("l2", "l1", "a", "two")])
+    assert tree.labels == {"a": "two"}
+    tree.add(label("l3", "l2", "a", None))
+    assert tree.labels == {}
+    tree.add(label("l4", "l3", "a", "back"))
+    tree.add(label("l5", "l4", "a", ""))
+    assert tree.labels == {}
+
+
+def test_the_name_is_the_last_non_empty_one_trimmed() -> None:
+    def info(id: str, name: str | None) -> SessionInfoEntry:
+        return SessionInfoEntry(id=id, parent_id=None, timestamp="t", name=name)
+
+    tree = SessionTree([info("a", " First "), info("b", "Second  "), info("c", ""),
+                        info("d", None)])
+    assert tree.name == "Second"
+
+
+def test_roots_are_null_self_and_unknown_parents() -> None:
+    tree = SessionTree([entry("a", None), entry("b", "b"), entry("c", "gone"), entry("d", "a")])
+    assert [e.id for e in tree.children(None)] == ["a", "b", "c"]
+    assert [e.id for e in tree.path_to("c")] == ["c"]
+    assert [e.id for e in tree.path_to("b")] == ["b"]
+
+
+def test_children_sort_by_time_and_keep_file_order_on_ties() -> None:
+    tree = SessionTree([entry("r", None), entry("late", "r", "2026-01-01T00:00:09.000Z"),
+                        entry("tie1", "r"), entry("early", "r", "2025-12-31T23:00:00.000Z"),
+                        entry("tie2", "r")])
+    assert [e.id for e in tree.children("r")] == ["early", "tie1", "tie2", "late"]
+
+
+def test_a_parent_loop_is_an_error_not_a_hang() -> None:
+    tree = SessionTree([entry("a", "b"), entry("b", "a")])
+    with pytest.raises(SessionError, match="loops"):
+        tree.path_to("a")
+    assert list(tree.walk()) == []
+
+
+def test_the_path_walks_each_parent_once() -> None:
+    class Counting(dict):
+        lookups = 0
+
+        def get(self, key, default=None):  # type: ignore[no-untyped-def]
+            Counting.lookups += 1
+            return super().get(key, default)
+
+    depth = 20_000
+    tree = SessionTree([entry("e0", None)] + [entry(f"e{i}", f"e{i - 1}") for i in range(1, depth)])
+    tree.by_id = Counting(tree.by_id)
+    path = tree.path_to(f"e{depth - 1}")
+    assert [e.id for e in path[:2]] == ["e0", "e1"] and len(path) == depth
+    assert Counting.lookups == depth  # the leaf, then one lookup per parent
+
+
+def test_walk_and_rows_go_deep_without_recursion() -> None:
+    depth = 5_000
+    tree = SessionTree([entry("e0", None)] + [entry(f"e{i}", f"e{i - 1}") for i in range(1, depth)])
+    assert [d for d, _ in tree.walk()][-1] == depth - 1
+    assert {anchor for anchor, _ in tree_rows(tree)} == {None}, "a chain stays in one column"
+
+
+def test_rows_open_a_level_at_each_branch(data_dir: Path) -> None:
+    tree, want = synthetic(data_dir)
+    names = {v["id"]: name for name, v in want["entryNames"].items()}
+    rows = {names[e.id]: names.get(anchor or "", "top") for anchor, e in tree_rows(tree)}
+    assert (rows["mc1"], rows["tl1"], rows["a2"]) == ("top", "mc1", "mc1")
+    assert (rows["l1"], rows["u4"], rows["bs1"]) == ("a2", "a2", "a2")
+    assert (rows["u2"], rows["a5"], rows["ce1"], rows["si1"]) == ("l1", "l1", "u4", "bs1")
+    assert (rows["u5"], rows["a8"]) == ("top", "u5")

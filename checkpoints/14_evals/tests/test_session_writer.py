@@ -1,0 +1,223 @@
+"""Step 09: writing sessions: append-only lines, deterministic bytes, fail closed, forks.
+
+A session written through the writer reads back as the same entries and the same context
+for every leaf; after a failed write nothing more is written and the file still reads up to
+its last complete line.
+"""
+
+import errno
+import io
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+
+from pi.ai import (
+    AssistantMessage,
+    Cost,
+    TextContent,
+    ToolCall,
+    ToolResultMessage,
+    Usage,
+    UserMessage,
+)
+from pi.coding_agent.session.context import build_context
+from pi.coding_agent.session.entries import LabelEntry
+from pi.coding_agent.session.errors import SessionError
+from pi.coding_agent.session.fork import fork_session
+from pi.coding_agent.session.ids import fixed_clock, sequential_ids
+from pi.coding_agent.session.reader import read_session
+from pi.coding_agent.session.storage import start_session
+from pi.coding_agent.session.writer import SessionWriter, open_text
+
+STEP = 9
+START = 1_796_056_262_345  # 2026-11-30T16:31:02.345Z
+
+
+def user(text: str) -> UserMessage:
+    return UserMessage(content=text, timestamp=START)
+
+
+def reply(*blocks, total: int = 1000) -> AssistantMessage:
+    cost = Cost(input=0, output=0, cache_read=0, cache_write=0, total=0)
+    usage = Usage(input=total, output=0, cache_read=0, cache_write=0, total_tokens=total,
+                  cost=cost)
+    return AssistantMessage(content=blocks, api="mock", provider="mock", model="mock-1",
+                            usage=usage, stop_reason="stop", timestamp=START)
+
+
+def write_session(root: Path, opener=open_text, sync=None) -> SessionWriter:
+    """A session with every kind of entry, two branches, a label and a compaction."""
+    w = start_session(root, "/work/app", "sess-1", ids=sequential_ids(), clock=fixed_clock(START),
+                      opener=opener, sync=sync)
+    w.append_model_change("mock", "mock-1")
+    w.append_thinking_level_change("medium")
+    first = w.append_message(user("Fix the bug in calc.py"))
+    call = w.append_message(reply(ToolCall(id="c1", name="read", arguments={"path": "calc.py"})))
+    w.append_message(ToolResultMessage(tool_call_id="c1", tool_name="read",
+                                       content=(TextContent(text="def add(a, b): ..."),),
+                                       is_error=False, timestamp=START))
+    done = w.append_message(reply(TextContent(text="Fixed.")))
+    w.append_label(first, "start")
+    w.branch(call)
+    w.append_custom_message("reminder", "Keep it small", True, {"n": 1})
+    w.append_custom("ext-state", {"k": "v"})
+    w.branch_with_summary(done, "Tried a second way; dropped it.")
+    kept = w.append_message(user("Now add a test"))
+    w.append_message(reply(TextContent(text="Added."), total=1500))
+    w.append_compaction("Fixed calc.py; a test was added.", kept, 1500,
+                        {"readFiles": ["calc.py"], "modifiedFiles": []})
+    w.append_message(user("Thanks"))
+    w.append_session_info("  Calc fixes  ")
+    return w
+
+
+def test_a_written_session_reads_back_the_same(tmp_path: Path) -> None:
+    w = write_session(tmp_path)
+    w.close()
+    assert w.path == tmp_path / "--work-app--" / "2026-11-30T16-31-02-345Z_sess-1.jsonl"
+    session = read_session(w.path)
+    assert session.entries == w.tree.entries and session.warnings == ()
+    for entry in session.entries:
+        assert build_context(session.tree, entry.id) == build_context(w.tree, entry.id)
+    assert session.tree.labels == {"00000003": "start"}
+    assert session.tree.name == "Calc fixes"
+    assert session.tree.leaf_on_load == w.leaf_id
+    roles = [m.role for m in build_context(session.tree, w.leaf_id).messages]
+    assert roles == ["compactionSummary", "user", "assistant", "user"]
+
+
+def test_the_bytes_are_the_same_on_every_run(tmp_path: Path) -> None:
+    first, second = write_session(tmp_path / "a"), write_session(tmp_path / "b")
+    first.close()
+    second.close()
+    data = first.path.read_bytes()
+    assert data == second.path.read_bytes()
+    lines = data.decode().splitlines()
+    assert json.loads(lines[0]) == {"type": "session", "version": 3, "id": "sess-1",
+                                    "timestamp": "2026-11-30T16:31:02.345Z", "cwd": "/work/app"}
+    assert lines[1].startswith('{"type":"model_change","id":"00000001","parentId":null,'
+                               '"timestamp":"2026-11-30T16:31:02.346Z"')
+
+
+def test_branching_moves_the_leaf_and_writes_nothing(tmp_path: Path) -> None:
+    w = write_session(tmp_path)
+    size = w.path.stat().st_size
+    w.branch("00000004")
+    assert w.leaf_id == "00000004" and w.path.stat().st_size == size
+    w.branch(None)
+    assert w.context().messages == ()
+    with pytest.raises(SessionError, match="no entry with id nope"):
+        w.branch("nope")
+    with pytest.raises(SessionError, match="no entry with id nope"):
+        w.append_label("nope", "x")
+    with pytest.raises(SessionError, match="entry id 00000001 is already used"):
+        w.append(w.tree.entries[0])
+    assert w.path.stat().st_size == size, "nothing refused reached the file"
+
+
+class Failing(io.TextIOBase):
+    """A file whose `fail_at`-th line fails: half of it is written, or its flush fails."""
+
+    def __init__(self, real, fail_at: int, error: Exception, on_flush: bool) -> None:
+        self.real, self.fail_at, self.error, self.on_flush = real, fail_at, error, on_flush
+        self.writes, self.pending = 0, ""
+
+    def write(self, text: str) -> int:
+        self.writes += 1
+        if self.writes == self.fail_at and not self.on_flush:
+            self.real.write(text[: len(text) // 2])
+            raise self.error
+        self.pending += text
+        return len(text)
+
+    def flush(self) -> None:
+        if self.writes == self.fail_at and self.on_flush:
+            raise self.error  # the buffered line never reaches the file
+        self.real.write(self.pending)
+        self.pending = ""
+        self.real.flush()
+
+
+@pytest.mark.parametrize(("error", "on_flush"), [
+    (OSError(errno.ENOSPC, "No space left on device"), False),
+    (PermissionError(errno.EACCES, "Permission denied"), True),
+])
+def test_after_a_failed_write_nothing_more_is_written(tmp_path: Path, error: OSError,
+                                                     on_flush: bool) -> None:
+    files: list[Failing] = []
+
+    def opener(path: Path, mode: str) -> Failing:
+        files.append(Failing(open_text(path, mode), 4, error, on_flush))
+        return files[0]
+
+    w = start_session(tmp_path, "/w", "s", ids=sequential_ids(), clock=fixed_clock(START),
+                      opener=opener)  # type: ignore[arg-type]
+    w.append_message(user("one"))
+    w.append_message(user("two"))
+    with pytest.raises(SessionError, match=error.strerror) as caught:
+        w.append_message(user("three"))
+    assert caught.value.__cause__ is error
+    assert w.leaf_id == "00000002" and len(w.tree.entries) == 2
+    writes = files[0].writes
+    with pytest.raises(SessionError, match=f"after a failed write \\({error.strerror}\\)"):
+        w.append_message(user("four"))
+    assert files[0].writes == writes, "the refused entry never reached the file"
+    files[0].real.close()
+    session = read_session(w.path)
+    assert [e.id for e in session.entries] == ["00000001", "00000002"]
+    assert len(session.warnings) == (0 if on_flush else 1)  # the half line is set aside
+
+
+def test_sync_is_called_once_per_line(tmp_path: Path) -> None:
+    synced: list[int] = []
+    w = write_session(tmp_path, sync=lambda file: synced.append(1))
+    assert len(synced) == 1 + len(w.tree.entries)
+
+
+def test_resume_appends_after_the_last_entry(tmp_path: Path) -> None:
+    write_session(tmp_path).close()
+    path = next(tmp_path.rglob("*.jsonl"))
+    w = SessionWriter.resume(read_session(path), ids=sequential_ids(100),
+                             clock=fixed_clock(START + 60_000))
+    last = w.leaf_id
+    new = w.append_message(user("Back again"))
+    w.close()
+    session = read_session(path)
+    assert session.entries[-1].id == new and session.entries[-1].parent_id == last
+
+
+def test_resume_refuses_old_and_unfinished_files(data_dir: Path, tmp_path: Path) -> None:
+    old = read_session(data_dir / "pi-reference/sessions/synthetic-v2-hookmessage.jsonl")
+    with pytest.raises(SessionError, match="version 2 file is not appended to"):
+        SessionWriter.resume(old, ids=sequential_ids(), clock=fixed_clock(START))
+    w = write_session(tmp_path)
+    w.close()
+    with w.path.open("a") as file:
+        file.write('{"type":"mess')
+    with pytest.raises(SessionError, match="unfinished line"):
+        SessionWriter.resume(read_session(w.path), ids=sequential_ids(), clock=fixed_clock(0))
+
+
+def test_a_fork_holds_only_the_path_and_its_labels(data_dir: Path, tmp_path: Path) -> None:
+    source = tmp_path / "synthetic-tree.v3.jsonl"
+    shutil.copy(data_dir / "pi-reference/sessions/synthetic-tree.v3.jsonl", source)
+    original = read_session(source)
+    w = SessionWriter.resume(original, ids=sequential_ids(), clock=fixed_clock(START))
+    forked = fork_session(w, tmp_path / "fork.jsonl", "fork-1", leaf_id="4bf4d3dd")  # a5
+    forked.close()
+    copy = read_session(tmp_path / "fork.jsonl")
+    assert copy.header.parent_session == str(source) and copy.header.id == "fork-1"
+    path_ids = [e.id for e in original.tree.path_to("4bf4d3dd") if e.type != "label"]
+    assert [e.id for e in copy.entries[:-1]] == path_ids
+    assert isinstance(copy.entries[-1], LabelEntry) and copy.tree.labels == {"3c9f5f28": "start"}
+    assert len(copy.tree.children(None)) == 1, "the entry below the dropped label is relinked"
+    before, after = build_context(original.tree, "4bf4d3dd"), build_context(copy.tree, "4bf4d3dd")
+    assert (after.messages, after.entry_ids) == (before.messages, before.entry_ids)
+    clone = fork_session(w, tmp_path / "clone.jsonl", "clone-1")  # at the current leaf
+    clone.close()
+    cloned = read_session(tmp_path / "clone.jsonl")
+    assert build_context(cloned.tree, w.leaf_id).messages == w.context().messages
+    assert source.read_bytes() == (data_dir / "pi-reference/sessions/synthetic-tree.v3.jsonl"
+                                   ).read_bytes()

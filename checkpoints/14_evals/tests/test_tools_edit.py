@@ -1,0 +1,136 @@
+"""Step 07: `edit` applies exact replacements all or nothing, keeping BOM and line endings."""
+
+import asyncio
+import json
+import os
+
+import pytest
+
+from pi.agent import ToolRegistry, run_tool_call
+from pi.ai import AbortSignal, ToolCall
+from pi.coding_agent import EditTool, Workspace
+from pi.coding_agent.tools.edit_apply import EditError, Replacement, apply_edits
+
+STEP = 7
+
+PY = "def f():\n    return 1  \n\ndef g():\n    return 1\n"
+# The files of Pi's edit cases, as far as expected/tools.json shows them.
+ORIGINALS = {
+    "e1.py": PY, "e2.py": PY, "e3.py": PY, "e4.py": PY, "e5.txt": "hello\n",
+    "e6.txt": "one\r\ntwo\r\nthree\r\n",
+    "e7.txt": "Title \u2018x\u2019   \nHe said \u201chello\u201d \u2013 twice.\nkeep\u00a0nbsp  \n",
+    "e8.txt": "Title \u2018x\u2019   \nplain line\nkeep\u00a0nbsp  \n",
+    "e9.txt": "\ufeffalpha\nbeta\n",
+}
+FUZZY = ("e4.py", "e7.txt")  # cases Pi only passes through its fuzzy match
+
+
+def call(tool, arguments):
+    registry = ToolRegistry([tool])
+    request = ToolCall(id="c1", name=tool.name, arguments=arguments)
+    return asyncio.run(run_tool_call(registry, request, AbortSignal(), lambda _: None, lambda: 0))
+
+
+def edit(workspace, path, *pairs):
+    edits = [{"oldText": old, "newText": new} for old, new in pairs]
+    return call(EditTool(workspace), {"path": path, "edits": edits})
+
+
+@pytest.fixture
+def workspace(tmp_path):
+    for name, text in ORIGINALS.items():
+        (tmp_path / name).write_bytes(text.encode("utf-8"))
+    return Workspace(tmp_path)
+
+
+def test_edit_matches_pi_on_every_exact_reference_case(data_dir, workspace) -> None:
+    reference = json.loads((data_dir / "pi-reference/expected/tools.json").read_text("utf-8"))
+    cases = [c for c in reference["toolCases"] if c["tool"] == "edit"]
+    assert len(cases) == 10
+    for case in cases:
+        path, want = case["args"]["path"], case["result"]
+        message = call(EditTool(workspace), case["args"])  # Pi's one-edit shape is accepted
+        text = message.content[0].text
+        if path in FUZZY:  # no fuzzy matching here: the file stays as it was
+            assert message.is_error and text.startswith("Could not find the exact text")
+            assert (workspace.root / path).read_text("utf-8") == ORIGINALS[path]
+        elif want["ok"]:
+            assert (message.is_error, text) == (False, want["textHead"]), case["case"]
+            after = json.loads(reference["filesAfterEdits"][path])
+            assert (workspace.root / path).read_bytes() == after.encode("utf-8"), case["case"]
+            assert message.details["firstChangedLine"] == want["details"]["firstChangedLine"]
+        else:
+            assert message.is_error, case["case"]
+            assert len(text) == want["errorChars"], case["case"]
+            assert text.startswith(want["errorHead"]) and text.endswith(want["errorTail"])
+
+
+def test_several_edits_apply_in_one_call(workspace) -> None:
+    message = edit(workspace, "e8.txt", ("plain line", "first"), ("keep", "kept"))
+    assert message.content[0].text == "Successfully replaced 2 blocks of text in e8.txt."
+    assert (workspace.root / "e8.txt").read_text() == "Title ‘x’   \nfirst\nkept\u00a0nbsp  \n"
+
+
+def test_each_old_text_is_matched_against_the_original_not_the_edited_text() -> None:
+    # The second edit's oldText only exists after the first edit: it must not be found.
+    with pytest.raises(EditError, match=r"edits\[1\]"):
+        apply_edits("a\n", [Replacement("a", "b"), Replacement("b", "c")], "f")
+
+
+@pytest.mark.parametrize(("pairs", "error"), [
+    ((("plain line", "x"), ("missing", "y")), "Could not find the exact text of edits[1]"),
+    ((("plain line", "x"), ("  ", "y")), "Found 2 occurrences of the text of edits[1]"),
+    ((("plain line", "x"), ("line\nkeep", "y")), "edits[0] and edits[1] overlap"),
+    ((("plain line", "x"), ("", "y")), "The old text of edits[1] is empty"),
+])
+def test_if_any_edit_fails_the_file_is_unchanged(workspace, pairs, error) -> None:
+    message = edit(workspace, "e8.txt", *pairs)
+    assert message.is_error and message.content[0].text.startswith(error)
+    assert "No edits were applied." in message.content[0].text
+    assert (workspace.root / "e8.txt").read_text() == ORIGINALS["e8.txt"]
+
+
+def test_an_edit_that_changes_nothing_is_an_error(workspace) -> None:
+    message = edit(workspace, "e5.txt", ("hello", "hello"))
+    assert message.is_error and message.content[0].text.startswith("No changes made to e5.txt")
+
+
+def test_crlf_and_bom_are_preserved_around_a_multi_line_edit(workspace) -> None:
+    (workspace.root / "w.txt").write_bytes("\ufeffone\r\ntwo\r\nthree\r\n".encode())
+    edit(workspace, "w.txt", ("one\ntwo", "1\n2"), ("three\r\n", "3\r\n"))
+    assert (workspace.root / "w.txt").read_bytes() == "\ufeff1\r\n2\r\n3\r\n".encode()
+
+
+def test_there_is_no_fuzzy_matching_of_quotes_or_trailing_spaces(workspace) -> None:
+    message = edit(workspace, "e7.txt", ('He said "hello" - twice.', "He said hi."))
+    assert message.is_error
+    assert (workspace.root / "e7.txt").read_text() == ORIGINALS["e7.txt"]
+
+
+def test_details_carry_a_unified_diff_and_the_first_changed_line(workspace) -> None:
+    message = edit(workspace, "e1.py", ("def g():\n    return 1", "def g():\n    return 2"))
+    assert message.details["firstChangedLine"] == 5
+    assert message.details["diff"].splitlines()[:3] == ["--- a/e1.py", "+++ b/e1.py",
+                                                        "@@ -2,4 +2,4 @@"]
+    assert "-    return 1\n+    return 2" in message.details["diff"]
+
+
+def test_the_write_is_atomic_and_keeps_the_file_mode(workspace) -> None:
+    script = workspace.root / "run.sh"
+    script.write_text("echo one\n")
+    os.chmod(script, 0o755)
+    edit(workspace, "run.sh", ("one", "two"))
+    assert script.read_text() == "echo two\n" and script.stat().st_mode & 0o777 == 0o755
+    assert not [p for p in workspace.root.iterdir() if p.name.endswith(".tmp")]
+
+
+def test_a_file_that_is_not_utf8_is_refused(workspace) -> None:
+    (workspace.root / "latin1.txt").write_bytes("caf\xe9".encode("latin-1"))
+    message = edit(workspace, "latin1.txt", ("caf", "tea"))
+    assert message.is_error and "not UTF-8" in message.content[0].text
+
+
+def test_the_edit_schema_asks_for_a_non_empty_list(workspace) -> None:
+    schema = EditTool(workspace).spec().parameters
+    assert schema["properties"]["edits"]["minItems"] == 1
+    assert call(EditTool(workspace), {"path": "e1.py", "edits": []}).is_error

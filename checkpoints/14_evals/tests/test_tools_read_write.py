@@ -1,0 +1,128 @@
+"""Step 07: `read` pages through files like Pi (expected/tools.json); `write` replaces files."""
+
+import asyncio
+import base64
+import hashlib
+import json
+
+import pytest
+
+from pi.agent import ToolRegistry, run_tool_call
+from pi.ai import AbortController, AbortSignal, ToolCall
+from pi.coding_agent import ReadTool, Workspace, WriteTool
+
+STEP = 7
+
+PNG = b"\x89PNG\r\n\x1a\n" + b"\x00" * 24
+
+
+def call(tool, arguments, signal=None):
+    registry = ToolRegistry([tool])
+    request = ToolCall(id="c1", name=tool.name, arguments=arguments)
+    run = run_tool_call(registry, request, signal or AbortSignal(), lambda _: None, lambda: 0)
+    return asyncio.run(run)
+
+
+def text_of(message) -> str:
+    return "".join(block.text for block in message.content if block.type == "text")
+
+
+@pytest.fixture
+def workspace(tmp_path):
+    """The files Pi's driver read, rebuilt from their sizes in expected/tools.json."""
+    (tmp_path / "small.txt").write_text("hello\nworld\n")
+    (tmp_path / "big.txt").write_text("\n".join(f"line {n}" for n in range(1, 3001)))
+    (tmp_path / "wide.txt").write_text("\n".join(f"{n} " + "y" * 80 for n in range(1, 1001)))
+    (tmp_path / "hugeline.txt").write_text("first\n" + "x" * 60000 + "\nlast")
+    return Workspace(tmp_path)
+
+
+def reference(data_dir) -> dict:
+    return json.loads((data_dir / "pi-reference/expected/tools.json").read_text("utf-8"))
+
+
+def pi_cases(data_dir, tool):
+    return [case for case in reference(data_dir)["toolCases"] if case["tool"] == tool]
+
+
+def test_read_matches_pi_on_every_reference_case(data_dir, workspace) -> None:
+    cases = pi_cases(data_dir, "read")
+    assert len(cases) == 11
+    for case in cases:
+        message, want = call(ReadTool(workspace), case["args"]), case["result"]
+        if not want["ok"]:
+            assert message.is_error, case["case"]
+            if "ENOENT" not in want["errorHead"]:  # Pi's missing-file text is Node's own
+                assert text_of(message) == want["errorHead"], case["case"]
+            continue
+        text = text_of(message)
+        assert not message.is_error, case["case"]
+        assert hashlib.sha256(text.encode()).hexdigest() == want["textSha256"], case["case"]
+        assert len(text) == want["textChars"], case["case"]
+        assert message.details == want["details"], case["case"]
+
+
+def test_read_of_a_missing_file_names_it(workspace) -> None:
+    message = call(ReadTool(workspace), {"path": "nope.txt"})
+    assert message.is_error and text_of(message) == "File not found: nope.txt"
+
+
+def test_read_never_cuts_a_line_and_says_where_to_continue(workspace) -> None:
+    text = text_of(call(ReadTool(workspace), {"path": "wide.txt"}))
+    body, notice = text.split("\n\n")
+    assert body.endswith("603 " + "y" * 80)
+    assert notice == "[Showing lines 1-603 of 1000 (50.0KB limit). Use offset=604 to continue.]"
+
+
+def test_read_refuses_offset_zero_and_limit_zero(workspace) -> None:
+    for arguments in ({"path": "big.txt", "offset": 0}, {"path": "big.txt", "limit": 0}):
+        assert call(ReadTool(workspace), arguments).is_error
+
+
+def test_an_image_is_detected_by_its_bytes_and_sent_as_an_image_block(workspace) -> None:
+    (workspace.root / "picture.dat").write_bytes(PNG)
+    message = call(ReadTool(workspace), {"path": "picture.dat"})
+    note, image = message.content
+    assert note.text == "Read image file [image/png]"
+    assert (image.mime_type, base64.b64decode(image.data)) == ("image/png", PNG)
+
+
+@pytest.mark.parametrize(("head", "mime"), [
+    (b"\xff\xd8\xff\xe0", "image/jpeg"), (b"GIF89a", "image/gif"), (b"GIF87a", "image/gif"),
+    (b"RIFF\x00\x00\x00\x00WEBPVP8 ", "image/webp")])
+def test_every_supported_image_type_is_recognised(workspace, head: bytes, mime: str) -> None:
+    (workspace.root / "image.bin").write_bytes(head + b"\x00" * 16)
+    assert call(ReadTool(workspace), {"path": "image.bin"}).content[1].mime_type == mime
+
+
+def test_a_png_name_with_text_inside_is_read_as_text(workspace) -> None:
+    (workspace.root / "fake.png").write_text("just text")
+    assert text_of(call(ReadTool(workspace), {"path": "fake.png"})) == "just text"
+
+
+def test_a_pre_aborted_read_is_an_error(workspace) -> None:
+    controller = AbortController()
+    controller.abort()
+    assert call(ReadTool(workspace), {"path": "small.txt"}, controller.signal).is_error
+
+
+def test_write_creates_parent_folders_and_reports_utf8_bytes(data_dir, workspace) -> None:
+    (case,) = pi_cases(data_dir, "write")
+    message = call(WriteTool(workspace), case["args"])
+    # Pi says "6 bytes" (the JavaScript string length); "héllo\n" is 7 bytes on disk.
+    assert case["result"]["textHead"] == "Successfully wrote 6 bytes to sub/dir/new.txt"
+    assert text_of(message) == "Successfully wrote 7 bytes to sub/dir/new.txt"
+    pi_wrote = json.loads(reference(data_dir)["filesAfterEdits"]["sub/dir/new.txt"])
+    assert (workspace.root / "sub/dir/new.txt").read_text("utf-8") == pi_wrote
+
+
+def test_write_replaces_the_whole_file_byte_for_byte(workspace) -> None:
+    call(WriteTool(workspace), {"path": "small.txt", "content": "a\r\nb"})
+    assert (workspace.root / "small.txt").read_bytes() == b"a\r\nb"
+    assert [p.name for p in workspace.root.iterdir() if p.name.startswith(".")] == []
+
+
+def test_write_to_a_folder_is_an_error(workspace) -> None:
+    (workspace.root / "folder").mkdir()
+    message = call(WriteTool(workspace), {"path": "folder", "content": "x"})
+    assert message.is_error and "is a directory" in text_of(message)

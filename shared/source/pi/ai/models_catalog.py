@@ -1,0 +1,74 @@
+"""Step 13: the models the course knows by name, and "provider/model-id" strings.
+
+A person chooses a model with a short string such as `anthropic/claude-sonnet-4-5`; the
+runtime needs a whole `Model`: which wire protocol (`api`), which server (`base_url`), what
+limits. This catalog holds a few built-in definitions: the MockModel (`mock/mock-1`, the
+default, so everything works offline) and one example each for OpenAI-compatible servers and
+Anthropic. Base URLs come from settings first, then the environment (`OPENAI_BASE_URL`,
+`ANTHROPIC_BASE_URL`), then the provider's public address, so a local server is one
+variable away. Pi's catalog is far larger (generated, with prices); the idea is the same.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+
+from pi.ai.model import Model
+from pi.ai.providers.anthropic_messages import API as ANTHROPIC_API
+from pi.ai.providers.openai_completions import API as OPENAI_API
+
+DEFAULT_MODEL = "mock/mock-1"
+PUBLIC_BASE_URLS = {"openai": "https://api.openai.com/v1", "anthropic": "https://api.anthropic.com"}
+BASE_URL_ENV = {"openai": "OPENAI_BASE_URL", "anthropic": "ANTHROPIC_BASE_URL"}
+
+
+class ModelRefError(ValueError):
+    """A model string that names no model we can build; the text says which and why."""
+
+
+def builtin_models(
+    env: Mapping[str, str] | None = None, base_urls: Mapping[str, str] | None = None
+) -> dict[str, Model]:
+    """The built-in models by "provider/id"; `base_urls` (settings) beat `env`."""
+    env = os.environ if env is None else env
+    settings = base_urls or {}
+
+    def url(provider: str) -> str:
+        return (settings.get(provider) or env.get(BASE_URL_ENV[provider])
+                or PUBLIC_BASE_URLS[provider])
+
+    models = [
+        Model(id="mock-1", name="MockModel", api="mock", provider="mock"),
+        Model(id="gpt-4.1-mini", name="GPT-4.1 mini", api=OPENAI_API, provider="openai",
+              base_url=url("openai"), input=("text", "image"), context_window=1_047_576,
+              max_tokens=32_768),
+        Model(id="claude-sonnet-4-5", name="Claude Sonnet 4.5", api=ANTHROPIC_API,
+              provider="anthropic", base_url=url("anthropic"), reasoning=True,
+              input=("text", "image"), context_window=200_000, max_tokens=64_000),
+    ]
+    return {f"{model.provider}/{model.id}": model for model in models}
+
+
+def parse_model_ref(ref: str) -> tuple[str, str]:
+    """("provider", "model-id") from "provider/model-id"; the id may hold more slashes."""
+    provider, slash, model_id = ref.strip().partition("/")
+    if not (slash and provider and model_id):
+        raise ModelRefError(f"model {ref!r}: expected provider/model-id, e.g. {DEFAULT_MODEL}")
+    return provider, model_id
+
+
+def find_model(ref: str, models: Mapping[str, Model]) -> Model:
+    """The model `ref` names. An id the catalog does not list is accepted for a provider it
+    knows (a newer model, a local server's model): it gets that provider's api, base URL
+    and limits. An unknown provider is an error listing the known ones.
+    """
+    provider, model_id = parse_model_ref(ref)
+    known = models.get(f"{provider}/{model_id}")
+    if known is not None:
+        return known
+    template = next((model for model in models.values() if model.provider == provider), None)
+    if template is None:
+        providers = ", ".join(sorted({model.provider for model in models.values()}))
+        raise ModelRefError(f"model {ref!r}: unknown provider {provider!r} (known: {providers})")
+    return template.model_copy(update={"id": model_id, "name": model_id})

@@ -1,0 +1,111 @@
+"""One case on one checkpoint, in fixed phases: prepare, execute, collect, check, judge, dispose.
+
+Each phase either hands the next one what it needs or ends the run with an infrastructure
+failure naming itself. Disposal runs whatever happened before it (try/finally), and a
+failure there is recorded as a secondary code: it never hides or changes the verdict.
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Sequence
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+
+from pi.evals.cases import Case
+from pi.evals.driver_client import DRIVER, DriverFailure, parse_observation, run_driver
+from pi.evals.graders import command_judge, model_judge
+from pi.evals.judges import judge_view, run_judges
+from pi.evals.outcomes import (
+    Check,
+    Outcome,
+    env_secrets,
+    infra,
+    path_stats,
+    stub_in,
+    trajectory,
+    verdict,
+)
+from pi.evals.protocol_checks import check_protocol
+from pi.evals.workspace import (
+    Prepared,
+    ScratchFactory,
+    dispose,
+    prepare,
+    read_declared,
+    temporary_folder,
+)
+
+
+@dataclass(frozen=True)
+class Settings:
+    """How runs are made: all injectable, so tests control time, folders and the driver."""
+
+    timeout: float = 120.0
+    model: str | None = None
+    make_folder: ScratchFactory = temporary_folder
+    driver: Sequence[str] = field(default=(sys.executable, *DRIVER))
+
+
+@dataclass(frozen=True)
+class Target:
+    """A checkpoint folder to measure, and the step it is."""
+
+    folder: Path
+    step: int
+
+    @property
+    def label(self) -> str:
+        return f"{self.step:02d}"
+
+
+def run_case(case: Case, target: Target, settings: Settings) -> Outcome:
+    """Run every phase for `case` on `target`; always one outcome, cleanup always done."""
+    try:
+        prepared = prepare(case, settings.make_folder, settings.model)
+    except OSError:
+        return infra(case.id, target.step, "prepare", "workspace_setup")
+    outcome = None
+    try:
+        outcome = observe_and_judge(case, target, settings, prepared)
+    finally:
+        try:
+            dispose(prepared)
+        except OSError:
+            fallback = infra(case.id, target.step, "dispose", "cleanup_failed")
+            outcome = (outcome or fallback).with_secondary("cleanup_failed")
+    return outcome
+
+
+def observe_and_judge(case: Case, target: Target, settings: Settings,
+                      prepared: Prepared) -> Outcome:
+    timeout = case.spec.timeout or settings.timeout
+    try:
+        observation = parse_observation(
+            run_driver(target.folder, prepared, timeout, settings.driver))
+    except DriverFailure as failure:
+        if failure.code == "bad_observation":
+            return infra(case.id, target.step, "collect", failure.code)
+        return infra(case.id, target.step, "execute", failure.code)
+    if observation.terminal == "crashed":
+        return infra(case.id, target.step, "execute", "agent_crashed", observation.error)
+    try:
+        files = read_declared(prepared.workspace, case.spec.files)
+    except (OSError, ValueError):
+        return infra(case.id, target.step, "collect", "files_unreadable")
+    path = observation.active_path
+    protocol = check_protocol(observation, case.spec.expect)
+    judged: tuple[Check, ...] = ()
+    if all(check.passed for check in protocol):
+        extra = {"command": command_judge(prepared.workspace, timeout),
+                 "model_graded": model_judge(settings.model)}
+        try:
+            judged = run_judges(case.spec.judges, judge_view(path, files), extra)
+        except Exception:  # a judge is harness code; its crash is ours, not the agent's
+            return infra(case.id, target.step, "judge", "judge_crashed")
+    outcome = verdict(case.id, target.step, protocol, judged, path_stats(path, len(files)))
+    if outcome.status != "passed":
+        outcome = replace(outcome, exercise=stub_in(path))
+    if case.spec.show_trajectory:
+        outcome = replace(outcome, trajectory=trajectory(path, env_secrets()))
+    return outcome

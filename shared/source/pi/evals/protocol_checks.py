@@ -1,0 +1,88 @@
+"""Protocol checks: the rules every run must keep, checked before anyone judges the task.
+
+A run that "fixed the bug" but left a tool call without its result has a transcript no real
+provider would accept on the next request; a runtime whose memory differs from its session file
+will resume into a different conversation than the one the user saw. Those are not task
+failures: they are broken agents, and they are reported as such, before any judge runs.
+
+- every tool call has exactly one result, and it arrives in the same turn: after its
+  assistant message and before the next assistant message;
+- no result answers a call that was not made in that turn;
+- the transcript the runtime holds equals the session's active path (once there is a session);
+- the run ended in a terminal state: `completed`, or the error the case declares.
+"""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from pi.evals.cases import Expect
+from pi.evals.driver_client import Observation
+from pi.evals.outcomes import Check
+
+Path = Sequence[Mapping[str, Any]]
+
+
+def call_ids(message: Mapping[str, Any]) -> list[str]:
+    content = message.get("content", "")
+    if isinstance(content, str):
+        return []
+    return [str(block.get("id")) for block in content if block.get("type") == "toolCall"]
+
+
+def turns(path: Path) -> list[tuple[list[str], list[str]]]:
+    """(call ids of an assistant message, result ids that follow it before the next one)."""
+    # [exercise 14-turns]
+    found: list[tuple[list[str], list[str]]] = [([], [])]
+    for message in path:
+        if message.get("role") == "assistant":
+            found.append((call_ids(message), []))
+        elif message.get("role") == "toolResult":
+            found[-1][1].append(str(message.get("toolCallId")))
+    return found
+    # [end]
+
+
+def results_paired(path: Path) -> Check:
+    for calls, results in turns(path):
+        counts = Counter(results)
+        for call in calls:
+            if counts[call] != 1:
+                return Check("results_paired", False, f"call {call} has {counts[call]} results")
+    return Check("results_paired", True)
+
+
+def no_orphan_results(path: Path) -> Check:
+    for calls, results in turns(path):
+        for result in results:
+            if result not in calls:
+                return Check("no_orphan_results", False, f"result {result} answers no call")
+    return Check("no_orphan_results", True)
+
+
+def canonical(messages: Path) -> list[str]:
+    return [json.dumps(message, sort_keys=True, default=dict) for message in messages]
+
+
+def session_matches(observation: Observation) -> Check:
+    if observation.session is None:
+        return Check("session_matches", True, "no session before step 09")
+    same = canonical(observation.transcript) == canonical(observation.session)
+    return Check("session_matches", same, "" if same else "transcript differs from the session")
+
+
+def terminal_expected(observation: Observation, expect: Expect) -> Check:
+    terminal, error = observation.terminal, observation.error or ""
+    ok = terminal == expect.terminal and (expect.error_contains or "") in error
+    want = expect.terminal + (f" ({expect.error_contains})" if expect.error_contains else "")
+    return Check("terminal_expected", ok, "" if ok else f"ended {terminal}, expected {want}")
+
+
+def check_protocol(observation: Observation, expect: Expect) -> tuple[Check, ...]:
+    """All protocol checks, in a fixed order, on the run's active path."""
+    path = observation.active_path
+    return (results_paired(path), no_orphan_results(path), session_matches(observation),
+            terminal_expected(observation, expect))

@@ -1,0 +1,61 @@
+"""The `pi-agent` entry point picks the newest agent of the checkout and keeps the cwd."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from pi_course.agent_entry import agent_folder
+from pi_course.paths import CourseError, Layout
+
+FAKE_MAIN = """\
+import os, sys
+from pathlib import Path
+
+def app(prog_name):
+    print(prog_name, Path(__file__).parents[1].name, os.getcwd(), sys.argv[1:])
+"""
+
+
+def checkout(root: Path, with_main: list[str]) -> Layout:
+    """A checkout whose checkpoints (and `source`) have pi/agent_main.py where listed."""
+    (root / "checkpoints").mkdir(parents=True)
+    (root / "checkpoints" / "manifest.toml").write_text("", encoding="utf-8")
+    for name in ("12_extensions", "13_runtime", "14_evals", "source"):
+        folder = root / "shared" / name if name == "source" else root / "checkpoints" / name
+        (folder / "pi").mkdir(parents=True)
+        (folder / "pi" / "__init__.py").write_text("", encoding="utf-8")
+        if name in with_main:
+            (folder / "pi" / "agent_main.py").write_text(FAKE_MAIN, encoding="utf-8")
+    return Layout(root)
+
+
+def test_the_latest_checkpoint_with_an_agent_wins(tmp_path: Path) -> None:
+    layout = checkout(tmp_path, ["12_extensions", "13_runtime", "source"])
+    assert agent_folder(layout) == tmp_path / "checkpoints" / "13_runtime"
+
+
+def test_the_marked_source_is_used_while_no_checkpoint_has_an_agent(tmp_path: Path) -> None:
+    assert agent_folder(checkout(tmp_path, ["source"])) == tmp_path / "shared" / "source"
+
+
+def test_no_agent_anywhere_is_a_course_error(tmp_path: Path) -> None:
+    with pytest.raises(CourseError, match="arrives at step 13"):
+        agent_folder(checkout(tmp_path, []))
+
+
+def test_the_command_runs_in_process_and_keeps_the_working_directory(tmp_path: Path) -> None:
+    checkout(tmp_path / "course", ["13_runtime", "14_evals"])
+    workspace = tmp_path / "my-project"
+    workspace.mkdir()
+    env = {**os.environ, "PI_COURSE_ROOT": str(tmp_path / "course")}
+    done = subprocess.run(
+        [sys.executable, "-c", "from pi_course.agent_entry import main; main()", "-p", "hi"],
+        cwd=workspace, env=env, capture_output=True, text=True, check=False, timeout=60)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split(" ", 3) == ["pi-agent", "14_evals", str(workspace),
+                                         "['-p', 'hi']\n"]
