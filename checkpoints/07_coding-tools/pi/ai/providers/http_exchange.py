@@ -15,13 +15,69 @@ from collections.abc import Awaitable, Callable
 
 import httpx
 
-from pi.ai.model import Model, StreamOptions, empty_reply
-from pi.ai.providers.openai_wire import WireError
+from pi.ai.model import Context, Model, StreamOptions, empty_reply
+from pi.ai.providers.openai_wire import ReplyBuilder, WireError
 from pi.ai.redact import redact
 from pi.ai.retry import RetryPolicy, decide
 from pi.ai.stream import AssistantMessageEventStream, produce
 
 Exchange = Callable[[AssistantMessageEventStream], Awaitable[None]]
+TIMEOUT = httpx.Timeout(300.0, connect=10.0)  # a slow model may think for minutes
+
+
+class HttpProvider:
+    """One POST per call, the reply read as it streams; a subclass says what to send where
+    (`path`, `body`, `headers`) and how to read the reply (`read`)."""
+
+    path: str
+
+    def __init__(
+        self, client: httpx.AsyncClient | None = None, retry: RetryPolicy | None = None
+    ) -> None:
+        self.client = client  # tests pass one with an httpx.MockTransport; None = the network
+        self.retry = retry or RetryPolicy()
+
+    def stream(
+        self, model: Model, context: Context, options: StreamOptions
+    ) -> AssistantMessageEventStream:
+        """Start the exchange in the background and return its event stream at once."""
+
+        async def exchange(out: AssistantMessageEventStream) -> None:
+            await self.exchange(model, context, options, out)
+
+        return stream_exchange(model, options, exchange)
+
+    async def exchange(
+        self, model: Model, context: Context, options: StreamOptions,
+        out: AssistantMessageEventStream,
+    ) -> None:
+        if not model.base_url:
+            raise WireError(f"model {model.id!r} has no base_url to send the request to")
+        client = self.client or httpx.AsyncClient(timeout=TIMEOUT)
+        request = client.build_request(
+            "POST", f"{model.base_url.rstrip('/')}{self.path}",
+            json=self.body(model, context, options), headers=self.headers(options),
+        )
+        try:
+            response = await send_with_retry(client, request, self.retry, options)
+            builder = ReplyBuilder(out)
+            builder.start()
+            try:
+                await self.read(response, builder)
+            finally:
+                await response.aclose()
+        finally:
+            if self.client is None:
+                await client.aclose()
+
+    def body(self, model: Model, context: Context, options: StreamOptions) -> dict[str, object]:
+        raise NotImplementedError
+
+    def headers(self, options: StreamOptions) -> dict[str, str]:
+        raise NotImplementedError
+
+    async def read(self, response: httpx.Response, builder: ReplyBuilder) -> None:
+        raise NotImplementedError
 
 
 def stream_exchange(

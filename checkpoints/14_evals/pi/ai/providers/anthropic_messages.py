@@ -17,57 +17,26 @@ from httpx_sse import EventSource
 from pi.ai.model import Context, Model, StreamOptions
 from pi.ai.providers.anthropic_convert import messages_body
 from pi.ai.providers.anthropic_wire import AnthropicReader
-from pi.ai.providers.http_exchange import send_with_retry, stream_exchange
-from pi.ai.providers.openai_completions import TIMEOUT
+from pi.ai.providers.http_exchange import HttpProvider
 from pi.ai.providers.openai_wire import ReplyBuilder, WireError
-from pi.ai.retry import RetryPolicy
-from pi.ai.stream import AssistantMessageEventStream
 
 API = "anthropic-messages"
 ANTHROPIC_VERSION = "2023-06-01"  # the API version this adapter speaks, sent with every request
 
 
-class AnthropicMessagesProvider:
-    """Speaks `anthropic-messages`: one POST per call, the reply read as it streams."""
+class AnthropicMessagesProvider(HttpProvider):
+    """Speaks `anthropic-messages`: POST `/v1/messages`, read named SSE events."""
 
-    def __init__(
-        self, client: httpx.AsyncClient | None = None, retry: RetryPolicy | None = None
-    ) -> None:
-        self.client = client  # tests pass one with a MockTransport; None = the network
-        self.retry = retry or RetryPolicy()
+    path = "/v1/messages"
 
-    def stream(
-        self, model: Model, context: Context, options: StreamOptions
-    ) -> AssistantMessageEventStream:
-        """Start the exchange in the background and return its event stream at once."""
+    def body(self, model: Model, context: Context, options: StreamOptions) -> dict[str, object]:
+        return messages_body(model, context, options)
 
-        async def exchange(out: AssistantMessageEventStream) -> None:
-            await self.exchange(model, context, options, out)
+    def headers(self, options: StreamOptions) -> dict[str, str]:
+        return headers_for(options)
 
-        return stream_exchange(model, options, exchange)
-
-    async def exchange(
-        self, model: Model, context: Context, options: StreamOptions,
-        out: AssistantMessageEventStream,
-    ) -> None:
-        if not model.base_url:
-            raise WireError(f"model {model.id!r} has no base_url to send the request to")
-        client = self.client or httpx.AsyncClient(timeout=TIMEOUT)
-        request = client.build_request(
-            "POST", f"{model.base_url.rstrip('/')}/v1/messages",
-            json=messages_body(model, context, options), headers=headers_for(options),
-        )
-        try:
-            response = await send_with_retry(client, request, self.retry, options)
-            builder = ReplyBuilder(out)
-            builder.start()
-            try:
-                await read_events(response, AnthropicReader(builder))
-            finally:
-                await response.aclose()
-        finally:
-            if self.client is None:
-                await client.aclose()
+    async def read(self, response: httpx.Response, builder: ReplyBuilder) -> None:
+        await read_events(response, AnthropicReader(builder))
 
 
 def headers_for(options: StreamOptions) -> dict[str, str]:

@@ -18,57 +18,26 @@ import httpx
 from httpx_sse import EventSource
 
 from pi.ai.model import Context, Model, StreamOptions
-from pi.ai.providers.http_exchange import send_with_retry, stream_exchange
+from pi.ai.providers.http_exchange import HttpProvider
 from pi.ai.providers.openai_convert import chat_completions_body, headers_for
 from pi.ai.providers.openai_wire import ReplyBuilder, WireError
-from pi.ai.retry import RetryPolicy
-from pi.ai.stream import AssistantMessageEventStream
 
 API = "openai-completions"
-TIMEOUT = httpx.Timeout(300.0, connect=10.0)  # a slow model may think for minutes
 
 
-class OpenAICompletionsProvider:
-    """Speaks `openai-completions`: one POST per call, the reply read as it streams."""
+class OpenAICompletionsProvider(HttpProvider):
+    """Speaks `openai-completions`: POST `/chat/completions`, read `data:` chunks as SSE."""
 
-    def __init__(
-        self, client: httpx.AsyncClient | None = None, retry: RetryPolicy | None = None
-    ) -> None:
-        self.client = client  # tests pass one with an httpx.MockTransport; None = the network
-        self.retry = retry or RetryPolicy()
+    path = "/chat/completions"
 
-    def stream(
-        self, model: Model, context: Context, options: StreamOptions
-    ) -> AssistantMessageEventStream:
-        """Start the exchange in the background and return its event stream at once."""
+    def body(self, model: Model, context: Context, options: StreamOptions) -> dict[str, object]:
+        return chat_completions_body(model, context, options)
 
-        async def exchange(out: AssistantMessageEventStream) -> None:
-            await self.exchange(model, context, options, out)
+    def headers(self, options: StreamOptions) -> dict[str, str]:
+        return headers_for(options)
 
-        return stream_exchange(model, options, exchange)
-
-    async def exchange(
-        self, model: Model, context: Context, options: StreamOptions,
-        out: AssistantMessageEventStream,
-    ) -> None:
-        if not model.base_url:
-            raise WireError(f"model {model.id!r} has no base_url to send the request to")
-        client = self.client or httpx.AsyncClient(timeout=TIMEOUT)
-        request = client.build_request(
-            "POST", f"{model.base_url.rstrip('/')}/chat/completions",
-            json=chat_completions_body(model, context, options), headers=headers_for(options),
-        )
-        try:
-            response = await send_with_retry(client, request, self.retry, options)
-            builder = ReplyBuilder(out)
-            builder.start()
-            try:
-                await read_stream(response, builder)
-            finally:
-                await response.aclose()
-        finally:
-            if self.client is None:
-                await client.aclose()
+    async def read(self, response: httpx.Response, builder: ReplyBuilder) -> None:
+        await read_stream(response, builder)
 
 
 async def read_stream(response: httpx.Response, builder: ReplyBuilder) -> None:
