@@ -201,3 +201,16 @@ def test_tool_calls_and_results_stay_paired_in_the_session(tmp_path) -> None:
     calls = [b["id"] for m in stored if m["role"] == "assistant" for b in m["content"]
              if b["type"] == "toolCall"]
     assert calls == [m["toolCallId"] for m in stored if m["role"] == "toolResult"]
+
+
+def test_the_turn_limit_and_the_context_ceiling_are_the_callers_to_set(tmp_path) -> None:
+    (tmp_path / "AGENTS.md").write_text("Outside the project: never read.")
+    project = tmp_path / "project"
+    project.mkdir()
+    (project / "AGENTS.md").write_text("Inside the project.")
+    mock = MockModel([turn(tool_call("ls", {"path": "."})) for _ in range(3)])
+    runtime = make_runtime(tmp_path, mock, cwd=project, max_turns=2, context_ceiling=project)
+    asyncio.run(runtime.prompt("loop"))
+    assert len(mock.requests) == 2
+    prompt = mock.requests[0]["systemPrompt"]
+    assert "Inside the project." in prompt and "Outside the project" not in prompt

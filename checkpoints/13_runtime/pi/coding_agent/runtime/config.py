@@ -48,3 +48,5 @@ class RuntimeConfig:
     retry_base_ms: int = 2000
     thinking_level: str = "off"
     opener: Opener = open_text  # how session files are opened; tests inject failures here
+    max_turns: int = 50
+    context_ceiling: Path | None = None  # AGENTS.md is looked for no higher than this

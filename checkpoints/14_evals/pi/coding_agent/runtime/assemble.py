@@ -46,6 +46,7 @@ def assemble(config: RuntimeConfig) -> Assembly:
         tool_names=tuple(tool.name for tool in tools),
         tool_prompts=tool_prompts_for(tools),
         system_prompt=config.system_prompt,
+        context_ceiling=config.context_ceiling,
     )
     resources = loader.load()
     runner = ExtensionRunner(extensions.extensions)
@@ -57,6 +58,7 @@ def assemble(config: RuntimeConfig) -> Assembly:
         options=StreamOptions(clock=config.clock),
         convert_to_llm=convert_to_llm,  # type: ignore[arg-type]
         tool_hooks=tool_hooks(runner),
+        max_turns=config.max_turns,
     )
     notes = (*(d.line() for d in resources.diagnostics), *extensions.diagnostics)
     return Assembly(loop, resources, extensions, runner, tuple(notes))
