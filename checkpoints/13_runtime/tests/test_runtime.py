@@ -214,3 +214,49 @@ def test_the_turn_limit_and_the_context_ceiling_are_the_callers_to_set(tmp_path)
     assert len(mock.requests) == 2
     prompt = mock.requests[0]["systemPrompt"]
     assert "Inside the project." in prompt and "Outside the project" not in prompt
+
+
+EXTENSION = """
+from pathlib import Path
+
+from pi.coding_agent.extensions.events import AgentStartChange, InputChange, InputHandled
+from pi.ai import UserMessage
+
+LOG = Path(__file__).with_name("seen.txt")
+
+
+def seen(line):
+    with LOG.open("a") as log:
+        log.write(f"{line}\\n")
+
+
+def extension(api):
+    def on_input(event):
+        if event.text == "ping":
+            return InputHandled()
+        return InputChange(event.text.replace("please", "kindly"))
+
+    def on_start(event):
+        note = UserMessage(content="(house rules apply)", timestamp=0)
+        return AgentStartChange(system_prompt=event.system_prompt + " Be terse.", messages=(note,))
+
+    api.on("input", on_input)
+    api.on("before_agent_start", on_start)
+    api.on("agent_end", lambda event: seen(f"agent_end {len(event.messages)}"))
+    api.register_command("hello", "say hello", lambda args: seen(f"hello {args}"))
+"""
+
+
+def test_extensions_see_the_input_the_start_and_the_end_of_every_run(tmp_path) -> None:
+    (tmp_path / "rules.py").write_text(EXTENSION)
+    mock = MockModel([turn(text("done"))])
+    runtime = make_runtime(tmp_path, mock, extension_paths=(tmp_path / "rules.py",))
+    asyncio.run(runtime.prompt("/hello world"))
+    asyncio.run(runtime.prompt("ping"))
+    assert mock.requests == [], "a command and a handled input never reach the model"
+    asyncio.run(runtime.prompt("please fix it"))
+    request = mock.requests[0]
+    assert request["systemPrompt"].endswith("Be terse.")
+    assert [m["content"] for m in request["messages"]] == ["kindly fix it", "(house rules apply)"]
+    log = (tmp_path / "seen.txt").read_text().splitlines()
+    assert log == ["hello world", "agent_end 3"], "the command ran; agent_end saw all 3 messages"

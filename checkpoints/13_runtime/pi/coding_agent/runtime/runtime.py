@@ -16,6 +16,7 @@ from dataclasses import replace
 from pi.agent import Agent, MessageEnd
 from pi.agent.state import AgentState
 from pi.ai import AgentMessage, AssistantMessage, Model
+from pi.coding_agent.extensions.hooks import EventRelay
 from pi.coding_agent.runtime.assemble import Assembly, assemble
 from pi.coding_agent.runtime.compactor import Compacted, compact_session, over_threshold
 from pi.coding_agent.runtime.config import RuntimeConfig
@@ -27,6 +28,7 @@ from pi.coding_agent.runtime.events import (
     AutoRetryStart,
     RuntimeEvent,
 )
+from pi.coding_agent.runtime.prompt_input import prepare_prompt
 from pi.coding_agent.runtime.session_files import open_writer
 from pi.coding_agent.session.errors import SessionError
 
@@ -45,6 +47,7 @@ class Runtime:
         loop = replace(self.assembly.loop, before_turn=self._before_turn)
         self.agent = Agent(loop, self.writer.context().messages)  # type: ignore[arg-type]
         self.agent.subscribe(self._on_agent_event)
+        self.relay = EventRelay(self.assembly.runner)  # extensions' lifecycle handlers
         self.listeners: list[Listener] = []
         self.poisoned: Exception | None = None
         self.auto_compaction, self.auto_retry = config.auto_compaction, config.auto_retry
@@ -62,10 +65,17 @@ class Runtime:
         """One prompt, run to the end; returns only when all of it is on disk."""
         if self.poisoned is not None:
             raise RuntimePoisoned(f"the session can no longer be written: {self.poisoned}")
-        expanded = self.assembly.resources.expand_input(text) or text
+        prepared = await prepare_prompt(self.assembly.runner, self.assembly.resources, text,
+                                        self.assembly.loop.system_prompt)
+        if prepared is None:
+            return
+        self.agent.config = replace(self.agent.config, system_prompt=prepared.system_prompt)
+        for message in prepared.extra_messages:
+            self.agent.steer(message)  # queued now, delivered right after the prompt
         if self.auto_compaction and self._over_threshold():
             await self._compact("threshold")
-        await self.agent.prompt(expanded)
+        await self.agent.prompt(prepared.text)
+        await self.relay.flush()
         await self._after_run()
 
     def steer(self, text: str) -> None:
@@ -107,6 +117,7 @@ class Runtime:
             except SessionError as error:
                 self.poisoned = error
                 self.agent.abort()
+        self.relay(event)  # type: ignore[arg-type]
         self._emit(event)  # type: ignore[arg-type]
 
     def _over_threshold(self) -> bool:
