@@ -260,3 +260,29 @@ def test_extensions_see_the_input_the_start_and_the_end_of_every_run(tmp_path) -
     assert [m["content"] for m in request["messages"]] == ["kindly fix it", "(house rules apply)"]
     log = (tmp_path / "seen.txt").read_text().splitlines()
     assert log == ["hello world", "agent_end 3"], "the command ran; agent_end saw all 3 messages"
+
+
+def test_a_failed_summary_between_turns_records_nothing_and_the_run_goes_on(tmp_path) -> None:
+    mock = MockModel([
+        turn(text("Noted.")),
+        turn(text("## Goal\nremember the early context")),  # before the prompt: succeeds
+        turn(text("Listing."), tool_call("ls", {"path": "."})),
+        fail("server_error"),  # the summary request between the turns fails
+        turn(text("finished anyway")),
+    ])
+    settings = CompactionSettings(reserve_tokens=500, keep_recent_tokens=100)
+    runtime = make_runtime(tmp_path, mock, window=3000, compaction=settings, auto_retry=False)
+    runtime.auto_compaction = False
+    asyncio.run(runtime.prompt("x" * 12_000))
+    runtime.auto_compaction = True
+    ends: list = []
+    runtime.subscribe(lambda e: ends.append(e) if e.type == "auto_compaction_end" else None)
+    asyncio.run(runtime.prompt("please list the folder " + "y" * 400))
+    assert [e.entry_id is not None for e in ends[:2]] == [True, False]
+    assert "nothing recorded" in ends[1].error_message
+    kinds = [json.loads(line)["type"] for line in
+             (tmp_path / "session.jsonl").read_text().splitlines()]
+    assert kinds.count("compaction") == 1, "the failed summary wrote nothing"
+    before = mock.requests[2]["messages"]
+    assert mock.requests[4]["messages"][: len(before)] == before, "the context was kept"
+    assert runtime.messages[-1].content[0].text == "finished anyway"

@@ -132,23 +132,24 @@ class Runtime:
     async def _before_turn(self, context: list[AgentMessage]) -> list[AgentMessage] | None:
         if not self.auto_compaction or not self._over_threshold() or self.poisoned:
             return None
-        done = await self._compact("threshold", reseed=False)
-        return list(self.writer.context().messages) if done else None  # type: ignore[arg-type]
+        result = await self._compact("threshold", reseed=False)
+        if not isinstance(result, Compacted):  # a failed summary recorded nothing: go on as is
+            return None
+        return list(self.writer.context().messages)  # type: ignore[arg-type]
 
     async def _compact(self, reason: str, focus: str | None = None, reseed: bool = True,
                        will_retry: bool = False) -> Compacted | str:
         self._emit(AutoCompactionStart(reason=reason))  # type: ignore[arg-type]
         result = await compact_session(self.writer, self.agent.config, self.config.compaction,
                                        focus)
-        done = isinstance(result, Compacted)
         if isinstance(result, Compacted):
-            ending = AutoCompactionEnd(entry_id=result.entry_id, will_retry=will_retry,
-                                       tokens_before=result.tokens_before)
+            self._emit(AutoCompactionEnd(entry_id=result.entry_id, will_retry=will_retry,
+                                         tokens_before=result.tokens_before))
         else:
-            ending = AutoCompactionEnd(entry_id=None, tokens_before=0, will_retry=False,
-                                       error_message=result)
-        self._emit(ending)
-        if done and reseed and not self.agent.state.is_running:
+            self._emit(AutoCompactionEnd(entry_id=None, tokens_before=0, will_retry=False,
+                                         error_message=result))
+            return result
+        if reseed and not self.agent.state.is_running:
             self.agent.replace_messages(self.writer.context().messages)  # type: ignore[arg-type]
         return result
 
