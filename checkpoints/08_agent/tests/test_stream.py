@@ -1,6 +1,7 @@
 """Step 02: a reply stream ends exactly once, and a failure is a message, not an exception."""
 
 import asyncio
+import itertools
 import json
 
 import pytest
@@ -126,8 +127,11 @@ def test_text_deltas_join_to_the_text_end_content() -> None:
 
 def test_every_event_carries_the_partial_message_so_far() -> None:
     events = asyncio.run(mock_events(text("abcdefgh")))
-    texts = [e.partial.content[0].text for e in events if e.type == "text_delta"]
-    assert texts == sorted(texts, key=len) and texts[-1] == "abcdefgh"
+    deltas = [e for e in events if e.type == "text_delta"]
+    texts = [e.partial.content[0].text for e in deltas]
+    assert len(deltas) > 1
+    grown = list(itertools.accumulate(e.delta for e in deltas))
+    assert texts == grown, "each partial grew by exactly its delta"
 
 
 def test_events_round_trip_through_json() -> None:

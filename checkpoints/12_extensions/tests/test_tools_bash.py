@@ -2,6 +2,7 @@
 
 import asyncio
 import hashlib
+import itertools
 import json
 import os
 import re
@@ -149,8 +150,11 @@ def test_no_log_is_written_when_nothing_was_cut(bash) -> None:
 
 def test_progress_updates_carry_the_output_so_far(bash) -> None:
     seen: list[str] = []
-    call(bash, {"command": "echo one; echo two"}, on_update=lambda r: seen.append(text_of(r)))
-    assert seen and seen[-1] == "one\ntwo\n"
+    call(bash, {"command": "echo one; sleep 0.3; echo two"},
+         on_update=lambda r: seen.append(text_of(r)))
+    assert seen[0] == "one\n", "the first line is reported before the command ends"
+    assert seen[-1] == "one\ntwo\n"
+    assert all(later.startswith(earlier) for earlier, later in itertools.pairwise(seen))
 
 
 def test_the_timeout_must_be_positive(bash) -> None:

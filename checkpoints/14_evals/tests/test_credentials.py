@@ -182,3 +182,11 @@ def test_a_key_from_the_environment_is_redacted_from_an_http_error(tmp_path) -> 
     message = asyncio.run(run())
     assert seen[0].headers["x-api-key"] == ENV_KEY
     assert message.error_message == "HTTP 401: bad key ***"
+
+
+def test_an_unreadable_auth_file_is_an_error_reply_not_an_exception(tmp_path) -> None:
+    auth = tmp_path / "auth.json"
+    auth.write_bytes(b"\xff\xfe{}")
+    auth.chmod(0o600)
+    with pytest.raises(CredentialError, match="cannot be read"):
+        Credentials(auth_file=auth, env={}).load()

@@ -24,7 +24,7 @@ from pi.agent.events import (
     TurnEnd,
     TurnStart,
 )
-from pi.agent.tool_batch import ToolBatch
+from pi.agent.tool_batch import ENDS_RUN, ToolBatch
 from pi.agent.tools import ToolRegistry
 from pi.ai import (
     AbortSignal,
@@ -40,7 +40,6 @@ from pi.ai import (
     StreamOptions,
 )
 
-ENDS_RUN = ("error", "aborted", "length")
 
 
 def llm_messages(messages: Sequence[AgentMessage]) -> tuple[Message, ...]:

@@ -26,7 +26,7 @@ from pi.agent.events import (
     TurnEnd,
     TurnStart,
 )
-from pi.agent.tool_batch import ToolBatch
+from pi.agent.tool_batch import ENDS_RUN, ToolBatch
 from pi.agent.tools import ToolRegistry
 from pi.agent.tool_hooks import ToolHooks
 from pi.ai import (
@@ -43,7 +43,6 @@ from pi.ai import (
     StreamOptions,
 )
 
-ENDS_RUN = ("error", "aborted", "length")
 
 
 def llm_messages(messages: Sequence[AgentMessage]) -> tuple[Message, ...]:

@@ -75,7 +75,10 @@ class Credentials:
             raise CredentialError(
                 f"{path}: other users can access it (mode {mode & 0o777:o}); "
                 f"refusing to read keys from it. Fix: chmod 600 {path}")
-        text = path.read_text(encoding="utf-8")
+        try:
+            text = path.read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError) as error:
+            raise CredentialError(f"{path}: cannot be read ({error})") from None
         try:
             data = json.loads(text)
         except json.JSONDecodeError as error:

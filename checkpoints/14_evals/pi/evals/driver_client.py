@@ -11,7 +11,6 @@ something else is an infrastructure failure with its own code, never a verdict o
 from __future__ import annotations
 
 import json
-import os
 import subprocess
 import sys
 from collections.abc import Mapping, Sequence
@@ -19,6 +18,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from pi.evals.graders import command_env
 from pi.evals.workspace import Prepared
 
 CONTRACT = 1
@@ -50,9 +50,8 @@ class Observation:
 
 
 def child_env() -> dict[str, str]:
-    folder = str(Path(sys.executable).parent)
-    return {**os.environ, "PATH": f"{folder}{os.pathsep}{os.environ.get('PATH', '')}",
-            "PYTHONDONTWRITEBYTECODE": "1", "PYTHONHASHSEED": "0", "PYTHONIOENCODING": "utf-8"}
+    """A judge command's environment, made reproducible for the driver's own process."""
+    return {**command_env(), "PYTHONHASHSEED": "0", "PYTHONIOENCODING": "utf-8"}
 
 
 def run_driver(checkpoint: Path, prepared: Prepared, timeout: float,

@@ -22,7 +22,7 @@ from pi.ai import AbortSignal, AssistantMessage, ToolCall, ToolResultMessage
 from pi.agent.tool_hooks import ToolHooks
 # [end]
 
-UNRUNNABLE = ("error", "aborted", "length")
+ENDS_RUN = ("error", "aborted", "length")  # such a reply runs no tools, and ends the run
 
 
 def tool_calls_of(reply: AssistantMessage) -> list[ToolCall]:
@@ -69,7 +69,7 @@ class ToolBatch:
     async def run(self, reply: AssistantMessage, record: Record) -> list[ToolResultMessage]:
         """One result per tool call of `reply`, each ended and recorded in call order."""
         calls = tool_calls_of(reply)
-        if reply.stop_reason in UNRUNNABLE:
+        if reply.stop_reason in ENDS_RUN:
             return [self.skip(call, reply.stop_reason, record) for call in calls]
         results: list[ToolResultMessage] = []
         # [exercise 06-call-order]

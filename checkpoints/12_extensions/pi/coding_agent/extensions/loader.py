@@ -18,7 +18,7 @@ import inspect
 import re
 import sys
 import traceback
-from collections.abc import Callable, Collection, Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import ModuleType
@@ -26,12 +26,9 @@ from types import ModuleType
 from pi.agent.tools import AnyTool
 from pi.coding_agent.extensions.api import Command, Extension, ExtensionAPI
 from pi.coding_agent.extensions.ui import ExtensionUI, NoUI
+from pi.coding_agent.resources.trust import TrustPolicy, trust_nothing
 
 FACTORY_NAMES = ("extension", "setup")
-
-
-def never_trusted(project: Path) -> bool:
-    return False
 
 
 def extension_files(folder: Path) -> list[Path]:
@@ -39,7 +36,7 @@ def extension_files(folder: Path) -> list[Path]:
 
 
 def discover(agent_dir: Path, cwd: Path, paths: Sequence[Path] = (),
-             is_trusted: Callable[[Path], bool] = never_trusted) -> tuple[list[Path], list[str]]:
+             is_trusted: TrustPolicy = trust_nothing) -> tuple[list[Path], list[str]]:
     """The files to load in load order (user, project, explicit), and a note per skip."""
     found, notes = extension_files(agent_dir / "extensions"), list[str]()
     project = extension_files(cwd / ".pi" / "extensions")

@@ -3,8 +3,8 @@
 Run the exchange in the background, let an abort cut through anything (even a stalled read),
 turn every failure into an error reply with the API key redacted, and send a refused request
 again only when the `RetryPolicy` says so. Every wire protocol needs exactly the same care, so
-it is written once: the OpenAI provider (here) and the Anthropic one (step 13) only say what
-to send and how to read the reply.
+it is written once: the OpenAI provider (step 04) and the Anthropic one (step 13) only say
+what to send and how to read the reply.
 """
 
 from __future__ import annotations

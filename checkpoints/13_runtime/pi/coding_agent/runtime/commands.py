@@ -14,7 +14,6 @@ from dataclasses import replace
 from pathlib import Path
 
 from pi.ai import AbortSignal, AgentMessage, AssistantMessage, TextContent
-from pi.coding_agent.extensions.prompt import run_command
 from pi.coding_agent.messages import BashExecutionMessage
 from pi.coding_agent.runtime.config import RuntimeConfig
 from pi.coding_agent.runtime.runtime import Runtime
@@ -123,7 +122,5 @@ def record_bash(runtime: Runtime, message: BashExecutionMessage) -> None:
 
 
 async def submit(runtime: Runtime, text: str) -> None:
-    """A line the person typed: an extension's `/command` runs instead; else a prompt."""
-    if runtime.poisoned is None and await run_command(runtime.assembly.runner, text):
-        return
+    """A line the person typed; `Runtime.prompt` runs extension commands itself."""
     await runtime.prompt(text)
