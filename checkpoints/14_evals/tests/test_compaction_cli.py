@@ -27,21 +27,16 @@ def invoke(*args: str) -> tuple[int, str, str]:
 
 def test_cut_prints_what_a_compaction_at_the_leaf_would_keep(data_dir) -> None:
     ref = load(data_dir, "before-compaction")
-    expected = {c["keepRecentTokens"]: c for c in ref.expected["prepareCompaction"]}
-    for keep, case in expected.items():
-        code, out, _ = invoke("cut", ref.session.path, "--keep-recent", str(keep), "--json")
-        turn_start = case["turnPrefixMessages"]["entryRange"]
+    cuts = [c for c in ref.expected["findCutPoint"] if c["mode"] == "afterLatestCompaction"]
+    assert cuts
+    for case in cuts:
+        keep = str(case["keepRecentTokens"])
+        code, out, _ = invoke("cut", ref.session.path, "--keep-recent", keep, "--json")
         assert code == 0
-        report = json.loads(out)
-        assert report["firstKeptEntryId"] == case["firstKeptEntryId"]
-        assert report["isSplitTurn"] == case["isSplitTurn"]
-        if not case["isSplitTurn"]:
-            expected_start = None
-        elif turn_start is None:  # Pi's quirk: the split starts at the cut, the prefix is empty
-            expected_start = case["firstKeptEntryId"]
-        else:
-            expected_start = turn_start["firstEntry"]["id"]
-        assert report["turnStartEntryId"] == expected_start
+        start = case["turnStartEntry"]["id"] if case["isSplitTurn"] else None
+        assert json.loads(out) == {"firstKeptEntryId": case["firstKeptEntry"]["id"],
+                                   "isSplitTurn": case["isSplitTurn"],
+                                   "turnStartEntryId": start}
 
 
 def test_cut_at_another_leaf_searches_after_that_paths_latest_compaction(data_dir) -> None:
