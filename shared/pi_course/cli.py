@@ -236,6 +236,32 @@ def verify() -> None:
 
 
 @command()
+def stats(
+    as_json: Annotated[bool, typer.Option("--json", help="Print JSON instead of a table.")] = False,
+) -> None:
+    """Lines each step changes: the lesson to read, the provided code, the tests."""
+    import json
+
+    from pi_course.lessons import LESSON_BUDGET, committed_lines
+
+    layout, manifest = course()
+    rows = committed_lines(layout, manifest)
+    if as_json:
+        steps = [{"step": f"{r.step:02d}", "lesson": r.lesson_total,
+                  "provided": r.provided_total, "tests": r.tests, "lesson_files": r.lesson}
+                 for r in rows]
+        out.print_json(json.dumps({"budget": LESSON_BUDGET, "steps": steps}))
+        return
+    grid = table("NN", "lesson", "provided", "tests", "lesson files",
+                 title=f"Changed lines per step (lesson budget {LESSON_BUDGET})")
+    for r in rows:
+        files = ", ".join(f"{rel.removeprefix('pi/')} {n}" for rel, n in r.lesson.items())
+        grid.add_row(f"{r.step:02d}", str(r.lesson_total), str(r.provided_total), str(r.tests),
+                     files)
+    out.print(grid)
+
+
+@command()
 def practice(step: NN, dest: Folder) -> None:
     """Copy a checkpoint with this step's exercises stubbed out, for you to fill in."""
     from pi_course.practice import make_practice

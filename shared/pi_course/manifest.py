@@ -39,6 +39,8 @@ class Step:
     public: tuple[str, ...]
     tests: tuple[str, ...]
     why: dict[str, str]
+    lesson: tuple[str, ...]
+    provided: tuple[str, ...]
     retired: tuple[Retired, ...]
     exercises: tuple[Exercise, ...]
 
@@ -89,6 +91,8 @@ def _step(record: dict[str, Any], index: int, path: Path) -> Step:
             public=tuple(record.get("public", [])),
             tests=tuple(record.get("tests", [])),
             why=dict(record.get("why", {})),
+            lesson=tuple(record.get("lesson", [])),
+            provided=tuple(record.get("provided", [])),
             retired=tuple(Retired(r["test"], r["reason"]) for r in record.get("retired", [])),
             exercises=tuple(
                 Exercise(e["id"], e["hint"], tuple(e.get("tests", [])))

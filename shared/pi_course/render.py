@@ -62,10 +62,25 @@ def test_files(layout: Layout, step: int) -> dict[str, str]:
     return chosen
 
 
-def changes_diff(before: dict[str, str], after: dict[str, str]) -> str:
-    """A unified diff of the learner-facing files between two checkpoints."""
+def reading_order(step: Step | None, paths: set[str]) -> list[str]:
+    """Lesson files first (in the manifest's order), then provided code, then the rest."""
+    lesson = list(step.lesson) if step else []
+    provided = list(step.provided) if step else []
+
+    def rank(rel: str) -> tuple[int, int, str]:
+        if rel in lesson:
+            return (0, lesson.index(rel), rel)
+        if rel in provided:
+            return (1, provided.index(rel), rel)
+        return (2, 0, rel)
+
+    return sorted(paths, key=rank)
+
+
+def changes_diff(before: dict[str, str], after: dict[str, str], step: Step | None = None) -> str:
+    """A unified diff of the learner-facing files between two checkpoints, lesson first."""
     chunks: list[str] = []
-    for rel in sorted(set(before) | set(after)):
+    for rel in reading_order(step, set(before) | set(after)):
         if not rel.startswith(DIFFED) or before.get(rel) == after.get(rel):
             continue
         chunks.extend(
@@ -97,11 +112,29 @@ def line_changes(before: dict[str, str], after: dict[str, str]) -> list[tuple[st
 
 
 def changes_table(step: Step, rows: list[tuple[str, int, int]]) -> str:
-    lines = ["| file | lines | why |", "|---|---|---|"]
-    for rel, added, removed in rows:
-        why = step.why.get(rel, "tests introduced at this step" if rel.startswith("tests/") else "")
-        lines.append(f"| `{rel}` | +{added} −{removed} | {why} |")
-    return "\n".join(lines) + "\n\nThe full delta is in [`CHANGES.diff`](CHANGES.diff)."
+    """The README's account of the step: lesson to read, provided code to skim, the rest."""
+    groups = (
+        ("Lesson: read these in full", [r for r in rows if r[0] in step.lesson]),
+        ("Provided: use these, skim if you like", [r for r in rows if r[0] in step.provided]),
+        ("Tests, demo and anything else",
+         [r for r in rows if r[0] not in step.lesson and r[0] not in step.provided]),
+    )
+    order = {rel: i for i, rel in enumerate(reading_order(step, {r[0] for r in rows}))}
+    parts: list[str] = []
+    for title, group in groups:
+        if not group:
+            continue
+        total = sum(added + removed for _, added, removed in group)
+        lines = [f"### {title} ({total} lines changed)", "",
+                 "| file | lines | why |", "|---|---|---|"]
+        for rel, added, removed in sorted(group, key=lambda r: order[r[0]]):
+            why = step.why.get(
+                rel, "tests introduced at this step" if rel.startswith("tests/") else ""
+            )
+            lines.append(f"| `{rel}` | +{added} −{removed} | {why} |")
+        parts.append("\n".join(lines))
+    parts.append("The full delta is in [`CHANGES.diff`](CHANGES.diff), lesson files first.")
+    return "\n\n".join(parts)
 
 
 def step_text(layout: Layout, step: Step, name: str) -> str:
@@ -127,7 +160,7 @@ def build(layout: Layout, manifest: Manifest, step: int, practice: bool = False)
     table = changes_table(current, line_changes(before, files))
     extras = {
         "README.md": readme.replace(CHANGES_PLACEHOLDER, table),
-        "CHANGES.diff": changes_diff(before, files),
+        "CHANGES.diff": changes_diff(before, files, current),
     }
     if practice:
         files = learner_files(layout, manifest, step, True)

@@ -14,6 +14,7 @@ from pathlib import Path
 from pi_course.generate import DEMO_OUTPUT, expected_files, folder_files, run_demo
 from pi_course.hygiene import check_budgets, check_links
 from pi_course.layers import check_layers
+from pi_course.lessons import check_lessons
 from pi_course.manifest import LAST_STEP, Manifest, load_manifest
 from pi_course.markers import MARKER, exercises_in, render
 from pi_course.paths import CourseError, Layout, find_layout
@@ -32,7 +33,7 @@ def verify(layout: Layout | None = None) -> VerifyReport:
     try:
         manifest = load_manifest(layout.manifest)
         for check in (check_sources, check_tests, check_checkpoints, check_public_names,
-                      check_exercises, check_layers, check_budgets, check_links):
+                      check_exercises, check_layers, check_lessons, check_budgets, check_links):
             check(layout, manifest, report)
     except CourseError as error:
         report.problems.append(str(error))
