@@ -74,9 +74,17 @@ def test_a_public_name_that_disappears_is_named(course: Layout) -> None:
 
 def test_an_upward_import_is_named(course: Layout) -> None:
     module = course.source / "pi" / "ai" / "content.py"
-    module.write_text(module.read_text() + "\nimport pi.trace\n")
+    module.write_text(module.read_text() + "\n\ndef later() -> None:\n    import pi.agent.loop\n")
     generate(course, load_manifest(course.manifest))
-    assert "pi/ai/content.py: imports pi.trace, a higher layer" in verify(course).problems
+    assert "pi/ai/content.py: imports pi.agent.loop, a higher layer" in verify(course).problems
+
+
+def test_a_mode_importing_course_plumbing_sideways_is_named(course: Layout) -> None:
+    module = course.source / "pi" / "modes" / "interactive_render.py"
+    module.write_text(module.read_text() + "\nfrom pi.session_cli import row_text\n")
+    generate(course, load_manifest(course.manifest))
+    assert ("pi/modes/interactive_render.py: imports pi.session_cli, course plumbing the agent "
+            "never imports") in verify(course).problems
 
 
 def test_a_chapter_anchor_that_no_longer_resolves_is_named(course: Layout) -> None:

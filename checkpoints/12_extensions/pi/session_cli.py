@@ -24,7 +24,7 @@ from pi.coding_agent.session.context import build_context
 from pi.coding_agent.session.entries import SessionEntry
 from pi.coding_agent.session.errors import SessionError
 from pi.coding_agent.session.reader import LoadedSession, read_session
-from pi.coding_agent.session.show import entry_kind, preview, tree_rows
+from pi.coding_agent.session.show import entry_kind, row_parts, tree_rows
 from pi.coding_agent.session.tokens import estimate_context_tokens, estimate_tokens
 
 session_app = typer.Typer(no_args_is_help=True, help="Look inside a Pi session file (.jsonl).")
@@ -95,13 +95,7 @@ def tree(file: FileArg) -> None:
 
 def row_text(entry: SessionEntry, label: str | None, is_leaf: bool) -> Text:
     """`id kind [label] ◀ leaf  preview`, coloured."""
-    text = Text.assemble((entry.id, "bold"), " ", (entry_kind(entry), "cyan"))
-    if label:
-        text.append(f" [{label}]", "yellow")
-    if is_leaf:
-        text.append(" ◀ leaf", "bold green")
-    words = preview(entry)
-    return text.append(f"  {words}", "dim") if words else text
+    return Text.assemble(*row_parts(entry, label, is_leaf))
 
 
 @session_app.command("context")

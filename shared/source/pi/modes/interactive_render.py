@@ -29,9 +29,8 @@ from pi.coding_agent.runtime.events import (
     RuntimeEvent,
 )
 from pi.coding_agent.runtime.runtime import Runtime
-from pi.coding_agent.session.show import tree_rows
+from pi.coding_agent.session.show import row_parts, tree_rows
 from pi.coding_agent.session.writer import SessionWriter
-from pi.session_cli import row_text
 
 ARGS_WIDTH = 60
 
@@ -145,6 +144,7 @@ def session_tree(writer: SessionWriter) -> Tree:
     top = Tree(Text(f"session {writer.header.id}", "bold"))
     nodes: dict[str | None, Tree] = {None: top}
     for parent_id, entry in tree_rows(writer.tree):
-        line = row_text(entry, writer.tree.labels.get(entry.id), entry.id == writer.leaf_id)
+        is_leaf = entry.id == writer.leaf_id
+        line = Text.assemble(*row_parts(entry, writer.tree.labels.get(entry.id), is_leaf))
         nodes[entry.id] = nodes[parent_id].add(line)
     return top

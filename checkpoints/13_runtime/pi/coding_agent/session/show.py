@@ -40,6 +40,17 @@ def preview(entry: SessionEntry) -> str:
     return shorten(entry_text(entry))
 
 
+def row_parts(entry: SessionEntry, label: str | None, is_leaf: bool) -> list[tuple[str, str]]:
+    """`id kind [label] ◀ leaf  preview` as (text, style) pairs, for any screen to colour."""
+    parts = [(entry.id, "bold"), (" ", ""), (entry_kind(entry), "cyan")]
+    if label:
+        parts.append((f" [{label}]", "yellow"))
+    if is_leaf:
+        parts.append((" ◀ leaf", "bold green"))
+    words = preview(entry)
+    return [*parts, (f"  {words}", "dim")] if words else parts
+
+
 def entry_text(entry: SessionEntry) -> str:
     if isinstance(entry, MessageEntry):
         return message_text(entry.message)
