@@ -273,20 +273,84 @@ def practice(step: NN, dest: Folder) -> None:
 
 
 @command()
-def check(step: NN, dest: Folder) -> None:
-    """Run the exercise tests against your practice folder."""
+def check(
+    step: NN,
+    dest: Folder,
+    as_json: Annotated[bool, typer.Option("--json", help="Print JSON instead of a table.")] = False,
+) -> None:
+    """Judge your practice folder with the course's own tests: pass or fail per exercise."""
+    import json
+
     from pi_course.practice import check_practice
 
-    results = check_practice(*course(), step_number(step), dest)
-    grid = table("exercise", "status", "hint")
-    for r in results:
-        grid.add_row(r.id, "[green]pass" if r.passed else "[red]fail", "" if r.passed else r.hint)
-    out.print(grid)
+    number = step_number(step)
+    results = check_practice(*course(), number, dest)
+    if as_json:
+        report = {"step": f"{number:02d}", "exercises": [r.as_json() for r in results]}
+        print(json.dumps(report, indent=1, ensure_ascii=False))
+    else:
+        grid = table("exercise", "status", "failing tests", "first message")
+        for r in results:
+            grid.add_row(r.id, "[green]pass" if r.passed else "[red]fail",
+                         "\n".join(r.failing), r.message)
+        out.print(grid)
+        if not all(r.passed for r in results):
+            out.print(f"stuck? `pi-course hint {number:02d} EXERCISE --dir {dest}`", markup=False)
     if not all(r.passed for r in results):
         raise typer.Exit(1)
+
+
+@command()
+def hint(
+    step: NN,
+    exercise: Annotated[str, typer.Argument(help="Exercise id, e.g. 06-turns.")],
+    level: Annotated[int | None, typer.Option(help="Which rung (1 = a nudge).")] = None,
+    folder: Annotated[Path | None, typer.Option(
+        "--dir", help="Your practice folder, where the rungs you have seen are remembered "
+        "(default: the current folder, if it is one).")] = None,
+) -> None:
+    """One rung of an exercise's hint ladder: by default the next one you have not seen."""
+    from pi_course.exercises import find_exercise, next_hint
+    from pi_course.practice import MARKER_FILE
+
+    chosen = find_exercise(course()[1].step(step_number(step)), exercise)
+    here = folder or Path.cwd()
+    remember = here if (here / MARKER_FILE).is_file() else None
+    rung, text = next_hint(chosen, remember, level)
+    out.print(f"{chosen.id}, hint {rung} of {len(chosen.hints)}:", style="bold", markup=False)
+    out.print(text, markup=False)
+
+
+@command()
+def progress(
+    folders: Annotated[list[Path], typer.Argument(help="Learners' practice folders.")],
+    html_file: Annotated[Path | None, typer.Option(
+        "--html", help="Also write an HTML page for a projector.")] = None,
+) -> None:
+    """A room at a glance: every practice folder checked, one row per learner."""
+    from pi_course.progress import check_room, room_html
+
+    learners = check_room(*course(), folders)
+    grid = table("learner", "step", "passed", "exercises")
+    for learner in learners:
+        if learner.problem:
+            grid.add_row(learner.folder.name, "–", "–", f"[red]{learner.problem}")
+            continue
+        marks = "  ".join(f"[green]✓ {r.id}" if r.passed else f"[red]✗ {r.id}"
+                          for r in learner.results)
+        grid.add_row(learner.folder.name, f"{learner.step:02d}",
+                     f"{learner.passed}/{len(learner.results)}", marks)
+    out.print(grid)
+    if html_file is not None:
+        html_file.write_text(room_html(learners), encoding="utf-8")
+        out.print(f"progress page written to {html_file}", markup=False)
 
 
 # The eval harness lives in the latest checkpoint (step 14); this command only launches it.
 from pi_course.eval_command import eval_command  # noqa: E402
 
 command("eval")(eval_command)
+
+
+if __name__ == "__main__":
+    app()

@@ -16,11 +16,27 @@ from pi_course.paths import CourseError
 LAST_STEP = 14
 
 
+HINT_RUNGS = 3
+
+
 @dataclass(frozen=True)
 class Exercise:
+    """One exercise: a region of a lesson file the learner writes, and the tests that judge it.
+
+    `hints` is a ladder: a nudge, then the approach, then nearly the answer. `tests` are pytest
+    node ids (`tests/test_x.py::test_name`, every parametrisation of it included).
+    """
+
     id: str
-    hint: str
+    task: str
+    hints: tuple[str, ...]
     tests: tuple[str, ...]
+    minutes: int
+
+    @property
+    def hint(self) -> str:
+        """The first rung: all the README and the stub ever show."""
+        return self.hints[0]
 
 
 @dataclass(frozen=True)
@@ -95,9 +111,24 @@ def _step(record: dict[str, Any], index: int, path: Path) -> Step:
             provided=tuple(record.get("provided", [])),
             retired=tuple(Retired(r["test"], r["reason"]) for r in record.get("retired", [])),
             exercises=tuple(
-                Exercise(e["id"], e["hint"], tuple(e.get("tests", [])))
-                for e in record.get("exercise", [])
+                _exercise(e, f"{where}.exercise[{i}]")
+                for i, e in enumerate(record.get("exercise", []))
             ),
         )
     except KeyError as missing:
         raise CourseError(f"{where}: missing field {missing}") from None
+
+
+def _exercise(record: dict[str, Any], where: str) -> Exercise:
+    hints = record["hints"]
+    if not isinstance(hints, list) or len(hints) < HINT_RUNGS or not all(
+        isinstance(h, str) and h.strip() for h in hints
+    ):
+        raise CourseError(f"{where}: `hints` must be a ladder of at least {HINT_RUNGS} texts")
+    tests = record["tests"]
+    if not tests or not all(isinstance(t, str) and "::" in t for t in tests):
+        raise CourseError(f"{where}: `tests` must be pytest node ids, tests/test_x.py::test_name")
+    minutes = record["minutes"]
+    if not isinstance(minutes, int) or minutes <= 0:
+        raise CourseError(f"{where}: `minutes` must be a whole number of minutes")
+    return Exercise(str(record["id"]), str(record["task"]), tuple(hints), tuple(tests), minutes)

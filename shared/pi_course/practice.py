@@ -1,10 +1,15 @@
 """Practice copies: a standalone step with that step's exercises replaced by stubs.
 
 `make_practice` writes the checkpoint as the learner should receive it: every exercise region
-of the step raises NotImplementedError naming the exercise and its hint, everything else is
-the real code, and the copy carries what its tests need (the MockModel, the test data, the
-protocol schema) so it runs anywhere. `check_practice` runs the step's tests there and says,
-per exercise, whether its tests pass now.
+of the step raises NotImplementedError naming the exercise and its first hint, everything else
+is the real code (its diff and chapter show the stubs, never the answers), and the copy
+carries what its tests need (the MockModel, the test data, the protocol schema) so it runs
+anywhere.
+
+`check_practice` is the honest judge: it runs the course's own pristine tests, snapshots and
+data for the step against the learner's `pi/` only, never the copy's tests or snapshots (a
+learner who runs `pytest --snapshot-update` in the copy changes nothing it reports), and only
+the tests named for the exercises, so it costs about what pytest on those tests costs.
 """
 
 from __future__ import annotations
@@ -17,7 +22,8 @@ import xml.etree.ElementTree as ET
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from pi_course.generate import DEMO_OUTPUT, write_folder
+from pi_course.docs import render_chapter
+from pi_course.generate import CHAPTER, DEMO_OUTPUT, write_folder
 from pi_course.manifest import Manifest
 from pi_course.paths import CourseError, Layout
 from pi_course.render import build
@@ -28,10 +34,17 @@ IGNORED = shutil.ignore_patterns("__pycache__", "tests", "*.pyc")
 
 @dataclass(frozen=True)
 class ExerciseResult:
+    """One exercise's verdict: its failing test ids and the first failure's message."""
+
     id: str
     hint: str
     passed: bool
     failing: list[str] = field(default_factory=list)
+    message: str = ""
+
+    def as_json(self) -> dict[str, object]:
+        return {"id": self.id, "status": "pass" if self.passed else "fail",
+                "failing": self.failing, "message": self.message}
 
 
 @dataclass(frozen=True)
@@ -50,7 +63,9 @@ def make_practice(layout: Layout, manifest: Manifest, step: int, dest: Path) -> 
         raise CourseError(f"{dest} already exists; practice never overwrites, pick a new folder")
     current = manifest.step(step)
     dest.mkdir(parents=True, exist_ok=True)
-    write_folder(dest, build(layout, manifest, step, practice=True))
+    files = build(layout, manifest, step, practice=True)
+    files[CHAPTER] = render_chapter(layout, current, files)
+    write_folder(dest, files)
     shutil.copyfile(layout.checkpoints / current.folder / DEMO_OUTPUT, dest / DEMO_OUTPUT)
     shutil.copytree(layout.mock_model, dest / "mock_model", ignore=IGNORED)
     shutil.copytree(layout.data, dest / "data", ignore=IGNORED)
@@ -68,17 +83,19 @@ def native_tracebacks(ini: Path) -> None:
     ini.write_text(text.replace("addopts = ", note + "addopts = --tb=native "), encoding="utf-8")
 
 
-def run_tests(folder: Path) -> list[Outcome]:
-    """Run every test in `folder` in a fresh process and read each outcome from JUnit XML."""
+def run_tests(folder: Path, select: list[str] | None = None) -> list[Outcome]:
+    """Run the tests in `folder` (or only `select`) in a fresh process; outcomes from JUnit XML."""
     with tempfile.TemporaryDirectory() as scratch:
         report = Path(scratch) / "junit.xml"
-        subprocess.run(
+        result = subprocess.run(
             [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider",
-             "-o", "junit_family=xunit1", "-o", "timeout=5", f"--junitxml={report}"],
+             "-o", "junit_family=xunit1", "-o", "timeout=20", f"--junitxml={report}",
+             *(select or [])],
             cwd=folder, capture_output=True, text=True, check=False,
         )
         if not report.is_file():
-            raise CourseError(f"pytest did not run in {folder}")
+            last = (result.stdout + result.stderr).strip().splitlines() or ["no output"]
+            raise CourseError(f"pytest did not run in {folder}: {last[-1]}")
         return [outcome(case) for case in ET.parse(report).getroot().iter("testcase")]
 
 
@@ -91,15 +108,66 @@ def outcome(case: ET.Element) -> Outcome:
     return Outcome(module, f"{module}::{case.get('name')}", problem is None, message)
 
 
+def pristine_run_folder(layout: Layout, manifest: Manifest, step: int, learner: Path,
+                        run: Path) -> None:
+    """The course's tests, data and snapshots for `step`, around the learner's `pi/` alone."""
+    for rel, text in build(layout, manifest, step).items():
+        if not rel.startswith("pi/") and rel.endswith((".py", ".ini")):
+            target = run / rel
+            target.parent.mkdir(parents=True, exist_ok=True)
+            target.write_text(text, encoding="utf-8")
+    if not (learner / "pi").is_dir():
+        raise CourseError(f"{learner} has no pi/ folder to check")
+    shutil.copytree(learner / "pi", run / "pi", ignore=shutil.ignore_patterns("__pycache__"))
+    (run / "data").symlink_to(layout.data.resolve(), target_is_directory=True)
+    (run / "mock_model").symlink_to(layout.mock_model.resolve(), target_is_directory=True)
+    (run / "protocol").symlink_to((layout.root / "shared" / "protocol").resolve(),
+                                  target_is_directory=True)
+    native_tracebacks(run / "pytest.ini")
+
+
+def covers(test_id: str, node: str) -> bool:
+    """Whether a manifest test id names this outcome (every parametrisation included)."""
+    return node == test_id or node.startswith(test_id + "[")
+
+
+def first_line(message: str) -> str:
+    lines = [line.strip() for line in message.splitlines() if line.strip()]
+    return lines[0][:300] if lines else ""
+
+
+def practice_step(dest: Path) -> int:
+    """The step a practice folder was made for, from its marker file."""
+    marker = dest / MARKER_FILE
+    if not marker.is_file():
+        raise CourseError(f"{dest} is not a practice copy (make one with `pi-course practice`)")
+    for line in marker.read_text(encoding="utf-8").splitlines():
+        key, _, value = line.partition("=")
+        if key.strip() == "step" and value.strip().isdigit():
+            return int(value)
+    raise CourseError(f"{marker}: no `step = N` line")
+
+
 def check_practice(
     layout: Layout, manifest: Manifest, step: int, dest: Path
 ) -> list[ExerciseResult]:
-    """Which of the step's exercises pass in `dest`: all tests of their modules must pass."""
-    if not (dest / MARKER_FILE).is_file():
-        raise CourseError(f"{dest} is not a practice copy (make one with `pi-course practice`)")
-    outcomes = run_tests(dest)
+    """Each exercise of `step`: pass when every test named for it passes on the learner's code."""
+    practice_step(dest)
+    exercises = manifest.step(step).exercises
+    wanted = sorted({t for e in exercises for t in e.tests})
+    with tempfile.TemporaryDirectory() as scratch:
+        run = Path(scratch) / "run"
+        pristine_run_folder(layout, manifest, step, dest, run)
+        outcomes = run_tests(run, wanted)
     results: list[ExerciseResult] = []
-    for exercise in manifest.step(step).exercises:
-        failing = [o.node for o in outcomes if o.module in exercise.tests and not o.passed]
-        results.append(ExerciseResult(exercise.id, exercise.hint, not failing, failing))
+    for exercise in exercises:
+        failing: list[str] = []
+        message = ""
+        for test_id in exercise.tests:
+            mine = [o for o in outcomes if covers(test_id, o.node)]
+            broken = [o for o in mine if not o.passed]
+            if not mine or broken:
+                failing.append(test_id)
+                message = message or (first_line(broken[0].message) if broken else "not run")
+        results.append(ExerciseResult(exercise.id, exercise.hint, not failing, failing, message))
     return results

@@ -10,6 +10,7 @@ import difflib
 import re
 from pathlib import Path
 
+from pi_course.exercises import EXERCISES_PLACEHOLDER, exercises_section
 from pi_course.manifest import LAST_STEP, Manifest, Step
 from pi_course.markers import render
 from pi_course.paths import CourseError, Layout
@@ -158,12 +159,13 @@ def build(layout: Layout, manifest: Manifest, step: int, practice: bool = False)
     before = learner_files(layout, manifest, step - 1, False) if step > 0 else {}
     readme = step_text(layout, current, "README.md")
     table = changes_table(current, line_changes(before, files))
+    if practice:  # a practice copy shows the stubs, never the answers, in its diff too
+        files = learner_files(layout, manifest, step, True)
     extras = {
-        "README.md": readme.replace(CHANGES_PLACEHOLDER, table),
+        "README.md": readme.replace(CHANGES_PLACEHOLDER, table)
+                           .replace(EXERCISES_PLACEHOLDER, exercises_section(current)),
         "CHANGES.diff": changes_diff(before, files, current),
     }
-    if practice:
-        files = learner_files(layout, manifest, step, True)
     return {**files, **extras}
 
 

@@ -11,14 +11,16 @@ import ast
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from pi_course.generate import DEMO_OUTPUT, expected_files, folder_files, run_demo
+from pi_course.docs import render_chapter
+from pi_course.exercises import solution_leaks, solution_lines
+from pi_course.generate import CHAPTER, DEMO_OUTPUT, expected_files, folder_files, run_demo
 from pi_course.hygiene import check_budgets, check_links
 from pi_course.layers import check_layers
 from pi_course.lessons import check_lessons
-from pi_course.manifest import LAST_STEP, Manifest, load_manifest
+from pi_course.manifest import LAST_STEP, Manifest, Step, load_manifest
 from pi_course.markers import MARKER, exercises_in, render
 from pi_course.paths import CourseError, Layout, find_layout
-from pi_course.render import learner_files, line_changes, source_tests, step_range
+from pi_course.render import build, learner_files, line_changes, source_tests, step_range
 
 
 @dataclass
@@ -152,6 +154,34 @@ def check_public_names(layout: Layout, manifest: Manifest, report: VerifyReport)
         before = now
 
 
+def defined_tests(text: str) -> set[str]:
+    return {node.name for node in ast.walk(ast.parse(text))
+            if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef)
+            and node.name.startswith("test_")}
+
+
+def check_exercise_tests(step: Step, files: dict[str, str], report: VerifyReport) -> None:
+    """Every test id an exercise names exists in that checkpoint."""
+    for exercise in step.exercises:
+        for test_id in exercise.tests:
+            module, _, name = test_id.partition("::")
+            if module not in files or name.split("[")[0] not in defined_tests(files[module]):
+                report.problems.append(
+                    f"manifest {exercise.id}: no test {test_id} at step {step.id:02d}")
+
+
+def check_no_answer_in_practice(layout: Layout, manifest: Manifest, step: Step,
+                                solved: dict[str, str], report: VerifyReport) -> None:
+    """A practice copy's README, chapter and diff show the stubs, never a line of an answer."""
+    copy = build(layout, manifest, step.id, practice=True)
+    copy[CHAPTER] = render_chapter(layout, step, copy)
+    answers = solution_lines(solved, copy)
+    if step.exercises and not answers:
+        report.problems.append(f"practice {step.id:02d}: the stubs hide no line of code")
+    for leak in solution_leaks(answers, copy):
+        report.problems.append(f"practice {step.id:02d}: {leak} shows a line of an answer")
+
+
 def check_exercises(layout: Layout, manifest: Manifest, report: VerifyReport) -> None:
     """Each step has exercises with hints, found in the source, whose stubs still parse."""
     in_source = [
@@ -177,6 +207,8 @@ def check_exercises(layout: Layout, manifest: Manifest, report: VerifyReport) ->
                     report.problems.append(f"practice {step.id:02d} {rel}: {error}")
         before = learner_files(layout, manifest, step.id - 1, False) if step.id else {}
         after = learner_files(layout, manifest, step.id, False)
+        check_exercise_tests(step, after, report)
+        check_no_answer_in_practice(layout, manifest, step, after, report)
         for rel, _, _ in line_changes(before, after):
             if not rel.startswith("tests/") and rel not in step.why:
                 report.problems.append(f"manifest step {step.id:02d}: no `why` for {rel}")

@@ -1,8 +1,9 @@
 """The practice-copy proof, shared by the two halves of the suite (they run in parallel).
 
 For every step: on the practice copy every earlier test passes and at least one of this
-step's tests fails with the stub's NotImplementedError, and `check` reports the exercises as
-failing. That the full checkpoint passes is proven by the checkpoint's own suite.
+step's tests fails with the stub's NotImplementedError; `check` reports every exercise as
+failing, with the test ids that fail; and once the checkpoint's own code is copied over the
+copy, `check` reports every exercise as passing.
 """
 
 from __future__ import annotations
@@ -36,8 +37,18 @@ def prove_practice_copy(step: int, tmp_path: Path) -> Path:
     stub_failures = [o for o in current if not o.passed and f"exercise {step:02d}-" in o.message]
     assert stub_failures, "at least one test of this step must fail with the stub's error"
     results = check_practice(LAYOUT, MANIFEST, step, copy)
-    assert results and not any(r.passed for r in results)
+    assert [r.id for r in results] == [e.id for e in MANIFEST.step(step).exercises]
+    for result in results:
+        assert not result.passed and result.failing, result
+        assert result.message, result
     return copy
+
+
+def prove_the_checkpoint_code_passes(step: int, copy: Path) -> None:
+    solve_with_checkpoint_code(step, copy)
+    results = check_practice(LAYOUT, MANIFEST, step, copy)
+    assert all(r.passed for r in results), [(r.id, r.failing, r.message) for r in results
+                                            if not r.passed]
 
 
 def solve_with_checkpoint_code(step: int, copy: Path) -> None:

@@ -3,13 +3,20 @@
 The per-step proof that each copy is a real exercise is in test_practice_early/late.py.
 """
 
+import json
+import os
+import shutil
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
 
+from pi_course.exercises import solution_leaks, solution_lines
 from pi_course.manifest import load_manifest
 from pi_course.paths import CourseError, Layout, find_layout
 from pi_course.practice import check_practice, make_practice
+from pi_course.render import build
 
 LAYOUT: Layout = find_layout(Path(__file__))
 MANIFEST = load_manifest(LAYOUT.manifest)
@@ -33,3 +40,110 @@ def test_a_practice_copy_carries_what_its_tests_need(tmp_path: Path) -> None:
     for needed in ("mock_model/__init__.py", "data/pi-reference/sessions",
                    "protocol/pi-ai.schema.json", "conftest.py", "README.md"):
         assert (tmp_path / "p01" / needed).exists(), needed
+
+
+def test_the_copy_shows_stubs_not_answers_in_its_diff_and_chapter(tmp_path: Path) -> None:
+    copy = tmp_path / "p06"
+    make_practice(LAYOUT, MANIFEST, 6, copy)
+    stub = "raise NotImplementedError('exercise 06-turns:"
+    for name in ("CHANGES.diff", "pi/agent/loop.py"):
+        assert stub in (copy / name).read_text(encoding="utf-8"), name
+    shown = {name: (copy / name).read_text(encoding="utf-8")
+             for name in ("CHANGES.diff", "CHAPTER.md", "README.md")}
+    solved = {str(p.relative_to(LAYOUT.checkpoints / "06_loop")): p.read_text(encoding="utf-8")
+              for p in (LAYOUT.checkpoints / "06_loop" / "pi").rglob("*.py")}
+    mine = {str(p.relative_to(copy)): p.read_text(encoding="utf-8")
+            for p in (copy / "pi").rglob("*.py")}
+    answers = solution_lines(solved, mine)
+    assert answers and solution_leaks(answers, shown) == []
+
+
+def test_updating_snapshots_inside_the_copy_changes_nothing_check_reports(
+    tmp_path: Path,
+) -> None:
+    copy = tmp_path / "p02"
+    make_practice(LAYOUT, MANIFEST, 2, copy)
+    before = [r.as_json() for r in check_practice(LAYOUT, MANIFEST, 2, copy)]
+    subprocess.run([sys.executable, "-m", "pytest", "-q", "--snapshot-update", "-p",
+                    "no:cacheprovider"], cwd=copy, capture_output=True, check=False)
+    for test in (copy / "tests").glob("test_*.py"):  # a learner may even gut the copy's tests
+        test.write_text("def test_nothing() -> None:\n    pass\n")
+    after = [r.as_json() for r in check_practice(LAYOUT, MANIFEST, 2, copy)]
+    assert after == before
+    assert all(r["status"] == "fail" for r in after)
+
+
+def test_check_json_names_each_exercise_with_its_failing_tests(tmp_path: Path) -> None:
+    copy = tmp_path / "p08"
+    make_practice(LAYOUT, MANIFEST, 8, copy)
+    result = subprocess.run(
+        [sys.executable, "-m", "pi_course.cli", "check", "08", str(copy), "--json"],
+        capture_output=True, text=True, check=False, cwd=LAYOUT.root,
+    )
+    assert result.returncode == 1, result.stderr
+    report = json.loads(result.stdout)
+    assert report["step"] == "08"
+    ids = [e.id for e in MANIFEST.step(8).exercises]
+    assert [e["id"] for e in report["exercises"]] == ids
+    for exercise in report["exercises"]:
+        assert exercise["status"] == "fail"
+        assert exercise["failing"] and all("::" in t for t in exercise["failing"])
+        assert exercise["message"]
+
+
+def test_hint_climbs_the_ladder_one_rung_at_a_time_and_remembers(tmp_path: Path) -> None:
+    copy = tmp_path / "p06"
+    make_practice(LAYOUT, MANIFEST, 6, copy)
+    ladder = next(e for e in MANIFEST.step(6).exercises if e.id == "06-turns").hints
+
+    def hint(*extra: str) -> str:
+        result = subprocess.run(
+            [sys.executable, "-m", "pi_course.cli", "hint", "06", "06-turns", "--dir", str(copy),
+             *extra], capture_output=True, text=True, check=True, cwd=LAYOUT.root,
+            env={**os.environ, "COLUMNS": "400"},
+        )
+        return " ".join(result.stdout.split())
+
+    assert "hint 1 of 3" in hint() and ladder[0] in hint("--level", "1")
+    assert "hint 2 of 3" in hint()
+    third = hint("--level", "3")
+    assert "hint 3 of 3" in third and " ".join(ladder[2].split()) in third
+    assert hint("--level", "1") != third
+
+
+def test_the_readme_and_stub_show_only_the_first_rung(tmp_path: Path) -> None:
+    copy = tmp_path / "p10"
+    make_practice(LAYOUT, MANIFEST, 10, copy)
+    readme = (copy / "README.md").read_text(encoding="utf-8")
+    code = "".join(p.read_text(encoding="utf-8") for p in (copy / "pi").rglob("*.py"))
+    for exercise in MANIFEST.step(10).exercises:
+        assert exercise.hints[0] in readme
+        for rung in exercise.hints[1:]:
+            assert rung not in readme and rung not in code
+
+
+def test_progress_shows_every_learner_of_the_room(tmp_path: Path) -> None:
+    make_practice(LAYOUT, MANIFEST, 8, tmp_path / "ada")
+    make_practice(LAYOUT, MANIFEST, 8, tmp_path / "grace")
+    shutil.rmtree(tmp_path / "grace" / "pi")
+    shutil.copytree(LAYOUT.checkpoints / MANIFEST.step(8).folder / "pi", tmp_path / "grace" / "pi")
+    page = tmp_path / "room.html"
+    result = subprocess.run(
+        [sys.executable, "-m", "pi_course.cli", "progress", str(tmp_path / "ada"),
+         str(tmp_path / "grace"), "--html", str(page)],
+        capture_output=True, text=True, check=True, cwd=LAYOUT.root,
+        env={**os.environ, "COLUMNS": "300"},
+    )
+    total = len(MANIFEST.step(8).exercises)
+    assert "ada" in result.stdout and f"0/{total}" in result.stdout
+    assert "grace" in result.stdout and f"{total}/{total}" in result.stdout
+    assert "ada" in page.read_text() and "grace" in page.read_text()
+
+
+@pytest.mark.parametrize("step", [0, 6, 10, 13])
+def test_a_copy_whose_diff_showed_the_solution_would_be_caught(step: int) -> None:
+    solved = build(LAYOUT, MANIFEST, step)
+    copy = build(LAYOUT, MANIFEST, step, practice=True)
+    assert solution_leaks(solution_lines(solved, copy), copy) == []
+    leaky = {**copy, "CHANGES.diff": solved["CHANGES.diff"]}
+    assert solution_leaks(solution_lines(solved, leaky), leaky)

@@ -113,3 +113,12 @@ def test_a_median_lesson_past_its_budget_fails(course: Layout) -> None:
         grow(course, step.folder, step.lesson[0], 2 * LESSON_MEDIAN_BUDGET // 3)
     problems = problems_of(course)
     assert any(p.startswith("lessons: the median step changes") for p in problems), problems
+
+
+def test_the_tutor_guide_gives_every_exercise_with_the_manifests_minutes() -> None:
+    guide = (ROOT / "docs" / "tutor.md").read_text(encoding="utf-8")
+    for step in load_manifest(ROOT / "checkpoints" / "manifest.toml").steps:
+        for exercise in step.exercises:
+            assert f"`{exercise.id}` ({exercise.minutes})" in guide, exercise.id
+    for plan in ("three-hour workshop", "one-day workshop", "multi-week course"):
+        assert plan in guide

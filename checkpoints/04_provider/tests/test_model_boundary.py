@@ -157,3 +157,14 @@ def test_cli_model_prints_events_then_the_final_message(data_dir: Path) -> None:
     assert result.returncode == 0, result.stderr
     assert result.stdout.splitlines()[0].startswith("start")
     assert '"stopReason": "toolUse"' in result.stdout
+
+
+def test_every_abort_listener_hears_once_even_when_it_comes_late() -> None:
+    controller = AbortController()
+    heard: list[str] = []
+    controller.signal.on_abort(lambda: heard.append("before"))
+    controller.abort("stopped by the test")
+    controller.abort("a second abort changes nothing")
+    controller.signal.on_abort(lambda: heard.append("after"))
+    assert heard == ["before", "after"]
+    assert controller.signal.aborted and controller.signal.reason == "stopped by the test"

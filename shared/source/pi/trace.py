@@ -87,6 +87,7 @@ def format_timeline(messages: list[JsonDict]) -> list[str]:
 
 
 def describe(message: JsonDict) -> list[tuple[str, str]]:
+    # [exercise 00-describe]
     role = message["role"]
     content = message["content"]
     if isinstance(content, str):
@@ -105,6 +106,7 @@ def describe(message: JsonDict) -> list[tuple[str, str]]:
     if role == "assistant":
         parts.append((role, f"(stop: {message['stopReason']})"))
     return parts
+    # [end]
 
 
 def shorten(text: str, width: int = 60) -> str:

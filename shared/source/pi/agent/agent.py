@@ -95,9 +95,11 @@ class Agent:
 
     def abort(self) -> list[AgentMessage]:
         """Stop the run if one is going; every queued message comes back, steering first."""
+        # [exercise 08-abort]
         if self._controller is not None:
             self._controller.abort("aborted by the user")
         return self.steering.drain() + self.follow_ups.drain()
+        # [end]
 
     def as_message(self, message: str | AgentMessage) -> AgentMessage:
         if isinstance(message, str):

@@ -31,6 +31,7 @@ class AgentState:
 
 def advance(state: AgentState, event: AgentEvent) -> AgentState:
     """The state after `event`: transcript, streaming reply and running tools kept current."""
+    # [exercise 08-advance]
     if isinstance(event, MessageStart | MessageUpdate) and event.message.role == "assistant":
         assert isinstance(event.message, AssistantMessage)
         return replace(state, streaming_message=event.message)
@@ -43,3 +44,4 @@ def advance(state: AgentState, event: AgentEvent) -> AgentState:
     if isinstance(event, ToolExecutionEnd):
         return replace(state, pending_tool_calls=state.pending_tool_calls - {event.tool_call_id})
     return state
+    # [end]

@@ -54,6 +54,7 @@ def error_result(call: ToolCall, text: str, clock: Callable[[], int]) -> ToolRes
 
 def validation_text(call: ToolCall, error: ValidationError) -> str:
     """Which arguments were wrong and what was received, so the model can correct itself."""
+    # [exercise 05-validation-text]
     problems = [
         f"  - {'.'.join(str(p) for p in e['loc']) or '(root)'}: {e['msg']}" for e in error.errors()
     ]
@@ -61,6 +62,7 @@ def validation_text(call: ToolCall, error: ValidationError) -> str:
     return "\n".join(
         [f"Invalid arguments for tool {call.name}:", *problems, "", "Received arguments:", received]
     )
+    # [end]
 
 
 async def run_tool_call(

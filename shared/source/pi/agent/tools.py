@@ -73,9 +73,11 @@ class ToolRegistry:
             self.add(tool)
 
     def add(self, tool: AnyTool) -> None:
+        # [exercise 05-registry-add]
         if tool.name in self._tools:
             raise ValueError(f"a tool named {tool.name!r} is already registered")
         self._tools[tool.name] = tool
+        # [end]
 
     def get(self, name: str) -> AnyTool | None:
         return self._tools.get(name)

@@ -21,10 +21,12 @@ class AbortSignal:
 
     def on_abort(self, listener: Callable[[], None]) -> None:
         """Call `listener` once when the abort happens (at once if it already has)."""
+        # [exercise 03-on-abort]
         if self.aborted:
             listener()
         else:
             self._listeners.append(listener)
+        # [end]
 
 
 class AbortController:
@@ -34,6 +36,7 @@ class AbortController:
         self.signal = AbortSignal()
 
     def abort(self, reason: str = "aborted") -> None:
+        # [exercise 03-abort]
         if self.signal.aborted:
             return
         self.signal.aborted = True
@@ -41,3 +44,4 @@ class AbortController:
         listeners, self.signal._listeners = self.signal._listeners, []
         for listener in listeners:
             listener()
+        # [end]

@@ -100,6 +100,7 @@ class ProtocolError(ValueError):
 
 def describe_error(error: ValidationError, where: str) -> str:
     """The first validation problem as one line: `where: field[2].name: what is wrong`."""
+    # [exercise 01-describe-error]
     problem = error.errors()[0]
     field = ""
     for part in problem["loc"]:
@@ -107,6 +108,7 @@ def describe_error(error: ValidationError, where: str) -> str:
     if not field:
         return f"{where}: {problem['msg']}"
     return f"{where}: {field.lstrip('.')}: {problem['msg']}"
+    # [end]
 
 
 def parse_message(data: object, where: str = "message") -> AgentMessage:
@@ -123,4 +125,6 @@ def parse_message(data: object, where: str = "message") -> AgentMessage:
 
 def dump_message(message: AgentMessage) -> dict[str, Any]:
     """The message as Pi's JSON: camelCase keys, absent optional fields left out."""
+    # [exercise 01-dump-message]
     return message.model_dump(mode="json", by_alias=True, exclude_none=True)
+    # [end]

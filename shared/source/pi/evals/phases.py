@@ -61,6 +61,7 @@ class Target:
 
 def run_case(case: Case, target: Target, settings: Settings) -> Outcome:
     """Run every phase for `case` on `target`; always one outcome, cleanup always done."""
+    # [exercise 14-run-case]
     try:
         prepared = prepare(case, settings.make_folder, settings.model)
     except OSError:
@@ -75,6 +76,7 @@ def run_case(case: Case, target: Target, settings: Settings) -> Outcome:
             fallback = infra(case.id, target.step, "dispose", "cleanup_failed")
             outcome = (outcome or fallback).with_secondary("cleanup_failed")
     return outcome
+    # [end]
 
 
 def observe_and_judge(case: Case, target: Target, settings: Settings,

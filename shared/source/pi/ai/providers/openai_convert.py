@@ -89,6 +89,7 @@ def wire_user(message: UserMessage) -> Json:
 
 def wire_assistant(message: AssistantMessage) -> Json:
     """Text blocks joined into one string; tool calls with their arguments as compact JSON."""
+    # [exercise 04-wire-assistant]
     text = "\n".join(block.text for block in message.content if block.type == "text")
     wire: Json = {"role": "assistant", "content": text or None}
     calls = [
@@ -100,6 +101,7 @@ def wire_assistant(message: AssistantMessage) -> Json:
     if calls:
         wire["tool_calls"] = calls
     return wire
+    # [end]
 
 
 def wire_tool_result(message: ToolResultMessage) -> Json:

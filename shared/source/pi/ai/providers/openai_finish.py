@@ -36,8 +36,10 @@ def terminal_event(message: AssistantMessage, finish_reason: str | None) -> Term
 
 def usage_from(data: dict[str, Any]) -> Usage:
     """OpenAI counts cached prompt tokens inside `prompt_tokens`; Pi counts them apart."""
+    # [exercise 04-usage]
     prompt, output = data.get("prompt_tokens") or 0, data.get("completion_tokens") or 0
     cached = (data.get("prompt_tokens_details") or {}).get("cached_tokens") or 0
     zero = Usage.zero()
     return zero.model_copy(update={"input": prompt - cached, "output": output,
                                    "cache_read": cached, "total_tokens": prompt + output})
+    # [end]

@@ -32,4 +32,6 @@ def should_compact(
     settings: CompactionSettings = DEFAULT_COMPACTION_SETTINGS,
 ) -> bool:
     """Pi's `shouldCompact`: enabled, and the context is above the threshold."""
+    # [exercise 10-should-compact]
     return settings.enabled and context_tokens > compaction_threshold(context_window, settings)
+    # [end]

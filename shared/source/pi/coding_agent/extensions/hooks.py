@@ -23,6 +23,7 @@ from pi.coding_agent.extensions.runner import ExtensionRunner
 def tool_hooks(runner: ExtensionRunner) -> ToolHooks:
     """The loop's hooks for the extensions' tool handlers (none, when nobody listens)."""
 
+    # [exercise 12-tool-hooks]
     async def before(call: ToolCall, context: ToolCallContext) -> Decision:
         return await runner.tool_call(call)
 
@@ -31,6 +32,7 @@ def tool_hooks(runner: ExtensionRunner) -> ToolHooks:
 
     return ToolHooks(before_tool_call=before if runner.has("tool_call") else None,
                      after_tool_call=after if runner.has("tool_result") else None)
+    # [end]
 
 
 class EventRelay:

@@ -103,11 +103,13 @@ def tool_lines(tool_names: Sequence[str], prompts: Mapping[str, ToolPrompt]) -> 
 
 def guidelines_for(tool_names: Sequence[str], prompts: Mapping[str, ToolPrompt]) -> list[str]:
     """Guidelines of the enabled tools, table order first, without repeats, general ones last."""
+    # [exercise 11-guidelines]
     enabled = frozenset(tool_names)
     order = [*[n for n in prompts if n in enabled], *[n for n in tool_names if n not in prompts]]
     texts = [g.text for name in order if name in prompts
              for g in prompts[name].guidelines if g.applies(enabled)]
     return list(dict.fromkeys([*texts, *GENERAL_GUIDELINES]))
+    # [end]
 
 
 def base_prompt(tool_names: Sequence[str], prompts: Mapping[str, ToolPrompt]) -> str:
@@ -118,8 +120,10 @@ def base_prompt(tool_names: Sequence[str], prompts: Mapping[str, ToolPrompt]) ->
 
 
 def context_section(files: Sequence[ContextFile]) -> str:
+    # [exercise 11-context-section]
     blocks = "".join(f"## {file.path}\n\n{file.content}\n\n" for file in files)
     return f"\n\n{CONTEXT_HEADING}\n\n{CONTEXT_INTRO}\n\n{blocks}" if files else ""
+    # [end]
 
 
 def build_system_prompt(*, tool_names: Sequence[str], today: date, cwd: Path,

@@ -51,4 +51,6 @@ def is_transient(message: AssistantMessage, context_window: int) -> bool:
 
 def retry_delays(base_ms: int = 2000, attempts: int = 3) -> list[int]:
     """Pi's backoff: 2 s, 4 s, 8 s for the default base and three attempts."""
+    # [exercise 13-retry-delays]
     return [base_ms * 2**attempt for attempt in range(attempts)]
+    # [end]

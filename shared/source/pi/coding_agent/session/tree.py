@@ -47,10 +47,13 @@ class SessionTree:
     @property
     def leaf_on_load(self) -> str | None:
         """Pi's leaf after opening a file: the last entry written, not the deepest one."""
+        # [exercise 09-leaf-on-load]
         return self.entries[-1].id if self.entries else None
+        # [end]
 
     def path_to(self, leaf_id: str) -> list[SessionEntry]:
         """The entries from the root down to `leaf_id`, walking the parent links once."""
+        # [exercise 09-path-to]
         entry = self.by_id.get(leaf_id)
         if entry is None:
             raise SessionError(f"no entry with id {leaf_id}")
@@ -62,6 +65,7 @@ class SessionTree:
             entry = parent
         path.reverse()
         return path
+        # [end]
 
     def parent_of(self, entry: SessionEntry) -> SessionEntry | None:
         """The parent entry; None for a root (no parent, itself, or an unknown id)."""

@@ -46,6 +46,7 @@ def to_lf(text: str) -> str:
 
 def apply_edits(original: str, edits: list[Replacement], shown: str) -> str:
     """The new text after every edit; raises EditError naming the first broken rule."""
+    # [exercise 07-apply-edits]
     bom = BOM if original.startswith(BOM) else ""
     body = original.removeprefix(BOM)
     ending, text = line_ending(body), to_lf(body)
@@ -63,6 +64,7 @@ def apply_edits(original: str, edits: list[Replacement], shown: str) -> str:
                         "content. This might indicate an issue with special characters or "
                         "the text not existing as expected.")
     return bom + (result.replace("\n", "\r\n") if ending == "\r\n" else result)
+    # [end]
 
 
 def _span(text: str, edit: Replacement, index: int, count: int, shown: str) -> tuple[int, int]:

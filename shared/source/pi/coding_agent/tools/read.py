@@ -81,6 +81,7 @@ def read_image(data: bytes, mime: str) -> ToolResult:
 
 def read_text(text: str, shown: str, params: ReadParams) -> ToolResult:
     """Pick the requested lines, truncate them, and add the notice Pi would add."""
+    # [exercise 07-read-window]
     lines = text.split("\n")
     start = (params.offset or 1) - 1
     if start >= len(lines):
@@ -101,6 +102,7 @@ def read_text(text: str, shown: str, params: ReadParams) -> ToolResult:
         more = f"[{len(lines) - end} more lines in file. Use offset={end + 1} to continue.]"
         return ToolResult.text(f"{result.content}\n\n{more}")
     return ToolResult.text(result.content)
+    # [end]
 
 
 def truncation_notice(result: TruncationResult, start: int, total: int) -> str:
