@@ -173,7 +173,11 @@ def diff(step: NN) -> None:
 
 @command()
 def demo(step: Latest = None) -> None:
-    """Run a checkpoint's demo.py; its output is passed on exactly as the demo writes it."""
+    """Watch the complete agent fix a bug; with a step, run that checkpoint's demo.py."""
+    if step is None:
+        from pi_course.showcase import showcase
+
+        raise typer.Exit(showcase(course()[0], out))
     call([sys.executable, "demo.py"], checkpoint(step), DEMO_ENV)
 
 

@@ -1,24 +1,37 @@
 """Docs that never drift: chapters include code from the checkpoint by anchor, never pasted.
 
-A chapter in `docs/NN_slug.md` writes
+A chapter's source, `shared/chapters/NN_slug.md`, writes
 
     <!-- include pi/ai/stream.py::AssistantMessageEventStream.push -->
 
 and the generator puts the current code of that symbol (a top-level class or function, or a
-method as `Class.method`; no `::` means the whole file) into the checkpoint's `CHAPTER.md`.
-An anchor that no longer resolves stops generation and fails `verify`.
+method as `Class.method`; no `::` means the whole file) in its place. Each source is rendered
+twice, with the same code from the step's checkpoint:
+
+- `docs/NN_slug.md`, where people read it on GitHub (an HTML comment renders as nothing there,
+  so the published chapter must already hold the code), and
+- the checkpoint's own `CHAPTER.md`, whose links to other chapters lead back to `docs/`.
+
+Sources write links as seen from `docs/`. Any other page in `shared/chapters/` (`protocol.md`)
+is published too, with anchors resolved against the last checkpoint, and `docs/README.md`
+lists them all. Everything is committed; an anchor that no longer resolves stops generation,
+and `verify` names a published page that differs from what its source generates.
 """
 
 from __future__ import annotations
 
 import ast
 import re
+from pathlib import Path
 
 from pi_course.manifest import Step
 from pi_course.paths import CourseError, Layout
 
 DOC_LINK = re.compile(r"\]\((?!https?:|#|/|\.\./)([\w./-]+\.md)(#[\w-]*)?\)")
+LINK = re.compile(r"\]\((?!https?:|#|mailto:)([^)\s#]+)(?:#[^)]*)?\)")
 INCLUDE = re.compile(r"^<!-- include (?P<file>[\w./-]+)(?:::(?P<symbol>[\w.]+))? -->$")
+SOURCES = "shared/chapters"
+PUBLISHED = "docs"
 
 
 def defines(node: ast.stmt, name: str) -> bool:
@@ -55,19 +68,60 @@ def expand(line: str, files: dict[str, str], where: str) -> str:
     return f"{label}\n\n```python\n{code}\n```"
 
 
-def chapter_path(layout: Layout, step: Step) -> str:
-    return f"docs/{step.folder}.md"
+def chapter_source(step: Step) -> str:
+    """Where a step's chapter is written, relative to the checkout."""
+    return f"{SOURCES}/{step.folder}.md"
+
+
+def published_chapter(step: Step) -> str:
+    """Where a step's chapter is published, relative to the checkout."""
+    return f"{PUBLISHED}/{step.folder}.md"
+
+
+def expanded(layout: Layout, where: str, files: dict[str, str]) -> list[str]:
+    """The source's lines with every anchor replaced by the code in `files`."""
+    path = layout.root / where
+    if not path.is_file():
+        raise CourseError(f"{where}: missing (each step needs its chapter there)")
+    lines = path.read_text(encoding="utf-8").splitlines()
+    return [expand(line, files, f"{where}:{number}") for number, line in enumerate(lines, 1)]
+
+
+def banner(where: str, code_from: str) -> str:
+    return (f"<!-- generated from {where} with code from {code_from}: edit the source, "
+            "then run `pi-course generate` -->")
 
 
 def render_chapter(layout: Layout, step: Step, files: dict[str, str]) -> str:
-    """The step's chapter with every anchor replaced by the checkpoint's code."""
-    where = chapter_path(layout, step)
-    path = layout.root / where
-    if not path.is_file():
-        raise CourseError(f"step {step.id:02d} needs its chapter {where}")
-    lines = path.read_text(encoding="utf-8").splitlines()
-    banner = f"<!-- generated from {where} with code from this checkpoint; edit the source -->"
-    body = [expand(line, files, f"{where}:{number}") for number, line in enumerate(lines, 1)]
+    """The step's chapter for its checkpoint's `CHAPTER.md`: links to docs/ lead back up."""
+    where = chapter_source(step)
+    body = expanded(layout, where, files)
     # The chapter now lives two folders down, in checkpoints/NN_slug/: keep links to docs working.
-    body = [DOC_LINK.sub(r"](../../docs/\1\2)", line) for line in body]
-    return "\n".join([banner, *body]) + "\n"
+    body = [DOC_LINK.sub(rf"](../../{PUBLISHED}/\1\2)", line) for line in body]
+    return "\n".join([banner(where, "this checkpoint"), *body]) + "\n"
+
+
+def publish_chapter(layout: Layout, step: Step, files: dict[str, str]) -> str:
+    """The step's chapter for `docs/NN_slug.md`, with the same code as its checkpoint."""
+    where = chapter_source(step)
+    body = expanded(layout, where, files)
+    code_from = f"checkpoints/{step.folder}"
+    return "\n".join([banner(where, code_from), *body]) + "\n"
+
+
+def publish_page(layout: Layout, name: str, last: Step, files: dict[str, str]) -> str:
+    """A page that is no step's chapter (`protocol.md`), with anchors from the last step."""
+    where = f"{SOURCES}/{name}"
+    code_from = f"checkpoints/{last.folder}"
+    return "\n".join([banner(where, code_from), *expanded(layout, where, files)]) + "\n"
+
+
+def title_of(text: str, default: str) -> str:
+    """A page's first `# ` heading, for the index."""
+    heading = next((line for line in text.splitlines() if line.startswith("# ")), "")
+    return heading[2:].strip() or default
+
+
+def broken_links(folder: Path, text: str) -> list[str]:
+    """Relative link targets in `text` that do not exist, seen from `folder`."""
+    return [target for target in LINK.findall(text) if not (folder / target).exists()]

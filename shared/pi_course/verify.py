@@ -2,7 +2,8 @@
 
 Markers balance, the committed checkpoints are exactly what the source generates, the manifest
 agrees with the source, public names only grow, every test says where it starts, layers never
-import upward, chapters' anchors resolve, and every demo still prints its checked output.
+import upward, chapters' anchors resolve, `docs/` is what the chapter sources publish, and every
+demo still prints its checked output.
 """
 
 from __future__ import annotations
@@ -11,9 +12,17 @@ import ast
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from pi_course.docs import render_chapter
+from pi_course.docs import SOURCES, broken_links, render_chapter
 from pi_course.exercises import solution_leaks, solution_lines
-from pi_course.generate import CHAPTER, DEMO_OUTPUT, expected_files, folder_files, run_demo
+from pi_course.generate import (
+    CHAPTER,
+    DEMO_OUTPUT,
+    INDEX,
+    expected_docs,
+    expected_files,
+    folder_files,
+    run_demo,
+)
 from pi_course.hygiene import check_budgets, check_links
 from pi_course.layers import check_layers
 from pi_course.lessons import check_lessons
@@ -34,8 +43,9 @@ def verify(layout: Layout | None = None) -> VerifyReport:
     report = VerifyReport()
     try:
         manifest = load_manifest(layout.manifest)
-        for check in (check_sources, check_tests, check_checkpoints, check_public_names,
-                      check_exercises, check_layers, check_lessons, check_budgets, check_links):
+        for check in (check_sources, check_tests, check_checkpoints, check_docs,
+                      check_public_names, check_exercises, check_layers, check_lessons,
+                      check_budgets, check_links):
             check(layout, manifest, report)
     except CourseError as error:
         report.problems.append(str(error))
@@ -104,6 +114,29 @@ def check_checkpoints(layout: Layout, manifest: Manifest, report: VerifyReport) 
             report.problems.append(f"{where}/{DEMO_OUTPUT}: the demo now prints something else")
         if f"Step {step.id:02d} of {LAST_STEP}" not in expected.get("README.md", ""):
             report.problems.append(f"{where}/README.md: must say 'Step {step.id:02d} of 14'")
+
+
+def check_docs(layout: Layout, manifest: Manifest, report: VerifyReport) -> None:
+    """`docs/` holds exactly what `shared/chapters/` publishes: code inlined, links that work."""
+    expected = expected_docs(layout, manifest)
+    on_disk = folder_files(layout.docs) if layout.docs.is_dir() else set()
+    for name in sorted(set(expected) - on_disk):
+        report.problems.append(f"docs/{name}: missing (run `pi-course generate`)")
+    for name in sorted(on_disk - set(expected)):
+        report.problems.append(f"docs/{name}: not generated (write it as {SOURCES}/{name})")
+    for name in sorted(set(expected) & on_disk):
+        source = "the chapter list" if name == INDEX else f"{SOURCES}/{name}"
+        line = first_difference(expected[name], (layout.docs / name).read_text(encoding="utf-8"))
+        if line:
+            report.problems.append(f"docs/{name}: line {line} differs from what {source} "
+                                   "generates (edit the source, then run `pi-course generate`)")
+    for name, text in sorted(expected.items()):
+        for number, content in enumerate(text.splitlines(), 1):
+            if "<!-- include" in content:
+                report.problems.append(f"docs/{name}:{number}: an include that is not "
+                                       "`<!-- include FILE[::SYMBOL] -->` stays unexpanded")
+        for target in broken_links(layout.docs, text):
+            report.problems.append(f"docs/{name}: broken link {target}")
 
 
 def read(file: Path) -> str:

@@ -140,10 +140,11 @@ def test_demo_output_and_exit_code_pass_through(
     assert capfd.readouterr().out == "héllo from the demo\n"
 
 
-def test_demo_defaults_to_the_last_step(checkout: Path) -> None:
+def test_demo_without_a_step_needs_the_complete_agent(checkout: Path) -> None:
     result = invoke(checkout, "demo")
     assert result.exit_code == 2
-    assert "checkpoints/01_later is missing" in result.output
+    assert len(result.output.strip().splitlines()) == 1
+    assert "the agent command arrives at step 13" in result.output
 
 
 def test_test_runs_a_checkpoint_and_ends_with_the_closing_line(checkout: Path) -> None:

@@ -12,7 +12,7 @@ from pi_course.verify import verify
 
 ROOT = find_layout(Path(__file__)).root
 COPIED = ("checkpoints", "docs", "evals", "mock_model", "shared/source", "shared/steps",
-          "shared/protocol")
+          "shared/protocol", "shared/chapters")
 LINKED = "shared/data/pi-reference"
 
 
@@ -88,10 +88,44 @@ def test_a_mode_importing_course_plumbing_sideways_is_named(course: Layout) -> N
 
 
 def test_a_chapter_anchor_that_no_longer_resolves_is_named(course: Layout) -> None:
-    chapter = course.docs / "02_stream.md"
+    chapter = course.root / "shared" / "chapters" / "02_stream.md"
     chapter.write_text(chapter.read_text() + "\n<!-- include pi/ai/stream.py::Vanished -->\n")
     problems = verify(course).problems
-    assert any("docs/02_stream.md" in p and "`Vanished` not found" in p for p in problems)
+    assert any("shared/chapters/02_stream.md" in p and "`Vanished` not found" in p
+               for p in problems), problems
+
+
+def test_a_hand_edit_to_a_published_chapter_is_named(course: Layout) -> None:
+    chapter = course.docs / "02_stream.md"
+    lines = chapter.read_text().splitlines(keepends=True)
+    chapter.write_text("".join([*lines[:4], "A sentence added by hand.\n", *lines[4:]]))
+    problems = verify(course).problems
+    assert "docs/02_stream.md: line 5 differs from what shared/chapters/02_stream.md generates " \
+        "(edit the source, then run `pi-course generate`)" in problems, problems
+
+
+def test_a_page_written_straight_into_docs_is_named(course: Layout) -> None:
+    (course.docs / "notes.md").write_text("# Notes\n")
+    assert "docs/notes.md: not generated (write it as shared/chapters/notes.md)" \
+        in verify(course).problems
+
+
+def test_a_new_chapter_source_is_published_with_its_anchors_expanded(course: Layout) -> None:
+    (course.root / "shared" / "chapters" / "glossary.md").write_text(
+        "# Glossary\n\n<!-- include pi/ai/stream.py::AssistantMessageEventStream.push -->\n")
+    generate(course, load_manifest(course.manifest))
+    page = (course.docs / "glossary.md").read_text()
+    assert "```python\ndef push(self" in page and "<!-- include" not in page
+    assert "- [Glossary](glossary.md)" in (course.docs / "README.md").read_text()
+    assert verify(course).problems == []
+
+
+def test_every_published_chapter_shows_code_and_no_include_comment() -> None:
+    manifest = load_manifest(ROOT / "checkpoints" / "manifest.toml")
+    for step in manifest.steps:
+        text = (ROOT / "docs" / f"{step.folder}.md").read_text()
+        assert "```python\n" in text, step.folder
+        assert not [line for line in text.splitlines() if line.startswith("<!-- include")]
 
 
 def test_an_unbalanced_marker_is_named(course: Layout) -> None:
