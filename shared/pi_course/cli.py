@@ -41,6 +41,7 @@ TOOLING_SUITES = (
     "shared/practice_tests/test_practice.py",
     "shared/practice_tests/test_practice_early.py",
     "shared/practice_tests/test_practice_late.py",
+    "shared/practice_tests/test_exercises_learnable.py",
     "mock_model/tests",
 )
 

@@ -13,6 +13,7 @@ A marker is a comment line of its own:
 from __future__ import annotations
 
 import re
+import textwrap
 from collections.abc import Mapping
 from dataclasses import dataclass
 
@@ -62,10 +63,13 @@ def render(
     step: int,
     where: str,
     practice_hints: Mapping[str, str] | None = None,
+    answers: Mapping[str, str] | None = None,
 ) -> str:
     """The file as it is at `step`: markers removed, regions kept or dropped.
 
-    With `practice_hints` (exercise id -> hint), every exercise of this step becomes a stub.
+    With `practice_hints` (exercise id -> hint), those exercises of this step become stubs.
+    With `answers` (exercise id -> code), those exercises get that code instead (a learner's
+    answer, right or wrong, put where the solution was).
     """
     out: list[str] = []
     stack: list[Region] = []
@@ -78,7 +82,7 @@ def render(
             continue
         if any(r.kind == "only" for r in stack):
             line = _uncomment(line, number, where)
-        stub = _exercise_stub(stack, step, practice_hints)
+        stub = _exercise_stub(stack, step, practice_hints, answers)
         if stub is not None:
             region_line = stack[-1].line
             if region_line not in stubbed:
@@ -114,13 +118,17 @@ def _uncomment(line: str, number: int, where: str) -> str:
 
 
 def _exercise_stub(
-    stack: list[Region], step: int, hints: Mapping[str, str] | None
+    stack: list[Region], step: int, hints: Mapping[str, str] | None,
+    answers: Mapping[str, str] | None = None,
 ) -> str | None:
     exercises = [r for r in stack if r.kind == "exercise"]
-    if hints is None or not exercises or exercises[0].first != step:
+    if not exercises or exercises[0].first != step:
         return None
     region = exercises[0]
-    if region.exercise not in hints:
+    if answers and region.exercise in answers:
+        code = textwrap.dedent(answers[region.exercise]).strip("\n")
+        return textwrap.indent(code, region.indent, lambda line: bool(line.strip())) + "\n"
+    if hints is None or region.exercise not in hints:
         return None  # only the exercises asked for become stubs
     message = f"exercise {region.exercise}: {hints[region.exercise]}"
     return f"{region.indent}raise NotImplementedError({message!r})\n"

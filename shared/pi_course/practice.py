@@ -108,17 +108,19 @@ def outcome(case: ET.Element) -> Outcome:
     return Outcome(module, f"{module}::{case.get('name')}", problem is None, message)
 
 
-def pristine_run_folder(layout: Layout, manifest: Manifest, step: int, learner: Path,
-                        run: Path) -> None:
-    """The course's tests, data and snapshots for `step`, around the learner's `pi/` alone."""
-    for rel, text in build(layout, manifest, step).items():
-        if not rel.startswith("pi/") and rel.endswith((".py", ".ini")):
+def pristine_run_folder(layout: Layout, manifest: Manifest, step: int, learner: Path | None,
+                        run: Path, code: dict[str, str] | None = None) -> None:
+    """The course's tests, data and snapshots for `step`, around the learner's `pi/` alone
+    (or around `code`, the package as text, when there is no learner folder)."""
+    for rel, text in {**build(layout, manifest, step), **(code or {})}.items():
+        if (code is not None or not rel.startswith("pi/")) and rel.endswith((".py", ".ini")):
             target = run / rel
             target.parent.mkdir(parents=True, exist_ok=True)
             target.write_text(text, encoding="utf-8")
-    if not (learner / "pi").is_dir():
-        raise CourseError(f"{learner} has no pi/ folder to check")
-    shutil.copytree(learner / "pi", run / "pi", ignore=shutil.ignore_patterns("__pycache__"))
+    if learner is not None:
+        if not (learner / "pi").is_dir():
+            raise CourseError(f"{learner} has no pi/ folder to check")
+        shutil.copytree(learner / "pi", run / "pi", ignore=shutil.ignore_patterns("__pycache__"))
     (run / "data").symlink_to(layout.data.resolve(), target_is_directory=True)
     (run / "mock_model").symlink_to(layout.mock_model.resolve(), target_is_directory=True)
     (run / "protocol").symlink_to((layout.root / "shared" / "protocol").resolve(),

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import difflib
 import re
+from collections.abc import Mapping
 from pathlib import Path
 
 from pi_course.exercises import EXERCISES_PLACEHOLDER, exercises_section
@@ -40,16 +41,22 @@ def source_tests(layout: Layout) -> dict[str, str]:
 
 
 def code_files(
-    layout: Layout, manifest: Manifest, step: int, practice: bool = False
+    layout: Layout, manifest: Manifest, step: int, practice: bool = False,
+    answers: Mapping[str, str] | None = None,
 ) -> dict[str, str]:
-    """The step's code: every file introduced so far, with markers resolved."""
+    """The step's code: every file introduced so far, with markers resolved.
+
+    `practice` stubs every exercise of the step; `answers` (exercise id -> code) puts a given
+    answer in an exercise's place instead.
+    """
     hints = manifest.hints(step) if practice else None
     files: dict[str, str] = {}
     for rel in manifest.files_until(step):
         path = layout.source / rel
         if not path.is_file():
             raise CourseError(f"manifest names {rel}, but shared/source/{rel} does not exist")
-        files[rel] = render(path.read_text(encoding="utf-8"), step, f"shared/source/{rel}", hints)
+        files[rel] = render(path.read_text(encoding="utf-8"), step, f"shared/source/{rel}", hints,
+                            answers)
     return files
 
 

@@ -1,0 +1,7 @@
+# mistake: hands over the newest queued message instead of the oldest
+# expect: FIFO
+if not self._messages:
+    return []
+if self.mode == "all":
+    return self.drain()
+return [self._messages.pop()]
