@@ -108,10 +108,12 @@ EVENT = TypeAdapter[AssistantMessageEvent](AssistantMessageEvent)
 
 def parse_event(data: object, where: str = "event") -> AssistantMessageEvent:
     """Validate untrusted event data, or raise ProtocolError naming the field."""
+    # [exercise 02-parse-event]
     try:
         return EVENT.validate_python(data)
     except ValidationError as error:
         raise ProtocolError(describe_error(error, where)) from None
+    # [end]
 
 
 def dump_event(event: AssistantMessageEvent) -> dict[str, Any]:

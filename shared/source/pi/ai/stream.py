@@ -75,10 +75,8 @@ class AssistantMessageEventStream:
 
 def error_event(partial: AssistantMessage, text: str, reason: ErrorReason) -> TerminalEvent:
     """A terminal error event keeping the partial content, with the reason and the text."""
-    # [exercise 02-error-event]
     failed = partial.model_copy(update={"stop_reason": reason, "error_message": text})
     return ErrorEvent(reason=reason, error=failed)
-    # [end]
 
 
 Producer = Callable[[AssistantMessageEventStream], Awaitable[None]]
