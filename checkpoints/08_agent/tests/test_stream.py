@@ -154,3 +154,14 @@ def test_event_sequence_of_a_tool_call_reply(text_snapshot) -> None:
     events = asyncio.run(mock_events(text("Reading."), tool_call("read", {"path": "a.txt"})))
     lines = [f"{e.type} {json.dumps(getattr(e, 'delta', ''))}" for e in events]
     text_snapshot("\n".join(lines) + "\n", "events.txt")
+
+
+def test_an_error_event_ends_the_stream_as_surely_as_done() -> None:
+    async def scenario() -> None:
+        stream = AssistantMessageEventStream(empty())
+        failed = empty().model_copy(update={"stop_reason": "error", "error_message": "boom"})
+        stream.push(ErrorEvent(reason="error", error=failed))
+        assert stream.ended, "an `error` event is terminal too: the stream must end on it"
+        assert (await asyncio.wait_for(stream.result(), 1)).error_message == "boom"
+
+    asyncio.run(scenario())

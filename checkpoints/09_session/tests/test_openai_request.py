@@ -143,3 +143,13 @@ def test_images_from_tool_results_follow_the_tool_messages_in_one_user_message()
     roles = [m["role"] for m in chat_completions_body(VISION, CONTEXT, OPTIONS)["messages"]]
     assert roles == ["system", "user", "assistant", "tool", "assistant", "tool", "tool", "user",
                      "user"]
+
+
+def test_a_reply_of_tool_calls_alone_is_sent_with_null_content() -> None:
+    call = ToolCall(id="c1", name="read", arguments={"path": "ü.txt"})
+    context = Context(messages=(user("go"), reply(call), result("c1", TextContent(text="x"))),
+                      tools=(READ,))
+    body = chat_completions_body(VISION, context, StreamOptions())
+    sent = body["messages"][-2]
+    assert sent["content"] is None, "no text at all is null on this wire, not an empty string"
+    assert sent["tool_calls"][0]["function"]["arguments"] == '{"path":"ü.txt"}'

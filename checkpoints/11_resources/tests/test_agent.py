@@ -172,3 +172,13 @@ def test_a_failed_run_is_remembered_as_the_last_error() -> None:
     agent = agent_for(MockModel([]))
     asyncio.run(agent.prompt("go"))
     assert "exhausted" in (agent.state.last_error or "")
+
+
+def test_no_reply_is_still_streaming_once_it_has_ended() -> None:
+    agent = agent_for(MockModel([turn(text("done"))]))
+    ended: list[AgentState] = []
+    agent.subscribe(lambda event, state: ended.append(state) if event.type == "message_end"
+                    else None)
+    asyncio.run(agent.prompt("go"))
+    assert ended and all(s.streaming_message is None for s in ended)
+    assert agent.state.streaming_message is None

@@ -169,3 +169,11 @@ def test_a_vanished_skill_file_is_one_clear_error(tmp_path) -> None:
     (tmp_path / "gone" / "SKILL.md").unlink()
     with pytest.raises(SkillCommandError, match=re.escape(str(tmp_path / "gone" / "SKILL.md"))):
         expand_skill_command("/skill:gone", skills)
+
+
+def test_without_context_files_the_prompt_has_no_project_section() -> None:
+    plain = build_system_prompt(tool_names=DEFAULT_TOOLS, today=TODAY, cwd=CWD)
+    assert "# Project Context" not in plain
+    with_file = build_system_prompt(tool_names=DEFAULT_TOOLS, today=TODAY, cwd=CWD,
+                                    context_files=[ContextFile(Path("AGENTS.md"), "Be brief.")])
+    assert "# Project Context" in with_file and "## AGENTS.md\n\nBe brief." in with_file

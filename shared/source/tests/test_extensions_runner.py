@@ -191,3 +191,21 @@ def test_tool_handlers_reach_the_loop_through_run_prompt() -> None:
     results = [m for m in result.messages if m.role == "toolResult"]
     assert [(r.tool_call_id, r.content[0].text) for r in results] == [("c1", "no work today")]
     assert tally.log == []
+
+
+def test_a_handler_cannot_reach_the_calls_nested_arguments_either() -> None:
+    def nested(event):
+        event.input["opts"]["all"] = False
+
+    runner = ExtensionRunner([ext("nested.py", ("tool_call", nested))])
+    asyncio.run(runner.tool_call(CALL))
+    assert CALL.arguments["opts"] == {"all": True}
+
+
+def test_the_loop_gets_no_hook_for_an_event_nobody_handles() -> None:
+    from pi.coding_agent.extensions.hooks import tool_hooks
+
+    nobody = tool_hooks(ExtensionRunner([ext("quiet.py", ("agent_start", lambda e: None))]))
+    assert nobody.before_tool_call is None and nobody.after_tool_call is None
+    gate = tool_hooks(ExtensionRunner([ext("gate.py", ("tool_call", lambda e: None))]))
+    assert gate.before_tool_call is not None and gate.after_tool_call is None

@@ -1,0 +1,13 @@
+# mistake: never tells the model that more lines follow
+# expect: offset=10 limit=5
+lines = text.split("\n")
+start = (params.offset or 1) - 1
+if start >= len(lines):
+    raise ValueError(f"Offset {params.offset} is beyond end of file ({len(lines)} lines total)")
+end = len(lines) if params.limit is None else min(start + params.limit, len(lines))
+result = truncate_head("\n".join(lines[start:end]))
+if result.truncated:
+    return ToolResult.text(
+        truncation_notice(result, start, len(lines)), {"truncation": result.to_details()}
+    )
+return ToolResult.text(result.content)
