@@ -43,12 +43,14 @@ def last_assistant_text(runtime: Runtime) -> str | None:
 
 
 def fork_points(runtime: Runtime) -> list[tuple[str, str]]:
-    """(entry id, text) of every user message on the current path, oldest first."""
-    if runtime.writer.leaf_id is None:
-        return []
-    return [(entry.id, message_text(entry.message))
-            for entry in runtime.writer.tree.path_to(runtime.writer.leaf_id)
-            if isinstance(entry, MessageEntry) and entry.message.role == "user"]
+    """(entry id, text) of every user message in the file, on any branch, in file order.
+
+    Pi's `getUserMessagesForForking` lists them all, so a client can fork from a message on
+    a branch it is not on; a message without text (only images) is left out, as in Pi.
+    """
+    points = [(entry.id, message_text(entry.message)) for entry in runtime.writer.tree.entries
+              if isinstance(entry, MessageEntry) and entry.message.role == "user"]
+    return [(entry_id, text) for entry_id, text in points if text]
 
 
 def new_session_path(config: RuntimeConfig, session_id: str) -> Path:

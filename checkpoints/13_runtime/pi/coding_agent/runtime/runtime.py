@@ -18,7 +18,12 @@ from pi.agent.state import AgentState
 from pi.ai import AgentMessage, AssistantMessage, Model
 from pi.coding_agent.extensions.hooks import EventRelay
 from pi.coding_agent.runtime.assemble import Assembly, assemble
-from pi.coding_agent.runtime.compactor import Compacted, compact_session, over_threshold
+from pi.coding_agent.runtime.compactor import (
+    Compacted,
+    compact_session,
+    over_threshold,
+    usage_is_stale,
+)
 from pi.coding_agent.runtime.config import RuntimeConfig
 from pi.coding_agent.runtime.errors import is_context_overflow, is_transient, retry_delays
 from pi.coding_agent.runtime.events import (
@@ -121,11 +126,15 @@ class Runtime:
         self._emit(event)  # type: ignore[arg-type]
 
     def _over_threshold(self) -> bool:
-        """Pi's threshold rule; with no reply yet there is no usage to judge, so never."""
+        """Pi's threshold rule; with no reply yet, or only replies from before the latest
+        compaction (their usage measured the old context), there is nothing to judge."""
         if self._last_reply() is None:
             return False
-        window = self.config.model.context_window
-        return over_threshold(list(self.messages), window, self.config.compaction)
+        writer, messages = self.writer, list(self.messages)
+        path = writer.tree.path_to(writer.leaf_id) if writer.leaf_id is not None else []
+        if usage_is_stale(path, messages):
+            return False
+        return over_threshold(messages, self.config.model.context_window, self.config.compaction)
 
     async def _before_turn(self, context: list[AgentMessage]) -> list[AgentMessage] | None:
         if not self.auto_compaction or not self._over_threshold() or self.poisoned:
