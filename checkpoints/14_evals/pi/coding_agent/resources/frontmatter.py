@@ -74,7 +74,7 @@ class UniqueKeyLoader(yaml.SafeLoader):  # type: ignore[misc]
 def parse_yaml_block(block: str) -> dict[str, Any]:
     """The block as a mapping; empty gives {}; anything else raises FrontmatterError."""
     try:
-        data = yaml.load(block, Loader=UniqueKeyLoader)  # noqa: S506 (a safe loader)
+        data = yaml.load(block, Loader=UniqueKeyLoader)
     except yaml.YAMLError as error:
         # Where the broken construct began (an unclosed `[`) helps more than where it ended.
         mark = getattr(error, "context_mark", None) or getattr(error, "problem_mark", None)

@@ -13,7 +13,7 @@ import tempfile
 from dataclasses import replace
 from pathlib import Path
 
-from pi.ai import AbortSignal, AgentMessage, AssistantMessage, TextContent
+from pi.ai import AbortSignal, AgentMessage, AssistantMessage, ImageContent, TextContent
 from pi.coding_agent.messages import BashExecutionMessage
 from pi.coding_agent.runtime.config import RuntimeConfig
 from pi.coding_agent.runtime.runtime import Runtime
@@ -123,6 +123,16 @@ def record_bash(runtime: Runtime, message: BashExecutionMessage) -> None:
     runtime.agent.replace_messages(runtime.writer.context().messages)  # type: ignore[arg-type]
 
 
-async def submit(runtime: Runtime, text: str) -> None:
+async def submit(runtime: Runtime, text: str, images: tuple[ImageContent, ...] = ()) -> None:
     """A line the person typed; `Runtime.prompt` runs extension commands itself."""
-    await runtime.prompt(text)
+    await runtime.prompt(text, images)
+
+
+async def clone(runtime: Runtime) -> Runtime:
+    """Pi's `clone` (0.73): a new file holding the current path up to and including the leaf."""
+    if runtime.writer.leaf_id is None:
+        raise SessionError("Cannot clone session: no current entry selected")
+    session_id = runtime.config.ids()
+    path = new_session_path(runtime.config, session_id)
+    fork_session(runtime.writer, path, session_id, runtime.writer.leaf_id).close()
+    return await switch_to(runtime, path)
