@@ -1,9 +1,10 @@
 """Step 13: rpc commands that change or read the session: new, fork, compact, bash, export.
 
 A new session, a fork, a clone and a switch give the server a new Runtime on another file;
-the old file is left exactly as it was. A manual compaction appends one entry. A shell command run by the client
-(`bash`) is recorded as a `bashExecution` message, but never in the middle of a run, where it
-would land between a tool call and its result: then it is recorded when the run has ended.
+the old file is left exactly as it was. A manual compaction appends one entry. A shell
+command run by the client (`bash`) is recorded as a `bashExecution` message, but never in
+the middle of a run, where it would land between a tool call and its result: then it is
+recorded when the run has ended.
 """
 
 from __future__ import annotations
