@@ -10,7 +10,7 @@ if ! command -v node >/dev/null || ! command -v npm >/dev/null; then
 fi
 version="$(node -p "require('$here/package.json').dependencies['@mariozechner/pi-coding-agent']")"
 lock_hash="$(sha256sum "$here/package-lock.json" | cut -c1-12)"
-cache="${PI_ORACLE_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/pi-course/npm}/$version-$lock_hash"
+cache="${PI_ORACLE_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/pi-course/pi-oracle}/$version-$lock_hash"
 marker="$cache/.installed"
 if [ ! -f "$marker" ]; then
   mkdir -p "$cache"
