@@ -96,18 +96,22 @@ def session_trees(count: int, base_seed: int, forward: bool, modules: Path, work
     course_dir, pi_dir = work / "course", work / "pi"
     course_dir.mkdir()
     seeds = range(base_seed, base_seed + count)
-    course_files = {}
+    course_files, problems = {}, []
     for seed in seeds:
-        course_files[seed] = course_dir / f"tree-{seed}.jsonl"
-        write_course_tree(generate(seed, forward), course_files[seed], seed)
+        file = course_dir / f"tree-{seed}.jsonl"
+        try:
+            write_course_tree(generate(seed, forward), file, seed)
+        except Exception as error:  # a field the course refuses is a disagreement
+            problems.append(f"seed {seed} (course wrote): the course refused: {error}")
+            continue
+        course_files[seed] = file
     request = {"keeps": list(KEEPS), "read": [str(p) for p in course_files.values()],
                "write": [{"seed": seed, "dir": str(pi_dir / str(seed)),
                           "ops": generate(seed, forward, unknown_entries=True)}
                          for seed in seeds]}
     (work / "request.json").write_text(json.dumps(request))
     answer = json.loads(run_node("oracle.mjs", str(work / "request.json"), modules=modules))
-    problems = []
-    cases = [(seed, "course wrote, Pi read", str(course_files[seed])) for seed in seeds]
+    cases = [(seed, "course wrote, Pi read", str(file)) for seed, file in course_files.items()]
     cases += [(w["seed"], "Pi wrote, course read", w["file"]) for w in answer["written"]]
     for seed, direction, file in cases:
         theirs = answer["read"][file]

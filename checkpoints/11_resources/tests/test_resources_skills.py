@@ -181,3 +181,14 @@ def test_lengths_count_utf16_units_like_javascript(tmp_path) -> None:
     assert description_problem("\U0001F600" * 512) is None  # 1024 units
     assert description_problem("\U0001F600" * 512 + "a") == (
         "description exceeds 1024 characters (1025)")
+
+
+@pytest.mark.parametrize("value", ["42", "[a, b]"])
+def test_a_description_that_is_not_text_is_one_warning_and_nothing_more(tmp_path, value) -> None:
+    # Pi's validateDescription calls description.trim on it and throws: its catch records one
+    # warning, skips the file, and the name is never checked (here it breaks two rules).
+    from pi.coding_agent.resources.skills import load_skill_file
+
+    path = write_skill(tmp_path, "tool", f"name: Bad-Name\ndescription: {value}\n")
+    skill, diagnostics = load_skill_file(path, "test")
+    assert skill is None and [d.message for d in diagnostics] == ["description must be text"]

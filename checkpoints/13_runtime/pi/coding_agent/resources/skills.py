@@ -11,8 +11,9 @@ the skill still loads. `disable-model-invocation: true` keeps a skill out of the
 catalog; the user can still run it with `/skill:name`.
 
 Lengths are counted in UTF-16 units, as JavaScript's `String.length` does (an emoji counts
-two). A `name` that is given but is not text (`name: 123`, `name: true`) makes Pi's checks
-throw, so the skill is skipped with a warning; we skip it too, saying why.
+two). A `name` or `description` that is given but is not text (`name: 123`, `name: true`,
+`description: [a, b]`) makes Pi's checks throw, so the skill is skipped with one warning and
+nothing after it is checked; we skip it the same way, saying why.
 """
 
 from __future__ import annotations
@@ -67,7 +68,7 @@ def validate_name(name: str, parent_dir_name: str) -> list[str]:
 
 def description_problem(description: object) -> str | None:
     """Why `description` cannot describe a skill, or None when it can."""
-    if description is None or (isinstance(description, str) and not description.strip()):
+    if not given(description) or (isinstance(description, str) and not description.strip()):
         return "description is required"
     if not isinstance(description, str):
         return "description must be text"
@@ -95,6 +96,8 @@ def load_skill_file(path: Path, source: str) -> tuple[Skill | None, list[Diagnos
     name = frontmatter.get("name") if given(frontmatter.get("name")) else path.parent.name
     problem = description_problem(description)
     diagnostics = [warning(path, problem)] if problem else []
+    if given(description) and not isinstance(description, str):
+        return None, diagnostics  # Pi's check throws here: no name checks follow
     if not isinstance(name, str):
         return None, [*diagnostics, warning(path, f"name must be text, not {name!r}")]
     diagnostics += [warning(path, text) for text in validate_name(name, path.parent.name)]
