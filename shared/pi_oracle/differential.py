@@ -82,8 +82,8 @@ def first_difference(ours: Any, theirs: Any, where: str = "") -> str | None:
         if len(ours) != len(theirs):
             return f"{where} (course has {len(ours)} items, Pi {len(theirs)})"
         return None
-    if ours != theirs or type(ours) is not type(theirs) and not (
-            isinstance(ours, int | float) and isinstance(theirs, int | float)):
+    if ours != theirs or (type(ours) is not type(theirs) and not (
+            isinstance(ours, int | float) and isinstance(theirs, int | float))):
         return f"{where} (course {json.dumps(ours)[:160]}, Pi {json.dumps(theirs)[:160]})"
     return None
 
@@ -97,6 +97,7 @@ def session_trees(count: int, base_seed: int, forward: bool, modules: Path, work
     course_dir.mkdir()
     seeds = range(base_seed, base_seed + count)
     course_files, problems = {}, []
+    stats = dict.fromkeys(("leaves", "messages", "prepared", "split", "after_compaction"), 0)
     for seed in seeds:
         file = course_dir / f"tree-{seed}.jsonl"
         try:
@@ -122,7 +123,23 @@ def session_trees(count: int, base_seed: int, forward: bool, modules: Path, work
         found = first_difference(without_nulls(ours), without_nulls(theirs))
         if found:
             problems.append(f"seed {seed} ({direction}, {file}): first difference at {found}")
+        tally(stats, theirs)
+    print(f"trees: {len(cases)} files, {stats['leaves']} leaves, {stats['messages']} context "
+          f"messages, {stats['prepared']} preparations ({stats['split']} split turns, "
+          f"{stats['after_compaction']} after a compaction)")
     return problems
+
+
+def tally(stats: dict[str, int], facts: dict[str, Any]) -> None:
+    """How much one file exercised (from Pi's side), so a run shows it compared something."""
+    for leaf in facts.get("leaves", {}).values():
+        stats["leaves"] += 1
+        stats["messages"] += len(leaf["messages"])
+        for prep in leaf["prepare"].values():
+            if prep is not None:
+                stats["prepared"] += 1
+                stats["split"] += prep["isSplitTurn"]
+                stats["after_compaction"] += prep.get("previousSummary") is not None
 
 
 def main() -> int:

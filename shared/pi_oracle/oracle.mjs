@@ -58,13 +58,13 @@ const LEADS = [[messages.COMPACTION_SUMMARY_PREFIX.split("\n")[0], "<compaction 
 const unlead = (text) => LEADS.reduce((t, [lead, mark]) => t.split(lead).join(mark), text);
 const unleadAll = (value) => JSON.parse(JSON.stringify(value), (_, v) => (typeof v === "string" ? unlead(v) : v));
 
-function leavesOf(sm, limit = 8) {
+function leavesOf(sm) {
   const entries = sm.getEntries();
   const parents = new Set(entries.map((e) => e.parentId));
   const found = entries.filter((e) => !parents.has(e.id)).map((e) => e.id);
   const onLoad = sm.getLeafId();
   if (onLoad !== null && !found.includes(onLoad)) found.push(onLoad);
-  return found.slice(-limit);
+  return found;
 }
 
 function part(messages) {

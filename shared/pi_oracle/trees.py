@@ -202,9 +202,9 @@ class Generator:
         elif choice < 0.70:
             self.branch_summary()
         elif choice < 0.74:
+            label = self.rng.choice(("keep", "start", "", None, "v" + self.text(1, 9)))
             self.entry({"op": "label", "target": self.rng.randrange(len(self.kinds)),
-                        "label": self.rng.choice(("keep", "start", "", None, "v" + self.text(1, 9)))},
-                       "label")
+                        "label": label}, "label")
         elif choice < 0.78:
             self.entry({"op": "custom", "customType": "ext-state",
                         "data": {"n": self.rng.randint(0, 9)}}, "custom")
@@ -300,13 +300,13 @@ def write_course_tree(ops: list[Op], path: Path, seed: int) -> None:
     writer.close()
 
 
-def leaves_of(tree: Any, limit: int = 8) -> list[str]:
-    """The entries nothing hangs below, plus the leaf on load; at most `limit`, in file order."""
+def leaves_of(tree: Any) -> list[str]:
+    """Every entry nothing hangs below, plus the leaf on load, in file order."""
     parents = {entry.parent_id for entry in tree.entries}
     found = [entry.id for entry in tree.entries if entry.id not in parents]
     if tree.leaf_on_load is not None and tree.leaf_on_load not in found:
         found.append(tree.leaf_on_load)
-    return found[-limit:]
+    return found
 
 
 def unlead(value: Any) -> Any:

@@ -14,12 +14,12 @@ from typing import Any
 import pytest
 from compaction_reference import Reference, load
 
+from pi.ai import AssistantMessage, TextContent, Usage, UserMessage
 from pi.coding_agent.compaction.file_ops import compute_file_lists, format_file_operations
 from pi.coding_agent.compaction.prepare import CompactionPreparation, prepare_compaction
 from pi.coding_agent.compaction.serialize import serialize_conversation
 from pi.coding_agent.compaction.thresholds import CompactionSettings
 from pi.coding_agent.messages import convert_to_llm
-from pi.ai import AssistantMessage, TextContent, Usage, UserMessage
 from pi.coding_agent.session.context import build_context, summary_of
 from pi.coding_agent.session.entries import SessionHeader
 from pi.coding_agent.session.ids import fixed_clock, sequential_ids

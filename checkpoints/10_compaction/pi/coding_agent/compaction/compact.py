@@ -58,7 +58,8 @@ async def summarize_history(
 ) -> str | SummaryError:
     previous = prep.previous_summary
     instructions = UPDATE_INSTRUCTIONS if previous else HISTORY_INSTRUCTIONS
-    prompt = summary_prompt(conversation_text(prep.messages_to_summarize), instructions, previous, focus)
+    conversation = conversation_text(prep.messages_to_summarize)
+    prompt = summary_prompt(conversation, instructions, previous, focus)
     cap = output_cap(prep.settings.reserve_tokens, 0.8, model)
     reasoning: Reasoning | None = "high" if model.reasoning else None
     return await ask_summariser(stream, model, prompt, summary_options(options, cap, reasoning))

@@ -75,9 +75,9 @@ def summarised_messages(path: Sequence[SessionEntry], start: int, end: int) -> l
 def context_tokens_of(path: list[SessionEntry]) -> int:
     """The estimate for the context this path gives (summary + kept + newer), as Pi counts."""
     compaction, shown = visible_entries(path)
-    messages = [summary_of(compaction)] if compaction is not None else []
+    messages: list[AnyMessage] = [summary_of(compaction)] if compaction is not None else []
     messages += [message for entry in shown if (message := message_of(entry)) is not None]
-    return estimate_context_tokens(messages).tokens  # type: ignore[arg-type]
+    return estimate_context_tokens(messages).tokens
 
 
 def collect_file_ops(previous: SessionEntry | None, messages: list[AnyMessage]) -> FileOps:

@@ -17,6 +17,7 @@ from pi.agent import Agent, MessageEnd
 from pi.agent.state import AgentState
 from pi.ai import AgentMessage, AssistantMessage, ImageContent, Model, TextContent, UserMessage
 from pi.coding_agent.extensions.hooks import EventRelay
+from pi.coding_agent.messages import CodingMessage
 from pi.coding_agent.runtime.assemble import Assembly, assemble
 from pi.coding_agent.runtime.compactor import (
     Compacted,
@@ -166,7 +167,8 @@ class Runtime:
         compaction (their usage measured the old context), there is nothing to judge."""
         if self._last_reply() is None:
             return False
-        writer, messages = self.writer, list(self.messages)
+        writer = self.writer
+        messages: list[AgentMessage | CodingMessage] = list(self.messages)
         path = writer.tree.path_to(writer.leaf_id) if writer.leaf_id is not None else []
         if usage_is_stale(path, messages):
             return False
