@@ -9,10 +9,11 @@
 2. RPC: Pi's own `RpcClient` drives `python -m pi --mode rpc` (the latest checkpoint) through
    every command of Pi's docs/rpc.md and checks each response's shape (rpc_check.mjs).
 3. Skills: generated skill folders are loaded by Pi's `loadSkillsFromDir` and the course's.
+4. Loop: an abort while a tool runs, in Pi's `Agent` and the course's (loop_probe.py).
 
 A disagreement prints the seed (or folder) and the first differing field. The last line is
-`differential: N trees, N rpc commands, N skill folders, N disagreements`; the exit status is
-1 when there is any disagreement. Deliberate divergences are in docs/divergences.md.
+`differential: N trees, N rpc commands, N skill folders, N loop probe, N disagreements`;
+the exit status is 1 when there is any disagreement. Deliberate divergences are in docs/divergences.md.
 """
 
 from __future__ import annotations
@@ -149,13 +150,13 @@ def main() -> int:
     parser.add_argument("--forward", action="store_true",
                         help="also generate thoughtSignature, responseModel, diagnostics, "
                              "redacted thinking and unknown entry types")
-    parser.add_argument("--only", choices=("trees", "rpc", "skills"), action="append")
+    parser.add_argument("--only", choices=("trees", "rpc", "skills", "loop"), action="append")
     options = parser.parse_args()
-    parts = set(options.only or ("trees", "rpc", "skills"))
+    parts = set(options.only or ("trees", "rpc", "skills", "loop"))
     sys.path[:0] = [str(latest_checkpoint()), str(ROOT), str(HERE)]
     modules = pi_modules()
     problems: list[str] = []
-    counts = {"trees": 0, "rpc": 0, "skills": 0}
+    counts = {"trees": 0, "rpc": 0, "skills": 0, "loop": 0}
     with tempfile.TemporaryDirectory(prefix="pi-oracle-") as temp:
         work = Path(temp)
         if "trees" in parts:
@@ -172,10 +173,16 @@ def main() -> int:
 
             checked, found = skill_folders(modules, work, options.seed)
             counts["skills"], problems = checked, problems + found
+        if "loop" in parts:
+            from loop_probe import loop_probe
+
+            checked, found = loop_probe(modules)
+            counts["loop"], problems = checked, problems + found
     for problem in problems:
         print(problem)
     print(f"differential: {counts['trees']} trees, {counts['rpc']} rpc commands, "
-          f"{counts['skills']} skill folders, {len(problems)} disagreements")
+          f"{counts['skills']} skill folders, {counts['loop']} loop probe, "
+          f"{len(problems)} disagreements")
     return 1 if problems else 0
 
 
