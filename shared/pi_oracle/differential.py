@@ -13,7 +13,8 @@
 
 A disagreement prints the seed (or folder) and the first differing field. The last line is
 `differential: N trees, N rpc commands, N skill folders, N loop probe, N disagreements`;
-the exit status is 1 when there is any disagreement. Deliberate divergences are in docs/divergences.md.
+the exit status is 1 when there is any disagreement. Deliberate divergences:
+docs/divergences.md.
 """
 
 from __future__ import annotations
