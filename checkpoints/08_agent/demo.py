@@ -63,7 +63,9 @@ async def aborting() -> None:
     agent.subscribe(on_event)
     await agent.prompt("Wait a very long time.")
     last = agent.state.messages[-1]
-    print(f"  last message: {last.role} {last.content[0].text!r}; requests: {len(mock.requests)}")
+    print(f"  messages: {[m.role for m in agent.state.messages]}")
+    print(f"  last: {last.role}, stop reason {last.stop_reason!r} (as in Pi: the loop asks once "
+          f"more and the abort answers); requests that reached the model: {len(mock.requests)}")
 
 
 async def main() -> None:

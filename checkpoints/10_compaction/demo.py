@@ -95,7 +95,7 @@ async def compact_now(writer: SessionWriter) -> CompactionResult:
     print(f"\ncut (keep {SETTINGS.keep_recent_tokens:,} recent tokens): first kept entry "
           f"{prep.first_kept_entry_id} ({path[index].message.role}), entry {index + 1} of "
           f"{len(path)}")
-    print(f"  split turn: {prep.is_split_turn}; summarised: {len(prep.history_messages)} "
+    print(f"  split turn: {prep.is_split_turn}; summarised: {len(prep.messages_to_summarize)} "
           f"messages + {len(prep.turn_prefix_messages)} of the split turn; kept: ~{kept:,} "
           "tokens")
     summariser, caps = MockModel(responder=summariser_reply), []

@@ -63,13 +63,23 @@ def test_the_last_label_wins_and_an_empty_one_clears() -> None:
     assert tree.labels == {}
 
 
-def test_the_name_is_the_last_non_empty_one_trimmed() -> None:
-    def info(id: str, name: str | None) -> SessionInfoEntry:
-        return SessionInfoEntry(id=id, parent_id=None, timestamp="t", name=name)
+def info(id: str, name: str | None) -> SessionInfoEntry:
+    return SessionInfoEntry(id=id, parent_id=None, timestamp="t", name=name)
 
-    tree = SessionTree([info("a", " First "), info("b", "Second  "), info("c", ""),
-                        info("d", None)])
+
+def test_the_name_is_the_last_one_trimmed() -> None:
+    tree = SessionTree([info("a", " First "), info("b", "Second  ")])
     assert tree.name == "Second"
+
+
+def test_an_empty_or_blank_name_clears_it_as_in_pi_073() -> None:
+    # Pi 0.58.3 skipped blank names (the name stayed "Second"); 0.73's getSessionName
+    # returns `name?.trim() || undefined` for the latest session_info entry.
+    for blank in ("", "   ", None):
+        tree = SessionTree([info("a", " First "), info("b", "Second  "), info("c", blank)])
+        assert tree.name is None
+    tree.add(info("d", "Third"))
+    assert tree.name == "Third"
 
 
 def test_roots_are_null_self_and_unknown_parents() -> None:

@@ -136,3 +136,59 @@ def test_skill_names_follow_the_agent_skills_rules(name, folder, problems) -> No
 
 def test_a_name_can_break_several_rules_at_once() -> None:
     assert len(validate_name("-Bad--Name-" * 6, "bad")) == 5
+
+
+def write_skill(root: Path, folder: str, frontmatter: str) -> Path:
+    path = root / folder / "SKILL.md"
+    path.parent.mkdir(parents=True)
+    path.write_text(f"---\n{frontmatter}---\nBody.\n", encoding="utf-8")
+    return path
+
+
+@pytest.mark.parametrize("value", ["123", "true", "1.5"])
+def test_a_name_that_is_not_text_skips_the_skill_as_in_pi(tmp_path, value) -> None:
+    # Pi's validateName calls name.startsWith on it, throws, and the catch skips the file.
+    from pi.coding_agent.resources.skills import load_skill_file
+
+    path = write_skill(tmp_path, "tool", f"name: {value}\ndescription: does things\n")
+    skill, diagnostics = load_skill_file(path, "test")
+    assert skill is None and len(diagnostics) == 1 and "name must be text" in diagnostics[0].message
+
+
+@pytest.mark.parametrize("value", ["0", "false", "''"])
+def test_a_falsy_name_falls_back_to_the_folder_as_in_pi(tmp_path, value) -> None:
+    from pi.coding_agent.resources.skills import load_skill_file
+
+    path = write_skill(tmp_path, "tool", f"name: {value}\ndescription: does things\n")
+    skill, diagnostics = load_skill_file(path, "test")
+    assert skill is not None and skill.name == "tool" and diagnostics == []
+
+
+def test_a_repeated_key_is_a_yaml_error_and_skips_the_skill(tmp_path) -> None:
+    from pi.coding_agent.resources.skills import load_skill_file
+
+    path = write_skill(tmp_path, "tool", "name: tool\ndescription: a\ndescription: b\n")
+    skill, diagnostics = load_skill_file(path, "test")
+    assert skill is None and len(diagnostics) == 1
+    assert "duplicate key 'description'" in diagnostics[0].message
+    assert "(line 4)" in diagnostics[0].message
+
+
+def test_lengths_count_utf16_units_like_javascript(tmp_path) -> None:
+    from pi.coding_agent.resources.skills import description_problem
+
+    assert validate_name("a" * 63 + "\U0001F600", "x")[1] == "name exceeds 64 characters (65)"
+    assert description_problem("\U0001F600" * 512) is None  # 1024 units
+    assert description_problem("\U0001F600" * 512 + "a") == (
+        "description exceeds 1024 characters (1025)")
+
+
+@pytest.mark.parametrize("value", ["42", "[a, b]"])
+def test_a_description_that_is_not_text_is_one_warning_and_nothing_more(tmp_path, value) -> None:
+    # Pi's validateDescription calls description.trim on it and throws: its catch records one
+    # warning, skips the file, and the name is never checked (here it breaks two rules).
+    from pi.coding_agent.resources.skills import load_skill_file
+
+    path = write_skill(tmp_path, "tool", f"name: Bad-Name\ndescription: {value}\n")
+    skill, diagnostics = load_skill_file(path, "test")
+    assert skill is None and [d.message for d in diagnostics] == ["description must be text"]

@@ -83,3 +83,14 @@ def test_the_context_estimate_uses_the_last_normal_reply() -> None:
             estimate.last_usage_index) == (1004, 1000, 4, 1)
     alone = estimate_context_tokens([user, user])
     assert (alone.tokens, alone.usage_tokens, alone.last_usage_index) == (4, 0, None)
+
+
+def test_bash_notes_follow_a_blank_line_as_in_pis_bash_execution_to_text() -> None:
+    from pi.coding_agent.messages import bash_text
+
+    ran = BashExecutionMessage(command="make", output="boom", exit_code=2, cancelled=False,
+                               truncated=True, full_output_path="/tmp/full.log", timestamp=0)
+    assert bash_text(ran) == ("Ran `make`\n```\nboom\n```\n\nCommand exited with code 2"
+                              "\n\n[Output truncated. Full output: /tmp/full.log]")
+    quiet = ran.model_copy(update={"output": "", "cancelled": True, "truncated": False})
+    assert bash_text(quiet) == "Ran `make`\n(no output)\n\n(command cancelled)"

@@ -127,13 +127,16 @@ def active_path(session: Path) -> list[dict[str, Any]]:
 def ending(result: LoopResult, messages: list[AgentMessage], aborted: bool) -> tuple[
     str, str | None
 ]:
-    """The terminal state of a run that returned, and its error text."""
-    if result.error:
-        return ("max_turns" if result.error.startswith("max_turns") else "error"), result.error
+    """The terminal state of a run that returned, and its error text (an abort wins over the
+    aborted reply's error text, which the runtime also reports as the run's error)."""
+    if result.error and result.error.startswith("max_turns"):
+        return "max_turns", result.error
     replies = [m for m in messages if isinstance(m, AssistantMessage)]
     last = replies[-1] if replies else None
     if aborted or (last is not None and last.stop_reason == "aborted"):
         return "aborted", last.error_message if last else None
+    if result.error:
+        return "error", result.error
     if last is None:
         return "error", "the run ended without a reply"
     if last.stop_reason in ("error", "length"):

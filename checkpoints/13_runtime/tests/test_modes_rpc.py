@@ -81,8 +81,11 @@ def test_an_abort_stops_the_run_and_returns_the_queued_messages(
     seen = client.close()
     assert [line["type"] for line in seen].count("agent_end") == 1
     stored = stored_messages(tmp_path / "session.jsonl")
-    assert [m["role"] for m in stored] == ["user", "assistant", "toolResult"]
-    assert stored[-1]["isError"] is True, "the aborted command's result is recorded"
+    # As in Pi's agent loop: the tool's (error) result is recorded, the loop asks the model
+    # once more, and the aborted signal answers at once with an `aborted` reply.
+    assert [m["role"] for m in stored] == ["user", "assistant", "toolResult", "assistant"]
+    assert stored[2]["isError"] is True, "the aborted command's result is recorded"
+    assert stored[3]["stopReason"] == "aborted" and stored[3]["content"] == []
 
 
 def test_the_session_file_holds_every_message_of_the_run_in_order(

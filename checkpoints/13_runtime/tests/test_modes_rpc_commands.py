@@ -58,7 +58,10 @@ class Harness:
         return await self.until(lambda d: d.get("type") == "response" and d["id"] == request_id)
 
     async def prompt(self, message: str) -> None:
-        assert (await self.request("prompt", message=message))["success"]
+        await self.prompt_with(message=message)
+
+    async def prompt_with(self, **fields: Any) -> None:
+        assert (await self.request("prompt", **fields))["success"]
         assert self.server.run is not None
         await self.server.run
 
@@ -227,3 +230,108 @@ def test_an_extension_confirm_goes_to_the_client_and_its_answer_decides(
 
     mock = MockModel([turn(tool_call("bash", {"command": "rm -rf build"})), turn(text("ok"))])
     serve(Harness(tmp_path, mock, trusted=False), talk)
+
+
+THINKER = Model(id="mock-think", api="mock", provider="mock", reasoning=True,
+                input=("text", "image"), context_window=50_000)
+PLAIN = Model(id="mock-1", api="mock", provider="mock")
+IMAGE = {"type": "image", "data": "iVBORw0KGgo=", "mimeType": "image/png"}
+
+
+def test_models_are_listed_switched_and_cycled_with_pis_model_shape(tmp_path: Path) -> None:
+    async def talk(h: Harness) -> None:
+        listed = (await h.request("get_available_models"))["data"]["models"]
+        assert [m["id"] for m in listed] == ["mock-1", "mock-think"]
+        assert listed[0]["cost"] == {"input": 0, "output": 0, "cacheRead": 0, "cacheWrite": 0}
+        assert (await h.request("set_thinking_level", level="high"))["success"]
+        assert (await h.request("get_state"))["data"]["thinkingLevel"] == "off", "clamped"
+        assert (await h.request("cycle_thinking_level"))["data"] is None, "no reasoning"
+        switched = await h.request("set_model", provider="mock", modelId="mock-think")
+        assert switched["data"]["id"] == "mock-think" and switched["data"]["reasoning"]
+        assert (await h.request("cycle_thinking_level"))["data"] == {"level": "minimal"}
+        cycled = (await h.request("cycle_model"))["data"]
+        assert cycled["model"]["id"] == "mock-1" and cycled["thinkingLevel"] == "off"
+        assert cycled["isScoped"] is False
+        missing = await h.request("set_model", provider="mock", modelId="nope")
+        assert missing["error"] == "Model not found: mock/nope"
+        bad = await h.request("set_thinking_level", level="max")
+        assert bad["success"] is False
+
+    h = Harness(tmp_path, MockModel([]), models=(PLAIN, THINKER))
+    serve(h, talk)
+    kinds = [json.loads(line) for line in (tmp_path / "session.jsonl").read_text().splitlines()]
+    changes = [(e["type"], e.get("modelId") or e.get("thinkingLevel")) for e in kinds[1:]
+               if e["type"] in ("model_change", "thinking_level_change")]
+    assert changes[-4:] == [("model_change", "mock-think"), ("thinking_level_change", "minimal"),
+                            ("model_change", "mock-1"), ("thinking_level_change", "off")]
+
+
+def test_a_single_model_cycles_to_nothing(tmp_path: Path) -> None:
+    async def talk(h: Harness) -> None:
+        assert (await h.request("cycle_model"))["data"] is None
+
+    serve(Harness(tmp_path, MockModel([])), talk)
+
+
+def test_images_reach_a_model_that_takes_them_and_are_refused_otherwise(tmp_path: Path) -> None:
+    async def talk(h: Harness) -> None:
+        refused = await h.request("prompt", message="look", images=[IMAGE])
+        assert refused["success"] is False and "does not accept images" in refused["error"]
+        assert (await h.request("set_model", provider="mock", modelId="mock-think"))["success"]
+        await h.prompt_with(message="look", images=[IMAGE])
+        sent = h.mock.requests[-1]["messages"][-1]["content"]
+        assert sent == [{"type": "text", "text": "look"}, IMAGE]
+        broken = await h.request("prompt", message="x", images=[{"type": "image"}])
+        assert broken["success"] is False and "images" in broken["error"]
+
+    serve(Harness(tmp_path, MockModel([turn(text("a cat"))]), models=(PLAIN, THINKER)), talk)
+
+
+def test_session_name_stats_and_abort_retry(tmp_path: Path) -> None:
+    async def talk(h: Harness) -> None:
+        await h.prompt("hello")
+        empty = await h.request("set_session_name", name="   ")
+        assert empty["error"] == "Session name cannot be empty"
+        assert (await h.request("set_session_name", name=" Calc "))["success"]
+        assert (await h.request("get_state"))["data"]["sessionName"] == "Calc"
+        stats = (await h.request("get_session_stats"))["data"]
+        assert stats["userMessages"] == 1 and stats["assistantMessages"] == 1
+        assert stats["totalMessages"] == 2 and stats["toolCalls"] == 0
+        assert stats["tokens"]["total"] == sum(
+            stats["tokens"][k] for k in ("input", "output", "cacheRead", "cacheWrite")) > 0
+        assert stats["contextUsage"]["contextWindow"] == 128_000
+        assert (await h.request("abort_retry"))["success"]
+
+    serve(Harness(tmp_path, MockModel([turn(text("hi"))])), talk)
+
+
+def test_clone_and_switch_session_leave_the_old_file_as_it_was(tmp_path: Path) -> None:
+    original = tmp_path / "session.jsonl"
+
+    async def talk(h: Harness) -> None:
+        await h.prompt("first")
+        before = original.read_text()
+        assert (await h.request("clone"))["data"] == {"cancelled": False}
+        state = (await h.request("get_state"))["data"]
+        assert state["sessionFile"] != str(original) and state["messageCount"] == 2
+        assert original.read_text() == before
+        back = await h.request("switch_session", sessionPath=str(original))
+        assert back["data"] == {"cancelled": False}
+        assert (await h.request("get_state"))["data"]["sessionFile"] == str(original)
+        gone = await h.request("switch_session", sessionPath=str(tmp_path / "none.jsonl"))
+        assert gone["success"] is False and "none.jsonl" in gone["error"]
+
+    serve(Harness(tmp_path, MockModel([turn(text("one"))])), talk)
+
+
+def test_fork_messages_list_user_messages_on_every_branch_as_pi_does(tmp_path: Path) -> None:
+    async def talk(h: Harness) -> None:
+        await h.prompt("first")
+        await h.prompt("second")
+        runtime = h.server.runtime
+        first = next(e for e in runtime.writer.tree.entries if e.type == "message")
+        runtime.writer.branch(first.id)  # back to "first": "second" is now on another branch
+        points = (await h.request("get_fork_messages"))["data"]["messages"]
+        assert [p["text"] for p in points] == ["first", "second"]
+
+    serve(Harness(tmp_path, MockModel([turn(text("one")), turn(text("two"))])), talk)

@@ -32,7 +32,8 @@ THINKER = Model(id="mock-think", api="mock", provider="mock", reasoning=True)
 @dataclass(frozen=True)
 class Reference:
     session: LoadedSession
-    expected: dict[str, Any]
+    expected: dict[str, Any]  # Pi 0.58.3 (expected/<name>.json)
+    newest: dict[str, Any]  # the pinned newest Pi's prepareCompaction runs (expected/newest/)
 
     def path(self, leaf_id: str | None = None) -> list[SessionEntry]:
         return self.session.tree.path_to(leaf_id or self.session.entries[-1].id)
@@ -49,7 +50,9 @@ def load(data_dir: Path, name: str, v1: bool = False) -> Reference:
     file = folder / "sessions" / f"{name}{'.jsonl' if v1 else '.v3.jsonl'}"
     session = read_session(file, random_ids(random.Random(10)) if v1 else None)
     expected = json.loads((folder / "expected" / f"{name}.json").read_text(encoding="utf-8"))
-    return Reference(session, expected)
+    newest_file = folder / "expected" / "newest" / f"{name}.prepare.json"
+    newest = json.loads(newest_file.read_text(encoding="utf-8")) if newest_file.is_file() else {}
+    return Reference(session, expected, newest)
 
 
 def placeholder(request: dict[str, Any], number: int) -> Any:

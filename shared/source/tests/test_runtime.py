@@ -286,3 +286,25 @@ def test_a_failed_summary_between_turns_records_nothing_and_the_run_goes_on(tmp_
     before = mock.requests[2]["messages"]
     assert mock.requests[4]["messages"][: len(before)] == before, "the context was kept"
     assert runtime.messages[-1].content[0].text == "finished anyway"
+
+
+def test_a_kept_reply_from_before_a_compaction_does_not_start_another(tmp_path) -> None:
+    # Pi's _checkCompaction skips a reply older than the latest compaction: its usage
+    # measured the context before the summary. Counting it would start a second compaction
+    # at once, which fails with "Already compacted".
+    mock = MockModel([
+        turn(text("big answer"), usage={"input": 2_800}),  # over 3000 - 500 = 2500
+        turn(text("## Goal\nsummarised")),  # the threshold compaction after the run
+        turn(text("small answer")),
+    ])
+    settings = CompactionSettings(reserve_tokens=500, keep_recent_tokens=10_000)
+    runtime = make_runtime(tmp_path, mock, window=3000, compaction=settings)
+    starts: list[str] = []
+    runtime.subscribe(lambda e: starts.append(e.reason) if e.type == "auto_compaction_start"
+                      else None)
+    asyncio.run(runtime.prompt("first"))
+    assert starts == ["threshold"]
+    assert [m.role for m in runtime.messages] == ["compactionSummary", "user", "assistant"]
+    asyncio.run(runtime.prompt("second"))
+    assert starts == ["threshold"], "the kept reply's old usage started no second compaction"
+    assert runtime.messages[-1].content[0].text == "small answer"

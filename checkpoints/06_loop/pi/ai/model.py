@@ -17,6 +17,15 @@ from pi.ai.content import Wire
 from pi.ai.messages import AssistantMessage, Message, Usage, dump_message
 
 
+class ModelCost(Wire):
+    """Prices in dollars per million tokens, as in Pi's catalog; 0 where the course has none."""
+
+    input: float = 0
+    output: float = 0
+    cache_read: float = 0
+    cache_write: float = 0
+
+
 class Model(Wire):
     id: str
     name: str = ""
@@ -25,6 +34,7 @@ class Model(Wire):
     base_url: str = ""
     reasoning: bool = False
     input: tuple[Literal["text", "image"], ...] = ("text",)
+    cost: ModelCost = ModelCost()
     context_window: int = 128_000
     max_tokens: int = 16_384
 

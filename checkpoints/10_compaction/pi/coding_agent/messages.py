@@ -90,16 +90,17 @@ def parse_coding_message(data: object, where: str = "message") -> AgentMessage |
 
 
 def bash_text(message: BashExecutionMessage) -> str:
-    """A shell command the user ran, as the model reads it."""
-    parts = [f"Ran `{message.command}`", f"```\n{message.output}\n```" if message.output
-             else "(no output)"]
+    """A shell command the user ran, as the model reads it: each note after a blank line."""
+    head = f"Ran `{message.command}`\n" + (f"```\n{message.output}\n```" if message.output
+                                           else "(no output)")
+    notes = []
     if message.cancelled:
-        parts.append("(command cancelled)")
+        notes.append("(command cancelled)")
     elif message.exit_code not in (None, 0):
-        parts.append(f"Command exited with code {message.exit_code}")
+        notes.append(f"Command exited with code {message.exit_code}")
     if message.truncated and message.full_output_path:
-        parts.append(f"[Output truncated. Full output: {message.full_output_path}]")
-    return "\n".join(parts)
+        notes.append(f"[Output truncated. Full output: {message.full_output_path}]")
+    return "\n\n".join([head, *notes])
 
 
 def as_user(text: str, timestamp: int) -> UserMessage:

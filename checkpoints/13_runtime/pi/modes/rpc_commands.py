@@ -12,7 +12,9 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Any
 
-from pi.ai import dump_message
+from pydantic import ValidationError
+
+from pi.ai import ImageContent, dump_message
 from pi.coding_agent.runtime.commands import last_assistant_text
 from pi.coding_agent.runtime.runtime import RuntimePoisoned
 
@@ -22,6 +24,9 @@ if TYPE_CHECKING:
 Handler = Callable[["RpcServer", dict[str, Any]], Awaitable[Any]]
 BUSY = ("Agent is already processing. Specify streamingBehavior ('steer' or 'followUp') "
         "to queue the message.")
+
+
+NULL = ("null",)  # a handler's answer meaning `"data": null` (None means no data at all)
 
 
 class CommandError(Exception):
@@ -42,28 +47,44 @@ def bool_field(command: dict[str, Any], name: str) -> bool:
     return value
 
 
+def images_field(command: dict[str, Any]) -> tuple[ImageContent, ...]:
+    """Pi's optional `images`: ImageContent blocks ({type: "image", data, mimeType})."""
+    given = command.get("images")
+    if given is None:
+        return ()
+    if not isinstance(given, list):
+        raise CommandError(f"{command.get('type')}: field 'images' must be a list")
+    try:
+        return tuple(ImageContent.model_validate(image) for image in given)
+    except ValidationError as error:
+        problem = error.errors()[0]
+        where = ".".join(str(part) for part in problem["loc"])
+        raise CommandError(f"{command.get('type')}: images: {where}: {problem['msg']}") from None
+
+
 async def prompt(server: RpcServer, command: dict[str, Any]) -> None:
-    text = text_field(command, "message")
+    text, images = text_field(command, "message"), images_field(command)
+    server.runtime.check_images(images)
     if server.streaming:
         behaviour = command.get("streamingBehavior")
         if behaviour == "steer":
-            server.runtime.steer(text)
+            server.runtime.steer(text, images)
         elif behaviour == "followUp":
-            server.runtime.follow_up(text)
+            server.runtime.follow_up(text, images)
         else:
             raise CommandError(BUSY)
         return
     if server.runtime.poisoned is not None:
         raise RuntimePoisoned(f"the session can no longer be written: {server.runtime.poisoned}")
-    server.start_prompt(text, command.get("id"))
+    server.start_prompt(text, command.get("id"), images)
 
 
 async def steer(server: RpcServer, command: dict[str, Any]) -> None:
-    server.runtime.steer(text_field(command, "message"))
+    server.runtime.steer(text_field(command, "message"), images_field(command))
 
 
 async def follow_up(server: RpcServer, command: dict[str, Any]) -> None:
-    server.runtime.follow_up(text_field(command, "message"))
+    server.runtime.follow_up(text_field(command, "message"), images_field(command))
 
 
 async def abort(server: RpcServer, command: dict[str, Any]) -> dict[str, Any]:

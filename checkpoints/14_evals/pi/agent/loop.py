@@ -143,7 +143,7 @@ async def run_loop(
         reply = await run.ask_model()
         results = await tools.run(reply, run.record)
         emit(TurnEnd(message=reply, tool_results=tuple(results)))
-        if reply.stop_reason in ENDS_RUN or signal.aborted:
+        if reply.stop_reason in ENDS_RUN:
             break
         pending = config.get_steering() or ([] if results else config.get_follow_ups())
         if not results and not pending:

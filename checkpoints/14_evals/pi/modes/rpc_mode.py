@@ -15,16 +15,17 @@ import json
 import sys
 from typing import Any, TextIO
 
-from pi.ai import AbortController
+from pi.ai import AbortController, ImageContent
 from pi.coding_agent.runtime.commands import submit
 from pi.coding_agent.runtime.events import AutoCompactionEnd, AutoCompactionStart, RuntimeEvent
 from pi.coding_agent.runtime.runtime import Runtime
 from pi.modes.events_json import entry_lookup, event_json
-from pi.modes.rpc_commands import CORE_COMMANDS
+from pi.modes.rpc_commands import CORE_COMMANDS, NULL
 from pi.modes.rpc_io import JsonLines, RpcUI, Write, read_lines_in_thread
+from pi.modes.rpc_model_commands import MODEL_COMMANDS
 from pi.modes.rpc_session_commands import SESSION_COMMANDS
 
-COMMANDS = {**CORE_COMMANDS, **SESSION_COMMANDS}
+COMMANDS = {**CORE_COMMANDS, **SESSION_COMMANDS, **MODEL_COMMANDS}
 
 
 def response(request_id: Any, command: str, success: bool, **rest: Any) -> dict[str, Any]:
@@ -34,7 +35,10 @@ def response(request_id: Any, command: str, success: bool, **rest: Any) -> dict[
 
 
 def success(command: str, request_id: Any, data: Any = None) -> dict[str, Any]:
-    return response(request_id, command, True, **({} if data is None else {"data": data}))
+    """No `data` when the handler returned None; `"data": null` when it returned NULL."""
+    if data is None:
+        return response(request_id, command, True)
+    return response(request_id, command, True, data=None if data is NULL else data)
 
 
 def failure(command: str, request_id: Any, error: str) -> dict[str, Any]:
@@ -68,12 +72,13 @@ class RpcServer:
         self.runtime = runtime
         self.unsubscribe = runtime.subscribe(self.on_event)
 
-    def start_prompt(self, text: str, request_id: Any) -> None:
+    def start_prompt(self, text: str, request_id: Any,
+                     images: tuple[ImageContent, ...] = ()) -> None:
         """Run the prompt in the background; a failure is one more `prompt` response."""
 
         async def run() -> None:
             try:
-                await submit(self.runtime, text)
+                await submit(self.runtime, text, images)
             except Exception as error:  # the client must hear of it; the server goes on
                 self.write(failure("prompt", request_id, str(error)))
 

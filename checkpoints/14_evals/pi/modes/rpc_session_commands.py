@@ -1,9 +1,10 @@
 """Step 13: rpc commands that change or read the session: new, fork, compact, bash, export.
 
-A new session and a fork give the server a new Runtime on a new file; the old file is left
-exactly as it was. A manual compaction appends one entry. A shell command run by the client
-(`bash`) is recorded as a `bashExecution` message, but never in the middle of a run, where it
-would land between a tool call and its result: then it is recorded when the run has ended.
+A new session, a fork, a clone and a switch give the server a new Runtime on another file;
+the old file is left exactly as it was. A manual compaction appends one entry. A shell
+command run by the client (`bash`) is recorded as a `bashExecution` message, but never in
+the middle of a run, where it would land between a tool call and its result: then it is
+recorded when the run has ended.
 """
 
 from __future__ import annotations
@@ -13,11 +14,13 @@ from typing import TYPE_CHECKING, Any
 
 from pi.ai import AbortController
 from pi.coding_agent.runtime.commands import (
+    clone,
     fork,
     fork_points,
     new_session,
     record_bash,
     run_bash,
+    switch_to,
 )
 from pi.coding_agent.messages import BashExecutionMessage
 from pi.coding_agent.runtime.compactor import Compacted
@@ -50,6 +53,23 @@ async def fork_command(server: RpcServer, command: dict[str, Any]) -> dict[str, 
     runtime, text = await fork(server.runtime, text_field(command, "entryId"))
     server.switch(runtime)
     return {"text": text, "cancelled": False}
+
+
+async def clone_command(server: RpcServer, command: dict[str, Any]) -> dict[str, Any]:
+    await stop_run(server)
+    server.switch(await clone(server.runtime))
+    return {"cancelled": False}
+
+
+async def switch_session(server: RpcServer, command: dict[str, Any]) -> dict[str, Any]:
+    """Go on in another session file, at its last entry; the current one is left as it is."""
+    given = text_field(command, "sessionPath")
+    path = server.runtime.config.cwd / given
+    if not path.is_file():
+        raise CommandError(f"switch_session: no session file at {path}")
+    await stop_run(server)
+    server.switch(await switch_to(server.runtime, path.resolve()))
+    return {"cancelled": False}
 
 
 async def get_fork_messages(server: RpcServer, command: dict[str, Any]) -> dict[str, Any]:
@@ -107,23 +127,37 @@ async def export_html_command(server: RpcServer, command: dict[str, Any]) -> dic
     return {"path": str(export_html(runtime, target))}
 
 
+def source_info(path: object, where: str, base_dir: object = None) -> dict[str, Any]:
+    """Pi's SourceInfo: a user or project resource, or one given on the command line."""
+    scope = where if where in ("user", "project") else "temporary"
+    info: dict[str, Any] = {"path": str(path), "source": "local", "scope": scope,
+                            "origin": "top-level"}
+    if base_dir is not None:
+        info["baseDir"] = str(base_dir)
+    return info
+
+
 async def get_commands(server: RpcServer, command: dict[str, Any]) -> dict[str, Any]:
     """Extension commands, prompt templates and skills, each with where it comes from."""
     assembly = server.runtime.assembly
     found: list[dict[str, Any]] = [
         {"name": c.name, "description": c.description, "source": "extension",
-         "path": str(c.source)} for c in assembly.extensions.commands().values()]
+         "path": str(c.source), "sourceInfo": source_info(c.source, "path")}
+        for c in assembly.extensions.commands().values()]
     found += [{"name": t.name, "description": t.description, "source": "prompt",
-               "location": t.source, "path": str(t.file_path)}
+               "location": t.source, "path": str(t.file_path),
+               "sourceInfo": source_info(t.file_path, t.source)}
               for t in assembly.resources.templates]
     found += [{"name": f"skill:{s.name}", "description": s.description, "source": "skill",
-               "location": s.source, "path": str(s.file_path)}
+               "location": s.source, "path": str(s.file_path),
+               "sourceInfo": source_info(s.file_path, s.source, s.base_dir)}
               for s in assembly.resources.skills]
     return {"commands": found}
 
 
 SESSION_COMMANDS: dict[str, Handler] = {
-    "new_session": new_session_command, "fork": fork_command,
+    "new_session": new_session_command, "fork": fork_command, "clone": clone_command,
+    "switch_session": switch_session,
     "get_fork_messages": get_fork_messages, "compact": compact_command,
     "bash": bash_command, "abort_bash": abort_bash, "export_html": export_html_command,
     "get_commands": get_commands,

@@ -169,7 +169,7 @@ async def run_loop(
         #|     break
         # [end]
         # [from 08]
-        if reply.stop_reason in ENDS_RUN or signal.aborted:
+        if reply.stop_reason in ENDS_RUN:
             break
         pending = config.get_steering() or ([] if results else config.get_follow_ups())
         if not results and not pending:

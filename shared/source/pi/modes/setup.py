@@ -86,6 +86,24 @@ def check_key(model: Model, credentials: Credentials) -> None:
                          f"{credentials.auth_file} (offline: leave --model at mock/mock-1)")
 
 
+def usable_models(catalog: Mapping[str, Model], chosen: Model,
+                  credentials: Credentials) -> tuple[Model, ...]:
+    """What `get_available_models` lists, as Pi lists models with a key: the chosen model
+    first, then every catalog model of the same kind (MockModel or HTTP) that has a key."""
+    def usable(model: Model) -> bool:
+        if (model.api == "mock") != (chosen.api == "mock"):
+            return False
+        try:
+            check_key(model, credentials)
+        except SetupError:
+            return False
+        return True
+
+    others = [m for m in catalog.values() if usable(m) and (m.provider, m.id) != (
+        chosen.provider, chosen.id)]
+    return (chosen, *others)
+
+
 def time_and_ids(deterministic: bool) -> tuple[Clock, IdSource]:
     if deterministic:
         return fixed_clock(DETERMINISTIC_START_MS), sequential_ids()
@@ -95,8 +113,9 @@ def time_and_ids(deterministic: bool) -> tuple[Clock, IdSource]:
 def build_config(options: AgentOptions, ui: ExtensionUI,
                  env: Mapping[str, str] | None = None) -> RuntimeConfig:
     env = os.environ if env is None else env
+    catalog = builtin_models(env)
     try:
-        model = find_model(options.model, builtin_models(env))
+        model = find_model(options.model, catalog)
     except ModelRefError as error:
         raise SetupError(str(error)) from None
     agent_dir = options.agent_dir or default_agent_dir()
@@ -126,4 +145,5 @@ def build_config(options: AgentOptions, ui: ExtensionUI,
         leaf_id=options.leaf, agent_dir=agent_dir, sessions_dir=sessions,
         trusted=options.trust_project, ui=ui,
         extension_paths=tuple(path.resolve() for path in options.extensions),
-        auto_compaction=options.auto_compaction, auto_retry=options.auto_retry)
+        auto_compaction=options.auto_compaction, auto_retry=options.auto_retry,
+        models=usable_models(catalog, model, credentials))

@@ -1,14 +1,15 @@
 """Step 10: everything a compaction needs, worked out before any model is asked.
 
-Preparing is pure: from the path root→leaf it finds the latest compaction (only what came
-after it is new), the cut point, the messages to summarise, the first half of a split turn,
-the previous summary to update, how big the context was, and which files were touched. An
-extension, a test or a dry run can look at all of it without spending a model call.
+Preparing is pure: from the path root→leaf it finds the latest compaction, the cut point, the
+messages to summarise, the first half of a split turn, the previous summary to update, how
+big the context was, and which files were touched. An extension, a test or a dry run can look
+at all of it without spending a model call.
 
-One deliberate difference from Pi: the entries an earlier compaction *kept verbatim* (from its
-`firstKeptEntryId` up to the compaction entry) are summarised again here, as `carried`
-messages. Pi starts after the compaction entry and so drops them from every later context
-without summarising them. `carry_kept=False` gives Pi's behaviour exactly.
+What is new since the latest compaction starts at the entry it kept first (`firstKeptEntryId`),
+not after the compaction entry: the entries it kept verbatim are still in the context, so the
+next summary must cover them again, or they would vanish from every later context unsummarised.
+`tokensBefore` is the whole context's size (summary and kept entries included). Both are Pi
+0.73's rules; Pi 0.58.3 started after the compaction entry and counted from there.
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ from pi.coding_agent.compaction.cut_points import CutPoint, find_cut_point
 from pi.coding_agent.compaction.entry_messages import AnyMessage, messages_between
 from pi.coding_agent.compaction.file_ops import FileOps, add_details_ops, add_message_ops
 from pi.coding_agent.compaction.thresholds import CompactionSettings
+from pi.coding_agent.session.context import message_of, summary_of, visible_entries
 from pi.coding_agent.session.entries import CompactionEntry, SessionEntry
 from pi.coding_agent.session.tokens import estimate_context_tokens
 
@@ -36,19 +38,12 @@ class CompactionPreparation:
     history_range: Range
     turn_prefix_messages: list[AnyMessage]
     turn_prefix_range: Range | None
-    carried_messages: list[AnyMessage]  # kept verbatim by the previous compaction
-    carried_range: Range | None
     file_ops: FileOps
     settings: CompactionSettings
 
     @property
     def is_split_turn(self) -> bool:
         return self.cut.is_split_turn
-
-    @property
-    def history_messages(self) -> list[AnyMessage]:
-        """What the history summary covers: carried messages first, then the new history."""
-        return self.carried_messages + self.messages_to_summarize
 
 
 def latest_compaction_index(path: Sequence[SessionEntry]) -> int:
@@ -58,16 +53,31 @@ def latest_compaction_index(path: Sequence[SessionEntry]) -> int:
     return -1
 
 
-def carried_range(path: Sequence[SessionEntry], compaction_index: int) -> Range | None:
-    """The entries the compaction at `compaction_index` kept verbatim, if it kept any."""
+def search_start(path: Sequence[SessionEntry], compaction_index: int) -> int:
+    """Where the new history begins: the previous compaction's first kept entry, or just
+    after the compaction when that entry is not on the path (or there is no compaction)."""
     if compaction_index < 0:
-        return None
+        return 0
     compaction = path[compaction_index]
     assert isinstance(compaction, CompactionEntry)
-    ids = [entry.id for entry in path[:compaction_index]]
-    if compaction.first_kept_entry_id not in ids:
-        return None
-    return ids.index(compaction.first_kept_entry_id), compaction_index
+    ids = [entry.id for entry in path]
+    first_kept = compaction.first_kept_entry_id
+    return ids.index(first_kept) if first_kept in ids else compaction_index + 1
+
+
+def summarised_messages(path: Sequence[SessionEntry], start: int, end: int) -> list[AnyMessage]:
+    """The messages of `path[start:end]` a summary covers: an old compaction in the range is
+    skipped, its summary reaches the model as the previous summary instead."""
+    covered = [entry for entry in path[start:end] if not isinstance(entry, CompactionEntry)]
+    return messages_between(covered, 0, len(covered))
+
+
+def context_tokens_of(path: list[SessionEntry]) -> int:
+    """The estimate for the context this path gives (summary + kept + newer), as Pi counts."""
+    compaction, shown = visible_entries(path)
+    messages: list[AnyMessage] = [summary_of(compaction)] if compaction is not None else []
+    messages += [message for entry in shown if (message := message_of(entry)) is not None]
+    return estimate_context_tokens(messages).tokens
 
 
 def collect_file_ops(previous: SessionEntry | None, messages: list[AnyMessage]) -> FileOps:
@@ -81,33 +91,28 @@ def collect_file_ops(previous: SessionEntry | None, messages: list[AnyMessage]) 
 
 
 def prepare_compaction(
-    path: Sequence[SessionEntry], settings: CompactionSettings, carry_kept: bool = True
+    path: Sequence[SessionEntry], settings: CompactionSettings
 ) -> CompactionPreparation | None:
     """Pi's `prepareCompaction`; None when the path ends in a compaction (nothing new)."""
     if not path or isinstance(path[-1], CompactionEntry):
         return None
     previous_index = latest_compaction_index(path)
     previous = path[previous_index] if previous_index >= 0 else None
-    start, end = previous_index + 1, len(path)
-    before = messages_between(path, max(previous_index, 0), end)
+    start, end = search_start(path, previous_index), len(path)
     cut = find_cut_point(path, start, end, settings.keep_recent_tokens)
     history_end = cut.turn_start_index if cut.is_split_turn else cut.first_kept_entry_index
-    history = messages_between(path, start, history_end)
+    history = summarised_messages(path, start, history_end)
     prefix_range = (cut.turn_start_index, cut.first_kept_entry_index) if cut.is_split_turn else None
-    prefix = messages_between(path, *prefix_range) if prefix_range else []
-    kept_range = carried_range(path, previous_index) if carry_kept else None
-    carried = messages_between(path, *kept_range) if kept_range else []
+    prefix = summarised_messages(path, *prefix_range) if prefix_range else []
     return CompactionPreparation(
         first_kept_entry_id=path[cut.first_kept_entry_index].id,
         cut=cut,
-        tokens_before=estimate_context_tokens(before).tokens,
+        tokens_before=context_tokens_of(list(path)),
         previous_summary=previous.summary if isinstance(previous, CompactionEntry) else None,
         messages_to_summarize=history,
         history_range=(start, history_end),
         turn_prefix_messages=prefix,
         turn_prefix_range=prefix_range,
-        carried_messages=carried,
-        carried_range=kept_range,
-        file_ops=collect_file_ops(previous, carried + history + prefix),
+        file_ops=collect_file_ops(previous, history + prefix),
         settings=settings,
     )

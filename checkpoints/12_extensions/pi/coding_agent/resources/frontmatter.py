@@ -7,11 +7,13 @@ the same. A block that is not valid YAML is an error naming the line in the file
 caller turns it into a warning: one broken skill must not stop the others from loading.
 
 PyYAML reads YAML 1.1, Pi's `yaml` package YAML 1.2: `yes` is a boolean here and a string in
-Pi, `1.0` is a float here and the number 1 there. Skill files rarely notice.
+Pi, `1.0` is a float here and the number 1 there. Skill files rarely notice. A key given
+twice is an error in both (PyYAML alone would keep the last one silently).
 """
 
 from __future__ import annotations
 
+from collections.abc import Hashable
 from dataclasses import dataclass
 from typing import Any
 
@@ -53,10 +55,26 @@ def split_frontmatter(text: str) -> tuple[str | None, str]:
     return text[len(FENCE) + 1 : end + 1], text[end + len(FENCE) + 1 :]
 
 
+class UniqueKeyLoader(yaml.SafeLoader):  # type: ignore[misc]
+    """PyYAML's safe loader, refusing a mapping that repeats a key, as Pi's `yaml` does."""
+
+    def construct_mapping(self, node: Any, deep: bool = False) -> Any:
+        seen: set[Any] = set()
+        for key_node, _ in node.value:
+            key = self.construct_object(key_node, deep=True)
+            if not isinstance(key, Hashable):
+                continue  # PyYAML itself refuses it just below
+            if key in seen:
+                raise yaml.constructor.ConstructorError(
+                    None, None, f"duplicate key {key!r}", key_node.start_mark)
+            seen.add(key)
+        return super().construct_mapping(node, deep)
+
+
 def parse_yaml_block(block: str) -> dict[str, Any]:
     """The block as a mapping; empty gives {}; anything else raises FrontmatterError."""
     try:
-        data = yaml.safe_load(block)
+        data = yaml.load(block, Loader=UniqueKeyLoader)
     except yaml.YAMLError as error:
         # Where the broken construct began (an unclosed `[`) helps more than where it ended.
         mark = getattr(error, "context_mark", None) or getattr(error, "problem_mark", None)

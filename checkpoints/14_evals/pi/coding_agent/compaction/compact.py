@@ -58,7 +58,8 @@ async def summarize_history(
 ) -> str | SummaryError:
     previous = prep.previous_summary
     instructions = UPDATE_INSTRUCTIONS if previous else HISTORY_INSTRUCTIONS
-    prompt = summary_prompt(conversation_text(prep.history_messages), instructions, previous, focus)
+    conversation = conversation_text(prep.messages_to_summarize)
+    prompt = summary_prompt(conversation, instructions, previous, focus)
     cap = output_cap(prep.settings.reserve_tokens, 0.8, model)
     reasoning: Reasoning | None = "high" if model.reasoning else None
     return await ask_summariser(stream, model, prompt, summary_options(options, cap, reasoning))
@@ -83,7 +84,7 @@ async def summary_text(
     """The summary before the file lists: history alone, or history + turn prefix."""
     if not (prep.is_split_turn and prep.turn_prefix_messages):
         return await summarize_history(prep, model, stream, focus, options)
-    has_history = bool(prep.history_messages) or bool(prep.previous_summary)
+    has_history = bool(prep.messages_to_summarize) or bool(prep.previous_summary)
     history, prefix = await asyncio.gather(
         summarize_history(prep, model, stream, focus, options) if has_history
         else no_prior_history(),

@@ -13,7 +13,7 @@ import tempfile
 from dataclasses import replace
 from pathlib import Path
 
-from pi.ai import AbortSignal, AgentMessage, AssistantMessage, TextContent
+from pi.ai import AbortSignal, AgentMessage, AssistantMessage, ImageContent, TextContent
 from pi.coding_agent.messages import BashExecutionMessage
 from pi.coding_agent.runtime.config import RuntimeConfig
 from pi.coding_agent.runtime.runtime import Runtime
@@ -43,12 +43,14 @@ def last_assistant_text(runtime: Runtime) -> str | None:
 
 
 def fork_points(runtime: Runtime) -> list[tuple[str, str]]:
-    """(entry id, text) of every user message on the current path, oldest first."""
-    if runtime.writer.leaf_id is None:
-        return []
-    return [(entry.id, message_text(entry.message))
-            for entry in runtime.writer.tree.path_to(runtime.writer.leaf_id)
-            if isinstance(entry, MessageEntry) and entry.message.role == "user"]
+    """(entry id, text) of every user message in the file, on any branch, in file order.
+
+    Pi's `getUserMessagesForForking` lists them all, so a client can fork from a message on
+    a branch it is not on; a message without text (only images) is left out, as in Pi.
+    """
+    points = [(entry.id, message_text(entry.message)) for entry in runtime.writer.tree.entries
+              if isinstance(entry, MessageEntry) and entry.message.role == "user"]
+    return [(entry_id, text) for entry_id, text in points if text]
 
 
 def new_session_path(config: RuntimeConfig, session_id: str) -> Path:
@@ -121,6 +123,16 @@ def record_bash(runtime: Runtime, message: BashExecutionMessage) -> None:
     runtime.agent.replace_messages(runtime.writer.context().messages)  # type: ignore[arg-type]
 
 
-async def submit(runtime: Runtime, text: str) -> None:
+async def submit(runtime: Runtime, text: str, images: tuple[ImageContent, ...] = ()) -> None:
     """A line the person typed; `Runtime.prompt` runs extension commands itself."""
-    await runtime.prompt(text)
+    await runtime.prompt(text, images)
+
+
+async def clone(runtime: Runtime) -> Runtime:
+    """Pi's `clone` (0.73): a new file holding the current path up to and including the leaf."""
+    if runtime.writer.leaf_id is None:
+        raise SessionError("Cannot clone session: no current entry selected")
+    session_id = runtime.config.ids()
+    path = new_session_path(runtime.config, session_id)
+    fork_session(runtime.writer, path, session_id, runtime.writer.leaf_id).close()
+    return await switch_to(runtime, path)

@@ -15,12 +15,19 @@ from dataclasses import replace
 
 from pi.agent import Agent, MessageEnd
 from pi.agent.state import AgentState
-from pi.ai import AgentMessage, AssistantMessage, Model
+from pi.ai import AgentMessage, AssistantMessage, ImageContent, Model, TextContent, UserMessage
 from pi.coding_agent.extensions.hooks import EventRelay
+from pi.coding_agent.messages import CodingMessage
 from pi.coding_agent.runtime.assemble import Assembly, assemble
-from pi.coding_agent.runtime.compactor import Compacted, compact_session, over_threshold
+from pi.coding_agent.runtime.compactor import (
+    Compacted,
+    compact_session,
+    over_threshold,
+    usage_is_stale,
+)
 from pi.coding_agent.runtime.config import RuntimeConfig
 from pi.coding_agent.runtime.errors import is_context_overflow, is_transient, retry_delays
+from pi.coding_agent.runtime.model_settings import clamp_thinking_level
 from pi.coding_agent.runtime.events import (
     AutoCompactionEnd,
     AutoCompactionStart,
@@ -61,10 +68,11 @@ class Runtime:
     def messages(self) -> tuple[AgentMessage, ...]:
         return self.agent.state.messages
 
-    async def prompt(self, text: str) -> None:
+    async def prompt(self, text: str, images: tuple[ImageContent, ...] = ()) -> None:
         """One prompt, run to the end; returns only when all of it is on disk."""
         if self.poisoned is not None:
             raise RuntimePoisoned(f"the session can no longer be written: {self.poisoned}")
+        self.check_images(images)
         prepared = await prepare_prompt(self.assembly.runner, self.assembly.resources, text,
                                         self.assembly.loop.system_prompt)
         if prepared is None:
@@ -74,25 +82,59 @@ class Runtime:
             self.agent.steer(message)  # queued now, delivered right after the prompt
         if self.auto_compaction and self._over_threshold():
             await self._compact("threshold")
-        await self.agent.prompt(prepared.text)
+        await self.agent.prompt(self.user_message(prepared.text, images))
         await self.relay.flush()
         await self._after_run()
 
-    def steer(self, text: str) -> None:
-        self.agent.steer(text)
+    def steer(self, text: str, images: tuple[ImageContent, ...] = ()) -> None:
+        self.check_images(images)
+        self.agent.steer(self.user_message(text, images))
 
-    def follow_up(self, text: str) -> None:
-        self.agent.follow_up(text)
+    def follow_up(self, text: str, images: tuple[ImageContent, ...] = ()) -> None:
+        self.check_images(images)
+        self.agent.follow_up(self.user_message(text, images))
+
+    def check_images(self, images: tuple[ImageContent, ...]) -> None:
+        """Images go only to a model that takes them; Pi would swap in a placeholder text."""
+        model = self.config.model
+        if images and "image" not in model.input:
+            raise ValueError(f"model {model.provider}/{model.id} does not accept images; "
+                             f"switch to one that does (get_available_models lists them)")
+
+    def user_message(self, text: str, images: tuple[ImageContent, ...]) -> str | UserMessage:
+        """Pi's user content with images: the text block first, then the images."""
+        if not images:
+            return text
+        return UserMessage(content=(TextContent(text=text), *images),
+                           timestamp=self.agent.config.options.clock())
 
     def abort(self) -> list[AgentMessage]:
         self._retry_aborted = True
         return self.agent.abort()
 
+    def abort_retry(self) -> None:
+        """Stop a retry waiting for its delay; the run in progress is left alone."""
+        self._retry_aborted = True
+
+    @property
+    def available_models(self) -> tuple[Model, ...]:
+        return self.config.models or (self.config.model,)
+
     def set_model(self, model: Model) -> None:
-        """Switch models between runs; the session records the change."""
+        """Switch models between runs; the session records the change, and the thinking
+        level is clamped to what the new model allows (recorded too when it changes)."""
         self.config = replace(self.config, model=model)
         self.agent.config = replace(self.agent.config, model=model)
         self.writer.append_model_change(model.provider, model.id)
+        self.set_thinking_level(self.config.thinking_level)
+
+    def set_thinking_level(self, level: str) -> str:
+        """Set the level (clamped to the model's); recorded only when it changes, as in Pi."""
+        effective = clamp_thinking_level(self.config.model, level)
+        if effective != self.config.thinking_level:
+            self.config = replace(self.config, thinking_level=effective)
+            self.writer.append_thinking_level_change(effective)  # type: ignore[arg-type]
+        return effective
 
     async def compact(self, focus: str | None = None) -> Compacted | str:
         """A manual compaction (`/compact [focus]`)."""
@@ -121,11 +163,16 @@ class Runtime:
         self._emit(event)  # type: ignore[arg-type]
 
     def _over_threshold(self) -> bool:
-        """Pi's threshold rule; with no reply yet there is no usage to judge, so never."""
+        """Pi's threshold rule; with no reply yet, or only replies from before the latest
+        compaction (their usage measured the old context), there is nothing to judge."""
         if self._last_reply() is None:
             return False
-        window = self.config.model.context_window
-        return over_threshold(list(self.messages), window, self.config.compaction)
+        writer = self.writer
+        messages: list[AgentMessage | CodingMessage] = list(self.messages)
+        path = writer.tree.path_to(writer.leaf_id) if writer.leaf_id is not None else []
+        if usage_is_stale(path, messages):
+            return False
+        return over_threshold(messages, self.config.model.context_window, self.config.compaction)
 
     async def _before_turn(self, context: list[AgentMessage]) -> list[AgentMessage] | None:
         if not self.auto_compaction or not self._over_threshold() or self.poisoned:

@@ -41,8 +41,8 @@ class SessionTree:
                 self.labels[entry.target_id] = entry.label
             else:
                 self.labels.pop(entry.target_id, None)
-        elif isinstance(entry, SessionInfoEntry) and entry.name and entry.name.strip():
-            self.name = entry.name.strip()
+        elif isinstance(entry, SessionInfoEntry):
+            self.name = (entry.name or "").strip() or None  # Pi 0.73: an empty name clears it
 
     @property
     def leaf_on_load(self) -> str | None:

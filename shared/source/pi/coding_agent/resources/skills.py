@@ -9,6 +9,11 @@ file is not loaded, because the model could never know when to use it; a name th
 naming rules (too long, capitals, stray hyphens, not the folder's name) is only a warning and
 the skill still loads. `disable-model-invocation: true` keeps a skill out of the model's
 catalog; the user can still run it with `/skill:name`.
+
+Lengths are counted in UTF-16 units, as JavaScript's `String.length` does (an emoji counts
+two). A `name` or `description` that is given but is not text (`name: 123`, `name: true`,
+`description: [a, b]`) makes Pi's checks throw, so the skill is skipped with one warning and
+nothing after it is checked; we skip it the same way, saying why.
 """
 
 from __future__ import annotations
@@ -20,6 +25,7 @@ from typing import Any
 
 from pi.coding_agent.resources.diagnostics import Diagnostic, warning
 from pi.coding_agent.resources.frontmatter import FrontmatterError, parse_markdown
+from pi.coding_agent.session.tokens import js_length
 
 MAX_NAME_LENGTH = 64
 MAX_DESCRIPTION_LENGTH = 1024
@@ -49,8 +55,8 @@ def validate_name(name: str, parent_dir_name: str) -> list[str]:
     problems: list[str] = []
     if name != parent_dir_name:
         problems.append(f'name "{name}" does not match parent directory "{parent_dir_name}"')
-    if len(name) > MAX_NAME_LENGTH:
-        problems.append(f"name exceeds {MAX_NAME_LENGTH} characters ({len(name)})")
+    if js_length(name) > MAX_NAME_LENGTH:
+        problems.append(f"name exceeds {MAX_NAME_LENGTH} characters ({js_length(name)})")
     if not NAME_CHARS.fullmatch(name):
         problems.append("name contains invalid characters (must be lowercase a-z, 0-9, "
                         "hyphens only)")
@@ -64,13 +70,22 @@ def validate_name(name: str, parent_dir_name: str) -> list[str]:
 
 def description_problem(description: object) -> str | None:
     """Why `description` cannot describe a skill, or None when it can."""
-    if description is None or (isinstance(description, str) and not description.strip()):
+    if not given(description) or (isinstance(description, str) and not description.strip()):
         return "description is required"
     if not isinstance(description, str):
         return "description must be text"
-    if len(description) > MAX_DESCRIPTION_LENGTH:
-        return f"description exceeds {MAX_DESCRIPTION_LENGTH} characters ({len(description)})"
+    if js_length(description) > MAX_DESCRIPTION_LENGTH:
+        return (f"description exceeds {MAX_DESCRIPTION_LENGTH} characters "
+                f"({js_length(description)})")
     return None
+
+
+def given(value: object) -> bool:
+    """JavaScript's truthiness, which Pi's `frontmatter.name || dirName` relies on: an empty
+    list or mapping counts as given, `0`, `false` and "" do not."""
+    if isinstance(value, bool | int | float | str):
+        return bool(value)
+    return value is not None
 
 
 def load_skill_file(path: Path, source: str) -> tuple[Skill | None, list[Diagnostic]]:
@@ -80,10 +95,13 @@ def load_skill_file(path: Path, source: str) -> tuple[Skill | None, list[Diagnos
     except (OSError, UnicodeDecodeError, FrontmatterError) as error:
         return None, [warning(path, str(error))]
     description = frontmatter.get("description")
-    name_value = frontmatter.get("name")
-    name = str(name_value) if name_value else path.parent.name
+    name = frontmatter.get("name") if given(frontmatter.get("name")) else path.parent.name
     problem = description_problem(description)
     diagnostics = [warning(path, problem)] if problem else []
+    if given(description) and not isinstance(description, str):
+        return None, diagnostics  # Pi's check throws here: no name checks follow
+    if not isinstance(name, str):
+        return None, [*diagnostics, warning(path, f"name must be text, not {name!r}")]
     diagnostics += [warning(path, text) for text in validate_name(name, path.parent.name)]
     if not isinstance(description, str) or not description.strip():
         return None, diagnostics

@@ -15,8 +15,9 @@ from pi.coding_agent.compaction.prepare import prepare_compaction
 from pi.coding_agent.compaction.summarize import SummaryError
 from pi.coding_agent.compaction.thresholds import CompactionSettings, should_compact
 from pi.coding_agent.messages import CodingMessage
-from pi.coding_agent.session.entries import MessageEntry
-from pi.coding_agent.session.tokens import estimate_context_tokens
+from pi.coding_agent.session.context import message_of
+from pi.coding_agent.session.entries import CompactionEntry, MessageEntry, SessionEntry
+from pi.coding_agent.session.tokens import estimate_context_tokens, last_usage_index
 from pi.coding_agent.session.writer import SessionWriter
 from pi.ai import AgentMessage
 
@@ -34,6 +35,23 @@ def context_tokens(messages: list[AgentMessage | CodingMessage]) -> int:
 def over_threshold(messages: list[AgentMessage | CodingMessage], window: int,
                    settings: CompactionSettings) -> bool:
     return should_compact(context_tokens(messages), window, settings)
+
+
+def usage_is_stale(path: list[SessionEntry], messages: list[AgentMessage | CodingMessage]) -> bool:
+    """True when the usage the estimate would rest on was measured before the latest compaction.
+
+    A reply the compaction kept still carries the usage of the old, larger context; judging
+    the threshold by it starts a second compaction at once, which has nothing new to do. Pi
+    skips such a reply (it compares timestamps); we compare positions, which needs no clock:
+    the messages after the compaction entry are the last ones of the context.
+    """
+    latest = next((i for i in range(len(path) - 1, -1, -1)
+                   if isinstance(path[i], CompactionEntry)), None)
+    if latest is None:
+        return False
+    index = last_usage_index(messages)
+    after = sum(1 for entry in path[latest + 1:] if message_of(entry) is not None)
+    return index is None or index < len(messages) - after
 
 
 async def compact_session(writer: SessionWriter, loop: LoopConfig, settings: CompactionSettings,

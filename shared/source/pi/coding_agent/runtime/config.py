@@ -47,6 +47,7 @@ class RuntimeConfig:
     max_retries: int = 3
     retry_base_ms: int = 2000
     thinking_level: str = "off"
+    models: tuple[Model, ...] = ()  # what a client may switch to; () means only `model`
     opener: Opener = open_text  # how session files are opened; tests inject failures here
     max_turns: int = 50
     context_ceiling: Path | None = None  # AGENTS.md is looked for no higher than this

@@ -1,0 +1,170 @@
+// Pi's own RpcClient drives the course's agent through every command of Pi's docs/rpc.md.
+//   PI_ORACLE_MODULES=... node rpc_check.mjs <python> <checkpoint> <work dir>
+// The command list comes from the "#### name" headings of the pinned package's docs/rpc.md;
+// each response is checked against the shapes of its rpc-types.d.ts (written out below as
+// small checkers). Prints {"commands": [...checked], "problems": [...]} as JSON.
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { rpcClient } from "./pi.mjs";
+
+const [python, checkpoint, work] = process.argv.slice(2);
+const here = fileURLToPath(new URL(".", import.meta.url));
+const docs = readFileSync(join(process.env.PI_ORACLE_MODULES,
+  "@mariozechner/pi-coding-agent/docs/rpc.md"), "utf8");
+const documented = [...docs.split("### Event Types")[0].matchAll(/^#### ([a-z_]+)$/gm)].map((m) => m[1]);
+
+// ---- Pi's types as checkers: each returns a list of problems ("where: what") ----
+const str = (v) => (typeof v === "string" ? [] : [`expected a string, got ${JSON.stringify(v)}`]);
+const num = (v) => (typeof v === "number" ? [] : [`expected a number, got ${JSON.stringify(v)}`]);
+const bool = (v) => (typeof v === "boolean" ? [] : [`expected a boolean, got ${JSON.stringify(v)}`]);
+const oneOf = (...values) => (v) => (values.includes(v) ? [] : [`expected one of ${values}, got ${JSON.stringify(v)}`]);
+const nullable = (check) => (v) => (v === null ? [] : check(v));
+const optional = (check) => Object.assign((v) => (v === undefined ? [] : check(v)), { optional: true });
+const array = (check) => (v) => (Array.isArray(v) ? v.flatMap((x, i) => check(x).map((p) => `[${i}]${p}`))
+  : [`expected an array, got ${JSON.stringify(v)}`]);
+const object = (fields) => (v) => {
+  if (typeof v !== "object" || v === null || Array.isArray(v)) return [`expected an object, got ${JSON.stringify(v)}`];
+  return Object.entries(fields).flatMap(([k, check]) =>
+    (!(k in v) && !check.optional ? [`.${k}: missing`] : check(v[k]).map((p) => `.${k}${p.startsWith(".") || p.startsWith("[") ? "" : ": "}${p}`)));
+};
+const thinkingLevel = oneOf("off", "minimal", "low", "medium", "high", "xhigh");
+const queueMode = oneOf("all", "one-at-a-time");
+const model = object({ id: str, name: str, api: str, provider: str, baseUrl: str, reasoning: bool,
+  input: array(oneOf("text", "image")),
+  cost: object({ input: num, output: num, cacheRead: num, cacheWrite: num }),
+  contextWindow: num, maxTokens: num });
+const state = object({ model: optional(model), thinkingLevel, isStreaming: bool, isCompacting: bool,
+  steeringMode: queueMode, followUpMode: queueMode, sessionFile: optional(str), sessionId: str,
+  sessionName: optional(str), autoCompactionEnabled: bool, messageCount: num, pendingMessageCount: num });
+const usage = object({ input: num, output: num, cacheRead: num, cacheWrite: num, totalTokens: num,
+  cost: object({ input: num, output: num, cacheRead: num, cacheWrite: num, total: num }) });
+const agentMessage = (m) => {
+  const byRole = {
+    user: object({ content: (c) => (typeof c === "string" ? [] : array(object({ type: oneOf("text", "image") }))(c)), timestamp: num }),
+    assistant: object({ content: array(object({ type: oneOf("text", "thinking", "toolCall") })), api: str,
+      provider: str, model: str, usage, stopReason: oneOf("stop", "length", "toolUse", "error", "aborted"), timestamp: num }),
+    toolResult: object({ toolCallId: str, toolName: str, content: array(object({ type: oneOf("text", "image") })), isError: bool, timestamp: num }),
+    bashExecution: object({ command: str, output: str, cancelled: bool, truncated: bool, timestamp: num }),
+    custom: object({ customType: str, display: bool, timestamp: num }),
+    branchSummary: object({ summary: str, fromId: str, timestamp: num }),
+    compactionSummary: object({ summary: str, tokensBefore: num, timestamp: num }),
+  }[m?.role];
+  return byRole ? byRole(m) : [`unknown message role ${JSON.stringify(m?.role)}`];
+};
+const cancelled = object({ cancelled: bool });
+const sourceInfo = object({ path: str, source: str, scope: oneOf("user", "project", "temporary"),
+  origin: oneOf("package", "top-level"), baseDir: optional(str) });
+const none = "no data";
+const shapes = {
+  prompt: none, steer: none, follow_up: none, abort: none, new_session: cancelled, get_state: state,
+  set_model: model,
+  cycle_model: nullable(object({ model, thinkingLevel, isScoped: bool })),
+  get_available_models: object({ models: array(model) }),
+  set_thinking_level: none, cycle_thinking_level: nullable(object({ level: thinkingLevel })),
+  set_steering_mode: none, set_follow_up_mode: none,
+  compact: object({ summary: str, firstKeptEntryId: str, tokensBefore: num }),
+  set_auto_compaction: none, set_auto_retry: none, abort_retry: none,
+  bash: object({ output: str, exitCode: optional(num), cancelled: bool, truncated: bool, fullOutputPath: optional(str) }),
+  abort_bash: none,
+  get_session_stats: object({ sessionFile: optional(str), sessionId: str, userMessages: num,
+    assistantMessages: num, toolCalls: num, toolResults: num, totalMessages: num,
+    tokens: object({ input: num, output: num, cacheRead: num, cacheWrite: num, total: num }), cost: num,
+    contextUsage: optional(object({ tokens: nullable(num), contextWindow: num, percent: nullable(num) })) }),
+  export_html: object({ path: str }), switch_session: cancelled,
+  fork: object({ text: str, cancelled: bool }), clone: cancelled,
+  get_fork_messages: object({ messages: array(object({ entryId: str, text: str })) }),
+  get_last_assistant_text: object({ text: nullable(str) }),
+  set_session_name: none, get_messages: object({ messages: array(agentMessage) }),
+  get_commands: object({ commands: array(object({ name: str, description: optional(str),
+    source: oneOf("extension", "prompt", "skill"), sourceInfo })) }),
+};
+// Deliberate divergences (docs/divergences.md): what the check tolerates, and only that.
+const KNOWN = { abort: "answers with the queued messages it handed back ({messages}); Pi's has no data" };
+
+// ---- the run ----
+const workspace = join(work, "rpc-workspace");
+const agentDir = join(work, "rpc-agent");
+mkdirSync(join(workspace, ".pi", "skills", "greet"), { recursive: true });
+mkdirSync(join(agentDir, "prompts"), { recursive: true });
+writeFileSync(join(workspace, ".pi", "skills", "greet", "SKILL.md"),
+  "---\nname: greet\ndescription: Say hello properly.\n---\nSay hello.\n");
+writeFileSync(join(agentDir, "prompts", "review.md"), "---\ndescription: Review the diff\n---\nReview it.\n");
+writeFileSync(join(workspace, "notes.txt"), "hello from the workspace\n");
+
+const client = new rpcClient.RpcClient({
+  cliPath: join(here, "course_agent.mjs"), cwd: workspace,
+  env: { PI_ORACLE_PYTHON: python, PYTHONPATH: checkpoint, PI_COURSE_DETERMINISTIC: "1" },
+  args: ["--cwd", workspace, "--agent-dir", agentDir, "--trust-project", "--no-auto-retry"],
+});
+const responses = [];
+const original = client.handleLine.bind(client);
+client.handleLine = (line) => {
+  try { const data = JSON.parse(line); if (data.type === "response") responses.push(data); } catch { /* not JSON */ }
+  original(line);
+};
+const problems = [];
+const checked = new Set();
+const lastResponse = (command) => [...responses].reverse().find((r) => r.command === command);
+
+async function call(command, run) {
+  try {
+    await run();
+  } catch (error) {
+    problems.push(`rpc ${command}: the client failed: ${error.message.split("\n")[0]}`);
+  }
+  const response = lastResponse(command);
+  if (!response) { problems.push(`rpc ${command}: no response`); return; }
+  checked.add(command);
+  if (!response.success) { problems.push(`rpc ${command}: error response: ${response.error}`); return; }
+  const shape = shapes[command];
+  if (shape === none) {
+    if ("data" in response && !KNOWN[command]) problems.push(`rpc ${command}: Pi's response has no data, got ${JSON.stringify(response.data).slice(0, 120)}`);
+    return;
+  }
+  for (const problem of shape(response.data)) problems.push(`rpc ${command}: data${problem.startsWith(".") || problem.startsWith("[") ? "" : ": "}${problem}`);
+}
+
+await client.start();
+let firstFile;
+await call("get_state", async () => { firstFile = (await client.getState()).sessionFile; });
+await call("get_available_models", () => client.getAvailableModels());
+await call("set_model", () => client.setModel("mock", "mock-1"));
+await call("cycle_model", () => client.cycleModel());
+await call("set_thinking_level", () => client.setThinkingLevel("off"));
+await call("cycle_thinking_level", () => client.cycleThinkingLevel());
+await call("set_steering_mode", () => client.setSteeringMode("all"));
+await call("set_follow_up_mode", () => client.setFollowUpMode("one-at-a-time"));
+await call("set_auto_compaction", () => client.setAutoCompaction(false));
+await call("set_auto_retry", () => client.setAutoRetry(false));
+await call("abort_retry", () => client.abortRetry());
+await call("prompt", () => client.promptAndWait("hello there", undefined, 20000));
+await call("prompt", () => client.promptAndWait("and a second question", undefined, 20000));
+await call("steer", () => client.steer("steered while idle"));
+await call("follow_up", () => client.followUp("a follow-up while idle"));
+await call("abort", () => client.abort());
+await call("get_last_assistant_text", () => client.getLastAssistantText());
+await call("get_messages", () => client.getMessages());
+let forkPoints = [];
+await call("get_fork_messages", async () => { forkPoints = await client.getForkMessages(); });
+await call("bash", () => client.bash("cat notes.txt"));
+await call("abort_bash", () => client.abortBash());
+await call("get_session_stats", () => client.getSessionStats());
+await call("set_session_name", () => client.setSessionName("Oracle run"));
+await call("compact", () => client.compact());
+await call("export_html", () => client.exportHtml(join(work, "rpc-export.html")));
+await call("get_commands", () => client.getCommands());
+await call("fork", () => client.fork(forkPoints[1]?.entryId ?? "missing"));
+await call("clone", () => client.clone());
+await call("switch_session", () => client.switchSession(firstFile));
+await call("new_session", () => client.newSession());
+await call("get_state", () => client.getState());
+await client.stop();
+
+for (const command of documented) {
+  if (!checked.has(command)) problems.push(`rpc ${command}: documented in Pi's docs/rpc.md, not exercised`);
+}
+for (const command of Object.keys(shapes)) {
+  if (!documented.includes(command)) problems.push(`rpc ${command}: checked here but not in Pi's docs/rpc.md`);
+}
+process.stdout.write(JSON.stringify({ commands: [...checked], documented, problems }));
