@@ -10,6 +10,7 @@ import difflib
 import re
 from pathlib import Path
 
+from pi_course.docs import PUBLISHED, TRANSLATED
 from pi_course.exercises import EXERCISES_PLACEHOLDER, exercises_section
 from pi_course.manifest import LAST_STEP, Manifest, Step
 from pi_course.markers import render
@@ -162,11 +163,20 @@ def build(layout: Layout, manifest: Manifest, step: int, practice: bool = False)
     if practice:  # a practice copy shows the stubs, never the answers, in its diff too
         files = learner_files(layout, manifest, step, True)
     extras = {
-        "README.md": readme.replace(CHANGES_PLACEHOLDER, table)
+        "README.md": with_chinese_link(layout, current, readme).replace(CHANGES_PLACEHOLDER, table)
                            .replace(EXERCISES_PLACEHOLDER, exercises_section(current)),
         "CHANGES.diff": changes_diff(before, files, current),
     }
     return {**files, **extras}
+
+
+def with_chinese_link(layout: Layout, step: Step, readme: str) -> str:
+    """The README with a link to the Chinese chapter under its title, once one is written."""
+    if not (layout.root / TRANSLATED / f"{step.folder}.md").is_file():
+        return readme
+    title, _, rest = readme.partition("\n")
+    link = f"**中文**：[本章中文版](../../{PUBLISHED}/zh/{step.folder}.md)"
+    return f"{title}\n\n{link}\n{rest}"
 
 
 def relative(path: Path, root: Path) -> str:
