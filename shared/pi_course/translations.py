@@ -38,7 +38,7 @@ PENDING = frozenset({
         "08_agent", "09_session", "10_compaction", "11_resources", "12_extensions",
         "13_runtime", "14_evals", "protocol",
     )
-} | {ROOT_README})
+})
 SOURCE_LINE = re.compile(r"^<!-- source: (?P<path>\S+) sha256:(?P<hex>[0-9a-f]{64}) -->$")
 ZH_LINK = re.compile(r"\]\((?!https?:|#|mailto:|/)(?P<target>[^)\s#]+)(?P<anchor>#[^)\s]*)?\)")
 FENCE = re.compile(r"^\s*(```|~~~)")

@@ -42,8 +42,9 @@ def checked(root: Path) -> Found:
 
 @pytest.fixture
 def copy(tmp_path: Path) -> Path:
-    """The chapter sources and both READMEs: all the translation checks read."""
+    """The chapter sources, docs/ and both READMEs: all the translation checks read."""
     shutil.copytree(ROOT / "shared" / "chapters", tmp_path / "shared" / "chapters")
+    shutil.copytree(ROOT / "docs", tmp_path / "docs")
     for name in (ROOT_README, ROOT_README_ZH):
         if (ROOT / name).is_file():
             shutil.copy(ROOT / name, tmp_path / name)
