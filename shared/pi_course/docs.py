@@ -16,6 +16,9 @@ Sources write links as seen from `docs/`. Any other page in `shared/chapters/` (
 is published too, with anchors resolved against the last checkpoint, and `docs/README.md`
 lists them all. Everything is committed; an anchor that no longer resolves stops generation,
 and `verify` names a published page that differs from what its source generates.
+
+The Chinese edition is written in `shared/chapters/zh/` and published to `docs/zh/` (see
+`translations.py`); an English page whose translation exists gets a link to it at the top.
 """
 
 from __future__ import annotations
