@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
+from pi_course import translations
 from pi_course.cli import app
 from pi_course.manifest import load_manifest
 from pi_course.paths import find_layout
@@ -214,3 +215,19 @@ def test_each_translated_step_links_both_ways_from_docs_and_its_checkpoint() -> 
         assert (folder / "../../docs/zh" / t.page).resolve().is_file()
         assert f"[中文](zh/{t.page})" in (ROOT / "docs" / t.page).read_text(encoding="utf-8")
         assert f"[English](../{t.page})" in (ROOT / "docs/zh" / t.page).read_text(encoding="utf-8")
+
+
+def test_adding_a_pending_translation_is_all_it_takes_to_bring_it_under_the_checks(
+    copy: Path, monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    pending = next(t for t in required_translations(MANIFEST) if t.published)
+    (copy / pending.chinese).unlink(missing_ok=True)
+    monkeypatch.setattr(translations, "PENDING", frozenset({pending.english}))
+    assert f"{pending.chinese}: not translated yet ({pending.english})" in checked(copy).warnings
+    stale = f"<!-- source: {pending.english} sha256:{'0' * 64} -->\n# 标题\n\n中文正文。\n"
+    (copy / pending.chinese).write_text(stale, encoding="utf-8")
+    report = checked(copy)
+    assert any(p.startswith(f"{pending.chinese} (published as {pending.published}): translates "
+                            f"{pending.english} at sha256 000000000000…") for p in report.problems)
+    assert f"{pending.chinese} is written: remove {pending.english} from PENDING in " \
+        "shared/pi_course/translations.py" in report.warnings
