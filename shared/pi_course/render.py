@@ -158,12 +158,12 @@ def build(layout: Layout, manifest: Manifest, step: int, practice: bool = False)
     current = manifest.step(step)
     files = learner_files(layout, manifest, step, False)
     before = learner_files(layout, manifest, step - 1, False) if step > 0 else {}
-    readme = step_text(layout, current, "README.md")
+    readme = with_chinese_link(layout, current, step_text(layout, current, "README.md"))
     table = changes_table(current, line_changes(before, files))
     if practice:  # a practice copy shows the stubs, never the answers, in its diff too
         files = learner_files(layout, manifest, step, True)
     extras = {
-        "README.md": with_chinese_link(layout, current, readme).replace(CHANGES_PLACEHOLDER, table)
+        "README.md": readme.replace(CHANGES_PLACEHOLDER, table)
                            .replace(EXERCISES_PLACEHOLDER, exercises_section(current)),
         "CHANGES.diff": changes_diff(before, files, current),
     }
