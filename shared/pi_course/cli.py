@@ -33,6 +33,7 @@ Folder = Annotated[Path, typer.Argument(help="Your practice folder.", show_defau
 Latest = Annotated[str | None, typer.Argument(help="Step number (default: the last step).")]
 PASS_THROUGH = {"allow_extra_args": True, "ignore_unknown_options": True}
 DEMO_ENV = {"PYTHONHASHSEED": "0", "COLUMNS": "100"}  # as generate.run_demo, for demo.out
+LANGUAGES = ("en", "zh")
 NUMERIC = {"exercises", "tests", "passed", "failed", "skipped", "seconds", "added", "removed"}
 
 # The course tooling's own suites; the practice-copy proof is separate because it is slow.
@@ -151,16 +152,54 @@ def list_steps() -> None:
 
 
 @command()
-def show(step: NN) -> None:
-    """Read a checkpoint's README and see which files it changed."""
+def show(
+    step: NN,
+    lang: Annotated[str, typer.Option(
+        "--lang", help="en: the README and the files changed; zh: the Chinese chapter.")] = "en",
+) -> None:
+    """Read a checkpoint's README and see which files it changed (or its chapter in Chinese)."""
     from rich.markdown import Markdown
 
+    if lang not in LANGUAGES:
+        raise CourseError(f"unknown language {lang!r} (use one of: {', '.join(LANGUAGES)})")
     folder = checkpoint(step)
+    if lang == "zh":
+        out.print(Markdown(chinese_chapter(folder.name)))
+        return
     out.print(Markdown((folder / "README.md").read_text(encoding="utf-8")))
     grid = table("file", "added", "removed", title="Files changed")
     for file, added, removed in diff_stat((folder / "CHANGES.diff").read_text(encoding="utf-8")):
         grid.add_row(file, f"[green]+{added}", f"[red]−{removed}")
     out.print(grid)
+
+
+def chinese_chapter(folder: str) -> str:
+    """The published Chinese chapter of a step, or a line saying it is not written yet."""
+    layout = course()[0]
+    page = layout.docs / "zh" / f"{folder}.md"
+    if not page.is_file():
+        raise CourseError(f"step {folder[:2]} has no Chinese chapter yet "
+                          f"(shared/chapters/zh/{folder}.md); read it in English: "
+                          f"docs/{folder}.md")
+    return page.read_text(encoding="utf-8")
+
+
+@command("translation-hash")
+def translation_hash(
+    file: Annotated[Path, typer.Argument(help="The English file, e.g. shared/chapters/06_loop.md.",
+                                         show_default=False)],
+) -> None:
+    """Print the first line a translation of FILE starts with: its path and current sha256."""
+    from pi_course.paths import find_layout
+    from pi_course.translations import hash_line
+
+    root = find_layout().root
+    path = (file if file.is_absolute() else Path.cwd() / file).resolve()
+    if not path.is_file():
+        raise CourseError(f"{file}: no such file")
+    if not path.is_relative_to(root):
+        raise CourseError(f"{file}: not inside the checkout {root}")
+    typer.echo(hash_line(root, path.relative_to(root).as_posix()))
 
 
 @command()

@@ -16,6 +16,9 @@ Sources write links as seen from `docs/`. Any other page in `shared/chapters/` (
 is published too, with anchors resolved against the last checkpoint, and `docs/README.md`
 lists them all. Everything is committed; an anchor that no longer resolves stops generation,
 and `verify` names a published page that differs from what its source generates.
+
+The Chinese edition is written in `shared/chapters/zh/` and published to `docs/zh/` (see
+`translations.py`); an English page whose translation exists gets a link to it at the top.
 """
 
 from __future__ import annotations
@@ -32,6 +35,7 @@ LINK = re.compile(r"\]\((?!https?:|#|mailto:)([^)\s#]+)(?:#[^)]*)?\)")
 INCLUDE = re.compile(r"^<!-- include (?P<file>[\w./-]+)(?:::(?P<symbol>[\w.]+))? -->$")
 SOURCES = "shared/chapters"
 PUBLISHED = "docs"
+TRANSLATED = f"{SOURCES}/zh"  # the Chinese edition's sources (see translations.py)
 
 
 def defines(node: ast.stmt, name: str) -> bool:
@@ -92,13 +96,24 @@ def banner(where: str, code_from: str) -> str:
             "then run `pi-course generate` -->")
 
 
+def to_chinese(layout: Layout, name: str, docs: str) -> list[str]:
+    """The language switch above an English page whose Chinese translation exists.
+
+    `docs` is the way from the page to `docs/` (`""` in docs/, `"../../docs/"` in a checkpoint).
+    """
+    if not (layout.root / TRANSLATED / name).is_file():
+        return []
+    return [f"**English** · [中文]({docs}zh/{name})", ""]
+
+
 def render_chapter(layout: Layout, step: Step, files: dict[str, str]) -> str:
     """The step's chapter for its checkpoint's `CHAPTER.md`: links to docs/ lead back up."""
     where = chapter_source(step)
     body = expanded(layout, where, files)
     # The chapter now lives two folders down, in checkpoints/NN_slug/: keep links to docs working.
     body = [DOC_LINK.sub(rf"](../../{PUBLISHED}/\1\2)", line) for line in body]
-    return "\n".join([banner(where, "this checkpoint"), *body]) + "\n"
+    switch = to_chinese(layout, f"{step.folder}.md", f"../../{PUBLISHED}/")
+    return "\n".join([banner(where, "this checkpoint"), *switch, *body]) + "\n"
 
 
 def publish_chapter(layout: Layout, step: Step, files: dict[str, str]) -> str:
@@ -106,14 +121,16 @@ def publish_chapter(layout: Layout, step: Step, files: dict[str, str]) -> str:
     where = chapter_source(step)
     body = expanded(layout, where, files)
     code_from = f"checkpoints/{step.folder}"
-    return "\n".join([banner(where, code_from), *body]) + "\n"
+    switch = to_chinese(layout, f"{step.folder}.md", "")
+    return "\n".join([banner(where, code_from), *switch, *body]) + "\n"
 
 
 def publish_page(layout: Layout, name: str, last: Step, files: dict[str, str]) -> str:
     """A page that is no step's chapter (`protocol.md`), with anchors from the last step."""
     where = f"{SOURCES}/{name}"
     code_from = f"checkpoints/{last.folder}"
-    return "\n".join([banner(where, code_from), *expanded(layout, where, files)]) + "\n"
+    switch = to_chinese(layout, name, "")
+    return "\n".join([banner(where, code_from), *switch, *expanded(layout, where, files)]) + "\n"
 
 
 def title_of(text: str, default: str) -> str:

@@ -17,6 +17,7 @@ from pi_course.docs import SOURCES, publish_chapter, publish_page, render_chapte
 from pi_course.manifest import Manifest
 from pi_course.paths import CourseError, Layout
 from pi_course.render import build
+from pi_course.translations import ZH_INDEX, existing, publish_translation, zh_index
 
 DEMO_OUTPUT = "demo.out"
 CHAPTER = "CHAPTER.md"
@@ -86,8 +87,28 @@ def expected_docs(
     for source in sorted((layout.root / SOURCES).glob("*.md")):
         if source.name not in chapters:
             pages[source.name] = publish_page(layout, source.name, last, final)
+    pages.update(chinese_docs(layout, manifest, built, final))
     pages[INDEX] = docs_index(manifest, pages)
     return pages
+
+
+def chinese_docs(
+    layout: Layout, manifest: Manifest, built: dict[int, dict[str, str]], final: dict[str, str]
+) -> dict[str, str]:
+    """`docs/zh/`: each written translation with its English page's code, and an index."""
+    written = [t for t in existing(layout.root, manifest) if t.published]
+    if not written:
+        return {}
+    steps = {f"{step.folder}.md": step for step in manifest.steps}
+    names = {t.page for t in written}
+    pages: dict[str, str] = {}
+    for t in written:
+        step = steps.get(t.page)
+        files = final if step is None else built.get(step.id) or build(layout, manifest, step.id)
+        code_from = f"checkpoints/{(step or manifest.steps[-1]).folder}"
+        pages[t.page] = publish_translation(layout, t, files, code_from, names)
+    index = {f"zh/{ZH_INDEX}": zh_index(pages)}
+    return {**{f"zh/{name}": text for name, text in pages.items()}, **index}
 
 
 def docs_index(manifest: Manifest, pages: dict[str, str]) -> str:
@@ -97,7 +118,10 @@ def docs_index(manifest: Manifest, pages: dict[str, str]) -> str:
     for step in manifest.steps:
         name = f"{step.folder}.md"
         lines.append(f"- [{title_of(pages[name], step.title)}]({name})")
-    others = sorted(set(pages) - {f"{s.folder}.md" for s in manifest.steps} - {INDEX})
+    if f"zh/{ZH_INDEX}" in pages:
+        lines[1:1] = [f"**English** · [中文](zh/{ZH_INDEX})", ""]
+    others = sorted(set(pages) - {f"{s.folder}.md" for s in manifest.steps} - {INDEX}
+                    - {name for name in pages if name.startswith("zh/")})
     if others:
         lines += ["", "Reference:", ""]
         lines += [f"- [{title_of(pages[name], name)}]({name})" for name in others]

@@ -11,6 +11,7 @@ import re
 from collections.abc import Mapping
 from pathlib import Path
 
+from pi_course.docs import PUBLISHED, TRANSLATED
 from pi_course.exercises import EXERCISES_PLACEHOLDER, exercises_section
 from pi_course.manifest import LAST_STEP, Manifest, Step
 from pi_course.markers import render
@@ -164,7 +165,7 @@ def build(layout: Layout, manifest: Manifest, step: int, practice: bool = False)
     current = manifest.step(step)
     files = learner_files(layout, manifest, step, False)
     before = learner_files(layout, manifest, step - 1, False) if step > 0 else {}
-    readme = step_text(layout, current, "README.md")
+    readme = with_chinese_link(layout, current, step_text(layout, current, "README.md"))
     table = changes_table(current, line_changes(before, files))
     if practice:  # a practice copy shows the stubs, never the answers, in its diff too
         files = learner_files(layout, manifest, step, True)
@@ -174,6 +175,15 @@ def build(layout: Layout, manifest: Manifest, step: int, practice: bool = False)
         "CHANGES.diff": changes_diff(before, files, current),
     }
     return {**files, **extras}
+
+
+def with_chinese_link(layout: Layout, step: Step, readme: str) -> str:
+    """The README with a link to the Chinese chapter under its title, once one is written."""
+    if not (layout.root / TRANSLATED / f"{step.folder}.md").is_file():
+        return readme
+    title, _, rest = readme.partition("\n")
+    link = f"**中文**：[本章中文版](../../{PUBLISHED}/zh/{step.folder}.md)"
+    return f"{title}\n\n{link}\n{rest}"
 
 
 def relative(path: Path, root: Path) -> str:

@@ -2,8 +2,8 @@
 
 Markers balance, the committed checkpoints are exactly what the source generates, the manifest
 agrees with the source, public names only grow, every test says where it starts, layers never
-import upward, chapters' anchors resolve, `docs/` is what the chapter sources publish, and every
-demo still prints its checked output.
+import upward, chapters' anchors resolve, `docs/` is what the chapter sources publish, every
+demo still prints its checked output, and every Chinese translation is of the current English.
 """
 
 from __future__ import annotations
@@ -30,6 +30,7 @@ from pi_course.manifest import LAST_STEP, Manifest, Step, load_manifest
 from pi_course.markers import MARKER, exercises_in, render
 from pi_course.paths import CourseError, Layout, find_layout
 from pi_course.render import build, learner_files, line_changes, source_tests, step_range
+from pi_course.translations import check_translations
 
 
 @dataclass
@@ -45,7 +46,7 @@ def verify(layout: Layout | None = None) -> VerifyReport:
         manifest = load_manifest(layout.manifest)
         for check in (check_sources, check_tests, check_checkpoints, check_docs,
                       check_public_names, check_exercises, check_layers, check_lessons,
-                      check_budgets, check_links):
+                      check_budgets, check_links, check_chinese_edition):
             check(layout, manifest, report)
     except CourseError as error:
         report.problems.append(str(error))
@@ -135,8 +136,13 @@ def check_docs(layout: Layout, manifest: Manifest, report: VerifyReport) -> None
             if "<!-- include" in content:
                 report.problems.append(f"docs/{name}:{number}: an include that is not "
                                        "`<!-- include FILE[::SYMBOL] -->` stays unexpanded")
-        for target in broken_links(layout.docs, text):
+        for target in broken_links((layout.docs / name).parent, text):
             report.problems.append(f"docs/{name}: broken link {target}")
+
+
+def check_chinese_edition(layout: Layout, manifest: Manifest, report: VerifyReport) -> None:
+    """Every translation names the English file it translates, at that file's current hash."""
+    check_translations(layout.root, manifest, report)
 
 
 def read(file: Path) -> str:

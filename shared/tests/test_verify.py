@@ -14,6 +14,7 @@ ROOT = find_layout(Path(__file__)).root
 COPIED = ("checkpoints", "docs", "evals", "mock_model", "shared/source", "shared/steps",
           "shared/protocol", "shared/chapters")
 LINKED = "shared/data/pi-reference"
+TOP_FILES = ("README.md", "README.zh-CN.md")  # the root README and its Chinese translation
 
 
 @pytest.fixture(scope="module")
@@ -25,6 +26,9 @@ def pristine(tmp_path_factory: pytest.TempPathFactory) -> Path:
     for rel in [*COPIED, *data]:
         if rel != LINKED and (ROOT / rel).exists():
             shutil.copytree(ROOT / rel, root / rel, ignore=ignore)
+    for name in TOP_FILES:
+        if (ROOT / name).is_file():
+            shutil.copy(ROOT / name, root / name)
     # Demos read the reference sessions: link them instead of copying 9 MB per test.
     (root / LINKED).symlink_to(ROOT / LINKED)
     return root
@@ -141,3 +145,15 @@ def test_a_broken_link_in_a_step_readme_is_named(course: Layout) -> None:
     readme.write_text(readme.read_text() + "\nSee [the missing step](../99_nowhere/).\n")
     generate(course, load_manifest(course.manifest))
     assert "checkpoints/02_stream/README.md: broken link ../99_nowhere/" in verify(course).problems
+
+
+def test_changing_an_english_chapter_makes_verify_name_its_stale_translation(
+    course: Layout,
+) -> None:
+    chapter = course.root / "shared" / "chapters" / "00_trace.md"
+    chapter.write_text(chapter.read_text() + "\nOne more sentence.\n")
+    generate(course, load_manifest(course.manifest))
+    stale = [p for p in verify(course).problems if p.startswith(
+        "shared/chapters/zh/00_trace.md (published as docs/zh/00_trace.md): translates "
+        "shared/chapters/00_trace.md at sha256 ")]
+    assert len(stale) == 1 and "which has changed since: update the translation" in stale[0]
