@@ -55,8 +55,9 @@ def entry_text(entry: SessionEntry) -> str:
         return f"{entry.target_id} = {entry.label or '(cleared)'}"
     if isinstance(entry, SessionInfoEntry):
         return entry.name or ""
-    assert isinstance(entry, CustomEntry)
-    return entry.custom_type
+    if isinstance(entry, CustomEntry):
+        return entry.custom_type
+    return "(an entry type this course does not know; kept as it is)"
 
 
 def message_text(message: object) -> str:
