@@ -1,10 +1,16 @@
-"""Step 09: opening a session file: every line parsed once, old versions migrated in memory.
+"""Step 09: opening a session file: every line checked once, old versions migrated in memory.
 
-Reading goes line by line: decode and validate the line in one pass (an old file's lines are
-decoded, migrated to version 3, then validated), add the entry to the tree. Nothing is kept
-twice, so a large file costs little more than its parsed entries. The file is never written: Pi rewrites an
-old file when it opens it (and starts a fresh session over a file whose header it cannot
-read); here an old file is migrated in memory only, and a bad file is an error that names
+Every line is validated before the session is handed out: a bad file is an error naming the
+line, never half a tree. But not every line becomes a full entry at once. A context for the
+last leaf only shows what came after the latest compaction on its path, so the reader goes
+backwards from the end along that path and builds entries until it passes the compaction's
+first kept entry; the older lines are checked against the same shape (shape.py) and kept as
+bytes, and built the first time somebody asks for them. A long session thus costs about
+what decoding its JSON costs, in time and in memory.
+
+The file is never written: Pi rewrites an old file when it opens it (and starts a fresh
+session over a file whose header it cannot read); here an old file is migrated in memory
+only (each of its lines becomes an entry at once), and a bad file is an error that names
 the line.
 """
 

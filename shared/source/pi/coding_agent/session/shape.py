@@ -12,10 +12,10 @@ the models field by field, so the two cannot drift apart.
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any, Literal, NotRequired
 
 from pydantic import ConfigDict, Discriminator, Field, Tag, TypeAdapter, with_config
-from typing_extensions import NotRequired, TypedDict
+from typing_extensions import TypedDict  # pydantic needs this one before Python 3.12
 
 from pi.coding_agent.session.entries import role_tag, type_tag
 
