@@ -103,7 +103,7 @@ def test_the_path_walks_each_parent_once() -> None:
 
     depth = 20_000
     tree = SessionTree([entry("e0", None)] + [entry(f"e{i}", f"e{i - 1}") for i in range(1, depth)])
-    tree.by_id = Counting(tree.by_id)
+    tree.node_of = Counting(tree.node_of)
     path = tree.path_to(f"e{depth - 1}")
     assert [e.id for e in path[:2]] == ["e0", "e1"] and len(path) == depth
     assert Counting.lookups == depth  # the leaf, then one lookup per parent

@@ -22,6 +22,7 @@ from pi.coding_agent.compaction.file_ops import FileOps, add_details_ops, add_me
 from pi.coding_agent.compaction.thresholds import CompactionSettings
 from pi.coding_agent.session.entries import CompactionEntry, SessionEntry
 from pi.coding_agent.session.tokens import estimate_context_tokens
+from pi.coding_agent.session.tree import ids_of
 
 Range = tuple[int, int]  # path indices [from, to)
 
@@ -64,7 +65,7 @@ def carried_range(path: Sequence[SessionEntry], compaction_index: int) -> Range 
         return None
     compaction = path[compaction_index]
     assert isinstance(compaction, CompactionEntry)
-    ids = [entry.id for entry in path[:compaction_index]]
+    ids = ids_of(path)[:compaction_index]  # read from the tree's nodes: nothing is built
     if compaction.first_kept_entry_id not in ids:
         return None
     return ids.index(compaction.first_kept_entry_id), compaction_index

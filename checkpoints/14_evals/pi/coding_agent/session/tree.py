@@ -6,36 +6,102 @@ asked of it all the time: which entry has this id, what is the path from the roo
 leaf (that path is the conversation a model sees), and what hangs below an entry (for a
 screen that draws the tree). Labels and the session name are stored as entries too, but their
 effect is global: the last label entry for a target wins, wherever it sits in the tree.
+
+The tree is made of `Node`s: the few fields its shape needs (id, parent, time, type, role)
+and either the entry itself or the line of the file it comes from. A long session's old
+entries are never shown to a model, so the reader leaves them as lines (checked, not built);
+`node.entry` builds one the first time it is asked for. `entries`, `by_id` and `path_to`
+give entries and build them as they are read; `children`, `walk` and `node_path` give nodes
+and build nothing, so walking a tree of 100,000 entries costs little more than counting them.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Mapping, Sequence
+from typing import overload
 
-from pi.coding_agent.session.entries import LabelEntry, SessionEntry, SessionInfoEntry
+from pi.coding_agent.session.entries import (
+    LabelEntry,
+    MessageEntry,
+    SessionEntry,
+    SessionInfoEntry,
+)
 from pi.coding_agent.session.errors import SessionError
 from pi.coding_agent.session.ids import ms_from_iso
+from pi.coding_agent.session.lines import entry_from_bytes
+
+
+class Node:
+    """One entry as the tree holds it; `entry` is built from `line` when first asked for."""
+
+    __slots__ = ("_entry", "file", "id", "line", "number", "parent_id", "role", "timestamp",
+                 "type")
+
+    def __init__(self, id: str, parent_id: str | None, timestamp: str, type: str,
+                 role: str | None, entry: SessionEntry | None = None,
+                 line: bytes | None = None, file: str = "", number: int = 0) -> None:
+        self.id, self.parent_id, self.timestamp = id, parent_id, timestamp
+        self.type, self.role = type, role
+        self._entry, self.line, self.file, self.number = entry, line, file, number
+
+    @classmethod
+    def of(cls, entry: SessionEntry, line: bytes | None = None, file: str = "",
+           number: int = 0) -> Node:
+        role = entry.message.role if isinstance(entry, MessageEntry) else None
+        return cls(entry.id, entry.parent_id, entry.timestamp, entry.type, role, entry,
+                   line, file, number)
+
+    @property
+    def entry(self) -> SessionEntry:
+        if self._entry is None:
+            assert self.line is not None, "a node without an entry keeps its line"
+            self._entry = entry_from_bytes(self.line, f"{self.file}:{self.number}")
+        return self._entry
+
+    @property
+    def built(self) -> bool:
+        return self._entry is not None
+
+    def __repr__(self) -> str:
+        return f"Node({self.id!r}, {self.type!r}, parent={self.parent_id!r})"
 
 
 class SessionTree:
     """Entries in file order, indexed by id; the leaf after loading is the last entry."""
 
     def __init__(self, entries: Iterable[SessionEntry] = ()) -> None:
-        self.entries: list[SessionEntry] = []
-        self.by_id: dict[str, SessionEntry] = {}
+        self.nodes: list[Node] = []
+        self.node_of: dict[str, Node] = {}
         self.labels: dict[str, str] = {}
         self.name: str | None = None
-        self._children: dict[str | None, list[SessionEntry]] | None = None
+        self._children: dict[str | None, list[Node]] | None = None
         for entry in entries:
             self.add(entry)
 
+    @property
+    def entries(self) -> EntryList:
+        """Every entry in file order (a view: each is built when it is read)."""
+        return EntryList(self.nodes)
+
+    @property
+    def by_id(self) -> EntryIndex:
+        return EntryIndex(self.node_of)
+
     def add(self, entry: SessionEntry) -> None:
         """Record one more entry (its id must be new) and what it says about labels or name."""
-        if entry.id in self.by_id:
-            raise SessionError(f"entry id {entry.id} is already used by an earlier entry")
-        self.entries.append(entry)
-        self.by_id[entry.id] = entry
+        self.add_node(Node.of(entry))
+
+    def add_node(self, node: Node) -> None:
+        if node.id in self.node_of:
+            raise SessionError(f"entry id {node.id} is already used by an earlier entry")
+        self.nodes.append(node)
+        self.node_of[node.id] = node
         self._children = None
+        if node.type == "label" or node.type == "session_info":
+            self.note(node.entry)
+
+    def note(self, entry: SessionEntry) -> None:
+        """What a label or session-info entry says for the whole tree."""
         if isinstance(entry, LabelEntry):
             if entry.label:
                 self.labels[entry.target_id] = entry.label
@@ -47,56 +113,128 @@ class SessionTree:
     @property
     def leaf_on_load(self) -> str | None:
         """Pi's leaf after opening a file: the last entry written, not the deepest one."""
-        return self.entries[-1].id if self.entries else None
+        return self.nodes[-1].id if self.nodes else None
 
-    def path_to(self, leaf_id: str) -> list[SessionEntry]:
-        """The entries from the root down to `leaf_id`, walking the parent links once."""
-        entry = self.by_id.get(leaf_id)
-        if entry is None:
+    def node_path(self, leaf_id: str) -> list[Node]:
+        """The nodes from the root down to `leaf_id`, walking the parent links once."""
+        node = self.node_of.get(leaf_id)
+        if node is None:
             raise SessionError(f"no entry with id {leaf_id}")
-        path = [entry]
-        while (parent := self.parent_of(entry)) is not None:
-            if len(path) > len(self.by_id):
+        path = [node]
+        while (parent := self.parent_of(node)) is not None:
+            if len(path) > len(self.node_of):
                 raise SessionError(f"entry {leaf_id}: its chain of parents loops")
             path.append(parent)
-            entry = parent
+            node = parent
         path.reverse()
         return path
 
-    def parent_of(self, entry: SessionEntry) -> SessionEntry | None:
-        """The parent entry; None for a root (no parent, itself, or an unknown id)."""
-        if entry.parent_id is None or entry.parent_id == entry.id:
-            return None
-        return self.by_id.get(entry.parent_id)
+    def path_to(self, leaf_id: str) -> EntryPath:
+        """The entries from the root down to `leaf_id` (each built when it is read)."""
+        return EntryPath(self.node_path(leaf_id))
 
-    def children(self, entry_id: str | None) -> list[SessionEntry]:
+    def parent_of(self, node: Node) -> Node | None:
+        """The parent node; None for a root (no parent, itself, or an unknown id)."""
+        if node.parent_id is None or node.parent_id == node.id:
+            return None
+        return self.node_of.get(node.parent_id)
+
+    def children(self, entry_id: str | None) -> list[Node]:
         """An entry's children, oldest timestamp first; `None` gives the roots, in file order."""
         if self._children is None:
             self._children = self.index_children()
         return self._children.get(entry_id, [])
 
-    def index_children(self) -> dict[str | None, list[SessionEntry]]:
-        index: dict[str | None, list[SessionEntry]] = {}
-        for entry in self.entries:
-            parent = self.parent_of(entry)
-            index.setdefault(parent.id if parent else None, []).append(entry)
+    def index_children(self) -> dict[str | None, list[Node]]:
+        index: dict[str | None, list[Node]] = {}
+        for node in self.nodes:
+            parent = self.parent_of(node)
+            index.setdefault(parent.id if parent else None, []).append(node)
         for parent_id, kids in index.items():
-            if parent_id is not None:
+            if parent_id is not None and len(kids) > 1:
                 kids.sort(key=timestamp_key)  # stable: equal times keep file order
         return index
 
-    def walk(self) -> Iterator[tuple[int, SessionEntry]]:
-        """(depth, entry) depth-first, in Pi's `getTree` order; no recursion, any depth."""
+    def walk(self) -> Iterator[tuple[int, Node]]:
+        """(depth, node) depth-first, in Pi's `getTree` order; no recursion, any depth."""
         stack = [(0, root) for root in reversed(self.children(None))]
         while stack:
-            depth, entry = stack.pop()
-            yield depth, entry
-            stack.extend((depth + 1, kid) for kid in reversed(self.children(entry.id)))
+            depth, node = stack.pop()
+            yield depth, node
+            kids = self.children(node.id)
+            if len(kids) == 1:
+                stack.append((depth + 1, kids[0]))
+            elif kids:
+                stack.extend((depth + 1, kid) for kid in reversed(kids))
 
 
-def timestamp_key(entry: SessionEntry) -> tuple[int, int]:
+def timestamp_key(node: Node) -> tuple[int, int]:
     """Sort by time; an unreadable timestamp sorts after every readable one."""
     try:
-        return (0, ms_from_iso(entry.timestamp))
+        return (0, ms_from_iso(node.timestamp))
     except ValueError:
         return (1, 0)
+
+
+class EntryList(Sequence[SessionEntry]):
+    """Nodes seen as their entries: `tree.entries[i]` builds entry i if nobody has yet."""
+
+    def __init__(self, nodes: Sequence[Node]) -> None:
+        self.nodes = nodes
+
+    def __len__(self) -> int:
+        return len(self.nodes)
+
+    @overload
+    def __getitem__(self, index: int) -> SessionEntry: ...
+    @overload
+    def __getitem__(self, index: slice) -> list[SessionEntry]: ...
+    def __getitem__(self, index: int | slice) -> SessionEntry | list[SessionEntry]:
+        if isinstance(index, slice):
+            return [node.entry for node in self.nodes[index]]
+        return self.nodes[index].entry
+
+    def __iter__(self) -> Iterator[SessionEntry]:
+        return (node.entry for node in self.nodes)
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Sequence) and list(self) == list(other)
+
+    def __hash__(self) -> int:
+        raise TypeError("an entry list is not hashable")
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}({len(self)} entries)"
+
+    @property
+    def ids(self) -> list[str]:
+        """The ids, read from the nodes (nothing is built)."""
+        return [node.id for node in self.nodes]
+
+
+class EntryPath(EntryList):
+    """The entries from a root to a leaf, as `SessionTree.path_to` gives them."""
+
+
+def ids_of(entries: Sequence[SessionEntry]) -> list[str]:
+    """The ids of a path or list of entries, without building entries that are still lines."""
+    return entries.ids if isinstance(entries, EntryList) else [entry.id for entry in entries]
+
+
+class EntryIndex(Mapping[str, SessionEntry]):
+    """`tree.by_id`: an entry by its id, built when it is looked up."""
+
+    def __init__(self, nodes: Mapping[str, Node]) -> None:
+        self.nodes = nodes
+
+    def __getitem__(self, entry_id: str) -> SessionEntry:
+        return self.nodes[entry_id].entry
+
+    def __contains__(self, entry_id: object) -> bool:
+        return entry_id in self.nodes
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self.nodes)
+
+    def __len__(self) -> int:
+        return len(self.nodes)

@@ -1,0 +1,295 @@
+"""Step 09: the shape every entry line must have, checked without building the entry.
+
+A long session holds far more entries than any context shows: everything before the latest
+compaction is only ever needed to draw the tree. Building a model for each of them costs twice
+what decoding the JSON costs, and keeps three to four times the file in memory. So a line that
+no context needs yet is only *checked* here: pydantic reads its bytes against these plain
+dictionaries (the same fields, types and rules as the models in entries.py and pi.ai, written
+as TypedDicts) and nothing but the few fields the tree needs is kept. The model is built from
+the same line the first time somebody asks for that entry. A test compares these shapes with
+the models field by field, so the two cannot drift apart.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, Literal, NotRequired
+
+from pydantic import ConfigDict, Discriminator, Field, Tag, TypeAdapter, with_config
+from typing_extensions import TypedDict  # pydantic needs this one before Python 3.12
+
+from pi.coding_agent.session.entries import role_tag, type_tag
+
+KEEP = ConfigDict(extra="allow")  # unknown fields are allowed here as in the models
+
+
+@with_config(KEEP)
+class TextShape(TypedDict):
+    type: Literal["text"]
+    text: str
+    textSignature: NotRequired[str | None]
+
+
+@with_config(KEEP)
+class ThinkingShape(TypedDict):
+    type: Literal["thinking"]
+    thinking: str
+    thinkingSignature: NotRequired[str | None]
+    redacted: NotRequired[bool | None]
+
+
+@with_config(KEEP)
+class ImageShape(TypedDict):
+    type: Literal["image"]
+    data: str
+    mimeType: str
+
+
+@with_config(KEEP)
+class ToolCallShape(TypedDict):
+    type: Literal["toolCall"]
+    id: str
+    name: str
+    arguments: dict[str, Any]
+    partialJson: NotRequired[str | None]
+    thoughtSignature: NotRequired[str | None]
+
+
+UserBlockShape = Annotated[TextShape | ImageShape, Field(discriminator="type")]
+AssistantBlockShape = Annotated[TextShape | ThinkingShape | ToolCallShape,
+                                Field(discriminator="type")]
+
+
+@with_config(KEEP)
+class CostShape(TypedDict):
+    input: float
+    output: float
+    cacheRead: float
+    cacheWrite: float
+    total: float
+
+
+@with_config(KEEP)
+class UsageShape(TypedDict):
+    input: int
+    output: int
+    cacheRead: int
+    cacheWrite: int
+    totalTokens: NotRequired[int | None]
+    cost: CostShape
+
+
+@with_config(KEEP)
+class UserShape(TypedDict):
+    role: Literal["user"]
+    content: str | tuple[UserBlockShape, ...]
+    timestamp: int
+
+
+@with_config(KEEP)
+class AssistantShape(TypedDict):
+    role: Literal["assistant"]
+    content: tuple[AssistantBlockShape, ...]
+    api: str
+    provider: str
+    model: str
+    responseModel: NotRequired[str | None]
+    responseId: NotRequired[str | None]
+    diagnostics: NotRequired[tuple[dict[str, Any], ...] | None]
+    usage: UsageShape
+    stopReason: Literal["stop", "length", "toolUse", "error", "aborted"]
+    errorMessage: NotRequired[str | None]
+    timestamp: int
+
+
+@with_config(KEEP)
+class ToolResultShape(TypedDict):
+    role: Literal["toolResult"]
+    toolCallId: str
+    toolName: str
+    content: tuple[UserBlockShape, ...]
+    details: NotRequired[Any]
+    isError: bool
+    timestamp: int
+
+
+@with_config(KEEP)
+class BashExecutionShape(TypedDict):
+    role: Literal["bashExecution"]
+    command: str
+    output: str
+    exitCode: NotRequired[int | None]
+    cancelled: bool
+    truncated: bool
+    fullOutputPath: NotRequired[str | None]
+    excludeFromContext: NotRequired[bool | None]
+    timestamp: int
+
+
+@with_config(KEEP)
+class CustomShape(TypedDict):
+    role: Literal["custom"]
+    customType: str
+    content: str | tuple[UserBlockShape, ...]
+    display: bool
+    details: NotRequired[Any]
+    timestamp: int
+
+
+@with_config(KEEP)
+class BranchSummaryShape(TypedDict):
+    role: Literal["branchSummary"]
+    summary: str
+    fromId: str
+    timestamp: int
+
+
+@with_config(KEEP)
+class CompactionSummaryShape(TypedDict):
+    role: Literal["compactionSummary"]
+    summary: str
+    tokensBefore: int
+    timestamp: int
+
+
+@with_config(KEEP)
+class AppShape(TypedDict):
+    role: str
+
+
+MessageShape = Annotated[
+    Annotated[UserShape, Tag("user")] | Annotated[AssistantShape, Tag("assistant")]
+    | Annotated[ToolResultShape, Tag("toolResult")]
+    | Annotated[BashExecutionShape, Tag("bashExecution")]
+    | Annotated[CustomShape, Tag("custom")]
+    | Annotated[BranchSummaryShape, Tag("branchSummary")]
+    | Annotated[CompactionSummaryShape, Tag("compactionSummary")]
+    | Annotated[AppShape, Tag("other")],
+    Discriminator(role_tag),
+]
+
+
+@with_config(KEEP)
+class MessageEntryShape(TypedDict):
+    type: Literal["message"]
+    id: str
+    parentId: str | None
+    timestamp: str
+    message: MessageShape
+
+
+@with_config(KEEP)
+class ThinkingLevelChangeShape(TypedDict):
+    type: Literal["thinking_level_change"]
+    id: str
+    parentId: str | None
+    timestamp: str
+    thinkingLevel: Literal["off", "minimal", "low", "medium", "high", "xhigh"]
+
+
+@with_config(KEEP)
+class ModelChangeShape(TypedDict):
+    type: Literal["model_change"]
+    id: str
+    parentId: str | None
+    timestamp: str
+    provider: str
+    modelId: str
+
+
+@with_config(KEEP)
+class CompactionShape(TypedDict):
+    type: Literal["compaction"]
+    id: str
+    parentId: str | None
+    timestamp: str
+    summary: str
+    firstKeptEntryId: str
+    tokensBefore: int
+    details: NotRequired[Any]
+    fromHook: NotRequired[bool | None]
+
+
+@with_config(KEEP)
+class BranchSummaryEntryShape(TypedDict):
+    type: Literal["branch_summary"]
+    id: str
+    parentId: str | None
+    timestamp: str
+    fromId: str
+    summary: str
+    details: NotRequired[Any]
+    fromHook: NotRequired[bool | None]
+
+
+@with_config(KEEP)
+class CustomEntryShape(TypedDict):
+    type: Literal["custom"]
+    id: str
+    parentId: str | None
+    timestamp: str
+    customType: str
+    data: NotRequired[Any]
+
+
+@with_config(KEEP)
+class CustomMessageEntryShape(TypedDict):
+    type: Literal["custom_message"]
+    id: str
+    parentId: str | None
+    timestamp: str
+    customType: str
+    content: str | tuple[UserBlockShape, ...]
+    display: bool
+    details: NotRequired[Any]
+
+
+@with_config(KEEP)
+class LabelShape(TypedDict):
+    type: Literal["label"]
+    id: str
+    parentId: str | None
+    timestamp: str
+    targetId: str
+    label: NotRequired[str | None]
+
+
+@with_config(KEEP)
+class SessionInfoShape(TypedDict):
+    type: Literal["session_info"]
+    id: str
+    parentId: str | None
+    timestamp: str
+    name: NotRequired[str | None]
+
+
+@with_config(KEEP)
+class UnknownEntryShape(TypedDict):
+    type: str
+    id: str
+    parentId: str | None
+    timestamp: str
+
+
+EntryShape = Annotated[
+    Annotated[MessageEntryShape, Tag("message")]
+    | Annotated[ThinkingLevelChangeShape, Tag("thinking_level_change")]
+    | Annotated[ModelChangeShape, Tag("model_change")]
+    | Annotated[CompactionShape, Tag("compaction")]
+    | Annotated[BranchSummaryEntryShape, Tag("branch_summary")]
+    | Annotated[CustomEntryShape, Tag("custom")]
+    | Annotated[CustomMessageEntryShape, Tag("custom_message")]
+    | Annotated[LabelShape, Tag("label")]
+    | Annotated[SessionInfoShape, Tag("session_info")]
+    | Annotated[UnknownEntryShape, Tag("unknown")],
+    Discriminator(type_tag),
+]
+ENTRY_SHAPE = TypeAdapter[Any](EntryShape)
+
+
+def checked_line(raw: bytes) -> dict[str, Any] | None:
+    """The line decoded and checked in one pass, as plain data; None if anything is wrong."""
+    try:
+        data: dict[str, Any] = ENTRY_SHAPE.validate_json(raw)
+    except ValueError:
+        return None
+    return data
