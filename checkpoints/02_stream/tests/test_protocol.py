@@ -104,6 +104,25 @@ def test_unknown_fields_anywhere_in_a_message_are_kept_not_refused() -> None:
     assert dump_message(parse_message(user)) == user
 
 
+def test_the_protocol_command_reads_a_session_a_newer_pi_wrote(tmp_path) -> None:
+    from typer.testing import CliRunner
+
+    from pi.cli import app
+
+    call = {"type": "toolCall", "id": "c1", "name": "read", "arguments": {},
+            "thoughtSignature": "c2ln"}
+    lines = [{"type": "session", "version": 3, "id": "s", "timestamp": "t", "cwd": "/"},
+             {"type": "message", "id": "a", "parentId": None, "timestamp": "t",
+              "message": assistant_data(content=[call], responseModel="m-1",
+                                        diagnostics=[{"type": "retry", "timestamp": 1}])},
+             {"type": "future_kind", "id": "b", "parentId": "a", "timestamp": "t"}]
+    path = tmp_path / "newer.jsonl"
+    path.write_text("".join(json.dumps(line) + "\n" for line in lines))
+    result = CliRunner().invoke(app, ["protocol", str(path)])
+    assert result.exit_code == 0, result.stderr
+    assert result.stdout.split() == ["assistant", "1"]
+
+
 def test_missing_timestamp_is_refused_not_invented() -> None:
     data = assistant_data()
     del data["timestamp"]

@@ -10,8 +10,6 @@ the same line the first time somebody asks for that entry. A test compares these
 the models field by field, so the two cannot drift apart.
 """
 
-from __future__ import annotations
-
 from typing import Annotated, Any, Literal, NotRequired
 
 from pydantic import ConfigDict, Discriminator, Field, Tag, TypeAdapter, with_config
@@ -19,6 +17,7 @@ from typing_extensions import TypedDict  # pydantic needs this one before Python
 
 from pi.coding_agent.session.entries import role_tag, type_tag
 
+# No `from __future__ import annotations` here: a TypedDict must see `NotRequired` itself.
 KEEP = ConfigDict(extra="allow")  # unknown fields are allowed here as in the models
 
 

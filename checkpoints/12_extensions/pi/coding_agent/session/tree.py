@@ -146,26 +146,44 @@ class SessionTree:
         return self._children.get(entry_id, [])
 
     def index_children(self) -> dict[str | None, list[Node]]:
+        """Every entry's children in one pass over the nodes (a root's parent is None)."""
         index: dict[str | None, list[Node]] = {}
+        known = self.node_of
         for node in self.nodes:
-            parent = self.parent_of(node)
-            index.setdefault(parent.id if parent else None, []).append(node)
+            parent = node.parent_id
+            if parent is not None and (parent == node.id or parent not in known):
+                parent = None  # itself or an unknown id: a root, as in Pi
+            kids = index.get(parent)
+            if kids is None:
+                index[parent] = [node]
+            else:
+                kids.append(node)
         for parent_id, kids in index.items():
             if parent_id is not None and len(kids) > 1:
                 kids.sort(key=timestamp_key)  # stable: equal times keep file order
         return index
 
     def walk(self) -> Iterator[tuple[int, Node]]:
-        """(depth, node) depth-first, in Pi's `getTree` order; no recursion, any depth."""
-        stack = [(0, root) for root in reversed(self.children(None))]
+        """(depth, node) depth-first, in Pi's `getTree` order; no recursion, any depth.
+
+        A chain (one child after another, most of any session) is followed in a loop; only
+        the later children of a branch point wait on the stack.
+        """
+        self.children(None)
+        index = self._children
+        assert index is not None
+        stack = [(0, root) for root in reversed(index.get(None, []))]
         while stack:
             depth, node = stack.pop()
-            yield depth, node
-            kids = self.children(node.id)
-            if len(kids) == 1:
-                stack.append((depth + 1, kids[0]))
-            elif kids:
-                stack.extend((depth + 1, kid) for kid in reversed(kids))
+            while True:
+                yield depth, node
+                kids = index.get(node.id)
+                if not kids:
+                    break
+                depth += 1
+                if len(kids) > 1:
+                    stack.extend((depth, kid) for kid in reversed(kids[1:]))
+                node = kids[0]
 
 
 def timestamp_key(node: Node) -> tuple[int, int]:
