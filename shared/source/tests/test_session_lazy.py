@@ -155,7 +155,7 @@ def mutations(data: object) -> list[object]:
             out += [{**data, key: changed} for changed in mutations(data[key])]
     elif isinstance(data, list):
         for index, item in enumerate(data):
-            out += [data[:index] + [changed] + data[index + 1:] for changed in mutations(item)]
+            out += [[*data[:index], changed, *data[index + 1:]] for changed in mutations(item)]
     return out
 
 

@@ -74,7 +74,9 @@ class SessionTree:
         self.node_of: dict[str, Node] = {}
         self.labels: dict[str, str] = {}
         self.name: str | None = None
-        self._children: dict[str | None, list[Node]] | None = None
+        self._kids: dict[str | None, list[Node]] = {}  # parent id (None: roots) → children
+        self._unsorted: set[str] = set()  # parents whose children still need sorting by time
+        self._early: list[Node] = []  # roots whose parent id may yet turn up later in the file
         for entry in entries:
             self.add(entry)
 
@@ -96,7 +98,7 @@ class SessionTree:
             raise SessionError(f"entry id {node.id} is already used by an earlier entry")
         self.nodes.append(node)
         self.node_of[node.id] = node
-        self._children = None
+        self.hang(node)
         if node.type == "label" or node.type == "session_info":
             self.note(node.entry)
 
@@ -139,29 +141,44 @@ class SessionTree:
             return None
         return self.node_of.get(node.parent_id)
 
+    def hang(self, node: Node) -> None:
+        """Put a new node below its parent in the children index, kept up as nodes arrive."""
+        parent = node.parent_id
+        above = self.node_of.get(parent) if parent is not None else None
+        if above is not None and above is not node:
+            node.parent_id = parent = above.id  # one string for both: lookups compare pointers
+        elif parent is not None:
+            if parent != node.id:
+                self._early.append(node)  # its parent may come later in the file
+            parent = None  # itself or an unknown id: a root, as in Pi
+        kids = self._kids.get(parent)
+        if kids is None:
+            self._kids[parent] = [node]
+        else:
+            kids.append(node)
+            if parent is not None:
+                self._unsorted.add(parent)
+
     def children(self, entry_id: str | None) -> list[Node]:
         """An entry's children, oldest timestamp first; `None` gives the roots, in file order."""
-        if self._children is None:
-            self._children = self.index_children()
-        return self._children.get(entry_id, [])
+        return self.index_children().get(entry_id, [])
 
     def index_children(self) -> dict[str | None, list[Node]]:
-        """Every entry's children in one pass over the nodes (a root's parent is None)."""
-        index: dict[str | None, list[Node]] = {}
-        known = self.node_of
-        for node in self.nodes:
-            parent = node.parent_id
-            if parent is not None and (parent == node.id or parent not in known):
-                parent = None  # itself or an unknown id: a root, as in Pi
-            kids = index.get(parent)
-            if kids is None:
-                index[parent] = [node]
-            else:
-                kids.append(node)
-        for parent_id, kids in index.items():
-            if parent_id is not None and len(kids) > 1:
-                kids.sort(key=timestamp_key)  # stable: equal times keep file order
-        return index
+        """Every entry's children, brought up to date: a root whose parent turned up later
+        in the file moves below it, and children that arrived out of order are sorted."""
+        if self._early:
+            early = self._early
+            moved = {id(node) for node in early if node.parent_id in self.node_of}
+            self._early = [node for node in early if id(node) not in moved]
+            if moved:
+                self._kids[None] = [n for n in self._kids[None] if id(n) not in moved]
+                for node in early:
+                    if id(node) in moved:
+                        self.hang(node)
+        for parent_id in self._unsorted:
+            self._kids[parent_id].sort(key=timestamp_key)  # stable: equal times keep file order
+        self._unsorted.clear()
+        return self._kids
 
     def walk(self) -> Iterator[tuple[int, Node]]:
         """(depth, node) depth-first, in Pi's `getTree` order; no recursion, any depth.
@@ -169,9 +186,7 @@ class SessionTree:
         A chain (one child after another, most of any session) is followed in a loop; only
         the later children of a branch point wait on the stack.
         """
-        self.children(None)
-        index = self._children
-        assert index is not None
+        index = self.index_children()
         stack = [(0, root) for root in reversed(index.get(None, []))]
         while stack:
             depth, node = stack.pop()
