@@ -33,23 +33,25 @@ from pi.coding_agent.messages import (
     CustomMessage,
 )
 from pi.coding_agent.session import entries as E
+from pi.coding_agent.session import message_shapes as M
 from pi.coding_agent.session import shape as S
 from pi.coding_agent.session.context import build_context
-from pi.coding_agent.session.entries import parse_entry, parse_entry_line
+from pi.coding_agent.session.entries import parse_entry
 from pi.coding_agent.session.errors import SessionError
 from pi.coding_agent.session.ids import fixed_clock, sequential_ids
+from pi.coding_agent.session.lines import parse_entry_line
 from pi.coding_agent.session.reader import read_session
 from pi.coding_agent.session.shape import checked_line
 from pi.coding_agent.session.writer import SessionWriter
 
 STEP = 9
 PAIRS: list[tuple[type[BaseModel], type]] = [
-    (TextContent, S.TextShape), (ThinkingContent, S.ThinkingShape), (ImageContent, S.ImageShape),
-    (ToolCall, S.ToolCallShape), (Cost, S.CostShape), (Usage, S.UsageShape),
-    (UserMessage, S.UserShape), (AssistantMessage, S.AssistantShape),
-    (ToolResultMessage, S.ToolResultShape), (BashExecutionMessage, S.BashExecutionShape),
-    (CustomMessage, S.CustomShape), (BranchSummaryMessage, S.BranchSummaryShape),
-    (CompactionSummaryMessage, S.CompactionSummaryShape), (E.MessageEntry, S.MessageEntryShape),
+    (TextContent, M.TextShape), (ThinkingContent, M.ThinkingShape), (ImageContent, M.ImageShape),
+    (ToolCall, M.ToolCallShape), (Cost, M.CostShape), (Usage, M.UsageShape),
+    (UserMessage, M.UserShape), (AssistantMessage, M.AssistantShape),
+    (ToolResultMessage, M.ToolResultShape), (BashExecutionMessage, M.BashExecutionShape),
+    (CustomMessage, M.CustomShape), (BranchSummaryMessage, M.BranchSummaryShape),
+    (CompactionSummaryMessage, M.CompactionSummaryShape), (E.MessageEntry, S.MessageEntryShape),
     (E.ThinkingLevelChangeEntry, S.ThinkingLevelChangeShape),
     (E.ModelChangeEntry, S.ModelChangeShape), (E.CompactionEntry, S.CompactionShape),
     (E.BranchSummaryEntry, S.BranchSummaryEntryShape), (E.CustomEntry, S.CustomEntryShape),
@@ -155,7 +157,7 @@ def mutations(data: object) -> list[object]:
             out += [{**data, key: changed} for changed in mutations(data[key])]
     elif isinstance(data, list):
         for index, item in enumerate(data):
-            out += [data[:index] + [changed] + data[index + 1:] for changed in mutations(item)]
+            out += [[*data[:index], changed, *data[index + 1:]] for changed in mutations(item)]
     return out
 
 

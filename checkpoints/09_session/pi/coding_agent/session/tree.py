@@ -17,53 +17,14 @@ and build nothing, so walking a tree of 100,000 entries costs little more than c
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Mapping, Sequence
-from typing import overload
+from collections.abc import Iterable, Iterator
 
-from pi.coding_agent.session.entries import (
-    LabelEntry,
-    MessageEntry,
-    SessionEntry,
-    SessionInfoEntry,
-)
+from pi.coding_agent.session.entries import LabelEntry, SessionEntry, SessionInfoEntry
 from pi.coding_agent.session.errors import SessionError
 from pi.coding_agent.session.ids import ms_from_iso
-from pi.coding_agent.session.lines import entry_from_bytes
+from pi.coding_agent.session.nodes import EntryIndex, EntryList, EntryPath, Node, ids_of
 
-
-class Node:
-    """One entry as the tree holds it; `entry` is built from `line` when first asked for."""
-
-    __slots__ = ("_entry", "file", "id", "line", "number", "parent_id", "role", "timestamp",
-                 "type")
-
-    def __init__(self, id: str, parent_id: str | None, timestamp: str, type: str,
-                 role: str | None, entry: SessionEntry | None = None,
-                 line: bytes | None = None, file: str = "", number: int = 0) -> None:
-        self.id, self.parent_id, self.timestamp = id, parent_id, timestamp
-        self.type, self.role = type, role
-        self._entry, self.line, self.file, self.number = entry, line, file, number
-
-    @classmethod
-    def of(cls, entry: SessionEntry, line: bytes | None = None, file: str = "",
-           number: int = 0) -> Node:
-        role = entry.message.role if isinstance(entry, MessageEntry) else None
-        return cls(entry.id, entry.parent_id, entry.timestamp, entry.type, role, entry,
-                   line, file, number)
-
-    @property
-    def entry(self) -> SessionEntry:
-        if self._entry is None:
-            assert self.line is not None, "a node without an entry keeps its line"
-            self._entry = entry_from_bytes(self.line, f"{self.file}:{self.number}")
-        return self._entry
-
-    @property
-    def built(self) -> bool:
-        return self._entry is not None
-
-    def __repr__(self) -> str:
-        return f"Node({self.id!r}, {self.type!r}, parent={self.parent_id!r})"
+__all__ = ["EntryIndex", "EntryList", "EntryPath", "Node", "SessionTree", "ids_of"]
 
 
 class SessionTree:
@@ -74,7 +35,9 @@ class SessionTree:
         self.node_of: dict[str, Node] = {}
         self.labels: dict[str, str] = {}
         self.name: str | None = None
-        self._children: dict[str | None, list[Node]] | None = None
+        self._kids: dict[str | None, list[Node]] = {}  # parent id (None: roots) → children
+        self._unsorted: set[str] = set()  # parents whose children still need sorting by time
+        self._early: list[Node] = []  # roots whose parent id may yet turn up later in the file
         for entry in entries:
             self.add(entry)
 
@@ -96,7 +59,7 @@ class SessionTree:
             raise SessionError(f"entry id {node.id} is already used by an earlier entry")
         self.nodes.append(node)
         self.node_of[node.id] = node
-        self._children = None
+        self.hang(node)
         if node.type == "label" or node.type == "session_info":
             self.note(node.entry)
 
@@ -139,29 +102,44 @@ class SessionTree:
             return None
         return self.node_of.get(node.parent_id)
 
+    def hang(self, node: Node) -> None:
+        """Put a new node below its parent in the children index, kept up as nodes arrive."""
+        parent = node.parent_id
+        above = self.node_of.get(parent) if parent is not None else None
+        if above is not None and above is not node:
+            node.parent_id = parent = above.id  # one string for both: lookups compare pointers
+        elif parent is not None:
+            if parent != node.id:
+                self._early.append(node)  # its parent may come later in the file
+            parent = None  # itself or an unknown id: a root, as in Pi
+        kids = self._kids.get(parent)
+        if kids is None:
+            self._kids[parent] = [node]
+        else:
+            kids.append(node)
+            if parent is not None:
+                self._unsorted.add(parent)
+
     def children(self, entry_id: str | None) -> list[Node]:
         """An entry's children, oldest timestamp first; `None` gives the roots, in file order."""
-        if self._children is None:
-            self._children = self.index_children()
-        return self._children.get(entry_id, [])
+        return self.index_children().get(entry_id, [])
 
     def index_children(self) -> dict[str | None, list[Node]]:
-        """Every entry's children in one pass over the nodes (a root's parent is None)."""
-        index: dict[str | None, list[Node]] = {}
-        known = self.node_of
-        for node in self.nodes:
-            parent = node.parent_id
-            if parent is not None and (parent == node.id or parent not in known):
-                parent = None  # itself or an unknown id: a root, as in Pi
-            kids = index.get(parent)
-            if kids is None:
-                index[parent] = [node]
-            else:
-                kids.append(node)
-        for parent_id, kids in index.items():
-            if parent_id is not None and len(kids) > 1:
-                kids.sort(key=timestamp_key)  # stable: equal times keep file order
-        return index
+        """Every entry's children, brought up to date: a root whose parent turned up later
+        in the file moves below it, and children that arrived out of order are sorted."""
+        if self._early:
+            early = self._early
+            moved = {id(node) for node in early if node.parent_id in self.node_of}
+            self._early = [node for node in early if id(node) not in moved]
+            if moved:
+                self._kids[None] = [n for n in self._kids[None] if id(n) not in moved]
+                for node in early:
+                    if id(node) in moved:
+                        self.hang(node)
+        for parent_id in self._unsorted:
+            self._kids[parent_id].sort(key=timestamp_key)  # stable: equal times keep file order
+        self._unsorted.clear()
+        return self._kids
 
     def walk(self) -> Iterator[tuple[int, Node]]:
         """(depth, node) depth-first, in Pi's `getTree` order; no recursion, any depth.
@@ -169,9 +147,7 @@ class SessionTree:
         A chain (one child after another, most of any session) is followed in a loop; only
         the later children of a branch point wait on the stack.
         """
-        self.children(None)
-        index = self._children
-        assert index is not None
+        index = self.index_children()
         stack = [(0, root) for root in reversed(index.get(None, []))]
         while stack:
             depth, node = stack.pop()
@@ -192,67 +168,3 @@ def timestamp_key(node: Node) -> tuple[int, int]:
         return (0, ms_from_iso(node.timestamp))
     except ValueError:
         return (1, 0)
-
-
-class EntryList(Sequence[SessionEntry]):
-    """Nodes seen as their entries: `tree.entries[i]` builds entry i if nobody has yet."""
-
-    def __init__(self, nodes: Sequence[Node]) -> None:
-        self.nodes = nodes
-
-    def __len__(self) -> int:
-        return len(self.nodes)
-
-    @overload
-    def __getitem__(self, index: int) -> SessionEntry: ...
-    @overload
-    def __getitem__(self, index: slice) -> list[SessionEntry]: ...
-    def __getitem__(self, index: int | slice) -> SessionEntry | list[SessionEntry]:
-        if isinstance(index, slice):
-            return [node.entry for node in self.nodes[index]]
-        return self.nodes[index].entry
-
-    def __iter__(self) -> Iterator[SessionEntry]:
-        return (node.entry for node in self.nodes)
-
-    def __eq__(self, other: object) -> bool:
-        return isinstance(other, Sequence) and list(self) == list(other)
-
-    def __hash__(self) -> int:
-        raise TypeError("an entry list is not hashable")
-
-    def __repr__(self) -> str:
-        return f"{type(self).__name__}({len(self)} entries)"
-
-    @property
-    def ids(self) -> list[str]:
-        """The ids, read from the nodes (nothing is built)."""
-        return [node.id for node in self.nodes]
-
-
-class EntryPath(EntryList):
-    """The entries from a root to a leaf, as `SessionTree.path_to` gives them."""
-
-
-def ids_of(entries: Sequence[SessionEntry]) -> list[str]:
-    """The ids of a path or list of entries, without building entries that are still lines."""
-    return entries.ids if isinstance(entries, EntryList) else [entry.id for entry in entries]
-
-
-class EntryIndex(Mapping[str, SessionEntry]):
-    """`tree.by_id`: an entry by its id, built when it is looked up."""
-
-    def __init__(self, nodes: Mapping[str, Node]) -> None:
-        self.nodes = nodes
-
-    def __getitem__(self, entry_id: str) -> SessionEntry:
-        return self.nodes[entry_id].entry
-
-    def __contains__(self, entry_id: object) -> bool:
-        return entry_id in self.nodes
-
-    def __iter__(self) -> Iterator[str]:
-        return iter(self.nodes)
-
-    def __len__(self) -> int:
-        return len(self.nodes)

@@ -194,19 +194,6 @@ def describe_entry_error(error: ValidationError, where: str) -> str:
         f"{where}: {problem['msg']}")
 
 
-def parse_entry_line(raw: bytes) -> SessionEntry | None:
-    """One line's bytes decoded and validated in one pass; None if anything is wrong with it.
-
-    This is the fast path: pydantic reads the JSON itself, so no dict is built only to be
-    thrown away. A line it refuses (or one that JSON allows but pydantic does not, such as
-    `NaN`) goes the slow way, `decode` then `parse_entry`, which also says what is wrong.
-    """
-    try:
-        return ENTRY.validate_json(raw)
-    except ValidationError:
-        return None
-
-
 def parse_header(data: object, where: str) -> SessionHeader:
     try:
         return SessionHeader.model_validate(data)

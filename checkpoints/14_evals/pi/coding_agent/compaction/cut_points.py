@@ -20,10 +20,12 @@ from pi.coding_agent.session.entries import (
     SessionEntry,
 )
 from pi.coding_agent.session.tokens import estimate_tokens
+from pi.coding_agent.session.tree import EntryList
 
 CUT_ROLES = frozenset({"user", "assistant", "bashExecution", "custom", "branchSummary",
                        "compactionSummary"})
 TURN_START_ROLES = frozenset({"user", "bashExecution"})
+CUT_TYPES = frozenset({"branch_summary", "custom_message"})  # entry types that always may
 
 
 @dataclass(frozen=True)
@@ -39,6 +41,19 @@ def is_cut_point(entry: SessionEntry) -> bool:
     if isinstance(entry, BranchSummaryEntry | CustomMessageEntry):
         return True
     return isinstance(entry, MessageEntry) and entry.message.role in CUT_ROLES
+
+
+def cut_points_in(path: Sequence[SessionEntry], start: int, end: int) -> list[int]:
+    """The indices in [start, end) where the kept part may begin (`is_cut_point`).
+
+    A path from the tree answers from its nodes, which know each entry's type and role, so
+    nothing is built and a long range costs a list comprehension.
+    """
+    if isinstance(path, EntryList):
+        nodes = path.nodes
+        return [i for i in range(start, end) if nodes[i].type in CUT_TYPES
+                or (nodes[i].type == "message" and nodes[i].role in CUT_ROLES)]
+    return [i for i in range(start, end) if is_cut_point(path[i])]
 
 
 def starts_turn(entry: SessionEntry) -> bool:
@@ -72,7 +87,7 @@ def budget_index(path: Sequence[SessionEntry], start: int, end: int, keep: int) 
 
 def find_cut_point(path: Sequence[SessionEntry], start: int, end: int, keep: int) -> CutPoint:
     """Pi's `findCutPoint` over `path[start:end]`, keeping about `keep` recent tokens."""
-    cut_points = [i for i in range(start, end) if is_cut_point(path[i])]
+    cut_points = cut_points_in(path, start, end)
     if not cut_points:
         return CutPoint(start, -1, False)
     cut = cut_points[0]

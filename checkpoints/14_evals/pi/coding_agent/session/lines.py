@@ -16,11 +16,13 @@ from pathlib import Path
 from typing import Any
 
 from pi.ai import ProtocolError
+from pydantic import ValidationError
+
 from pi.coding_agent.session.entries import (
+    ENTRY,
     SessionEntry,
     SessionHeader,
     parse_entry,
-    parse_entry_line,
     parse_header,
 )
 from pi.coding_agent.session.errors import SessionError
@@ -76,6 +78,19 @@ def entry_at(data: Any, where: str) -> SessionEntry:
         return parse_entry(data, where)
     except ProtocolError as error:
         raise SessionError(str(error)) from None
+
+
+def parse_entry_line(raw: bytes) -> SessionEntry | None:
+    """One line's bytes decoded and validated in one pass; None if anything is wrong with it.
+
+    This is the fast path: pydantic reads the JSON itself, so no dict is built only to be
+    thrown away. A line it refuses (or one that JSON allows but pydantic does not, such as
+    `NaN`) goes the slow way, `decode` then `parse_entry`, which also says what is wrong.
+    """
+    try:
+        return ENTRY.validate_json(raw)
+    except ValidationError:
+        return None
 
 
 def entry_from_bytes(raw: bytes, where: str) -> SessionEntry:

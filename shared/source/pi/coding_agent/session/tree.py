@@ -17,53 +17,14 @@ and build nothing, so walking a tree of 100,000 entries costs little more than c
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Mapping, Sequence
-from typing import overload
+from collections.abc import Iterable, Iterator
 
-from pi.coding_agent.session.entries import (
-    LabelEntry,
-    MessageEntry,
-    SessionEntry,
-    SessionInfoEntry,
-)
+from pi.coding_agent.session.entries import LabelEntry, SessionEntry, SessionInfoEntry
 from pi.coding_agent.session.errors import SessionError
 from pi.coding_agent.session.ids import ms_from_iso
-from pi.coding_agent.session.lines import entry_from_bytes
+from pi.coding_agent.session.nodes import EntryIndex, EntryList, EntryPath, Node, ids_of
 
-
-class Node:
-    """One entry as the tree holds it; `entry` is built from `line` when first asked for."""
-
-    __slots__ = ("_entry", "file", "id", "line", "number", "parent_id", "role", "timestamp",
-                 "type")
-
-    def __init__(self, id: str, parent_id: str | None, timestamp: str, type: str,
-                 role: str | None, entry: SessionEntry | None = None,
-                 line: bytes | None = None, file: str = "", number: int = 0) -> None:
-        self.id, self.parent_id, self.timestamp = id, parent_id, timestamp
-        self.type, self.role = type, role
-        self._entry, self.line, self.file, self.number = entry, line, file, number
-
-    @classmethod
-    def of(cls, entry: SessionEntry, line: bytes | None = None, file: str = "",
-           number: int = 0) -> Node:
-        role = entry.message.role if isinstance(entry, MessageEntry) else None
-        return cls(entry.id, entry.parent_id, entry.timestamp, entry.type, role, entry,
-                   line, file, number)
-
-    @property
-    def entry(self) -> SessionEntry:
-        if self._entry is None:
-            assert self.line is not None, "a node without an entry keeps its line"
-            self._entry = entry_from_bytes(self.line, f"{self.file}:{self.number}")
-        return self._entry
-
-    @property
-    def built(self) -> bool:
-        return self._entry is not None
-
-    def __repr__(self) -> str:
-        return f"Node({self.id!r}, {self.type!r}, parent={self.parent_id!r})"
+__all__ = ["EntryIndex", "EntryList", "EntryPath", "Node", "SessionTree", "ids_of"]
 
 
 class SessionTree:
@@ -207,67 +168,3 @@ def timestamp_key(node: Node) -> tuple[int, int]:
         return (0, ms_from_iso(node.timestamp))
     except ValueError:
         return (1, 0)
-
-
-class EntryList(Sequence[SessionEntry]):
-    """Nodes seen as their entries: `tree.entries[i]` builds entry i if nobody has yet."""
-
-    def __init__(self, nodes: Sequence[Node]) -> None:
-        self.nodes = nodes
-
-    def __len__(self) -> int:
-        return len(self.nodes)
-
-    @overload
-    def __getitem__(self, index: int) -> SessionEntry: ...
-    @overload
-    def __getitem__(self, index: slice) -> list[SessionEntry]: ...
-    def __getitem__(self, index: int | slice) -> SessionEntry | list[SessionEntry]:
-        if isinstance(index, slice):
-            return [node.entry for node in self.nodes[index]]
-        return self.nodes[index].entry
-
-    def __iter__(self) -> Iterator[SessionEntry]:
-        return (node.entry for node in self.nodes)
-
-    def __eq__(self, other: object) -> bool:
-        return isinstance(other, Sequence) and list(self) == list(other)
-
-    def __hash__(self) -> int:
-        raise TypeError("an entry list is not hashable")
-
-    def __repr__(self) -> str:
-        return f"{type(self).__name__}({len(self)} entries)"
-
-    @property
-    def ids(self) -> list[str]:
-        """The ids, read from the nodes (nothing is built)."""
-        return [node.id for node in self.nodes]
-
-
-class EntryPath(EntryList):
-    """The entries from a root to a leaf, as `SessionTree.path_to` gives them."""
-
-
-def ids_of(entries: Sequence[SessionEntry]) -> list[str]:
-    """The ids of a path or list of entries, without building entries that are still lines."""
-    return entries.ids if isinstance(entries, EntryList) else [entry.id for entry in entries]
-
-
-class EntryIndex(Mapping[str, SessionEntry]):
-    """`tree.by_id`: an entry by its id, built when it is looked up."""
-
-    def __init__(self, nodes: Mapping[str, Node]) -> None:
-        self.nodes = nodes
-
-    def __getitem__(self, entry_id: str) -> SessionEntry:
-        return self.nodes[entry_id].entry
-
-    def __contains__(self, entry_id: object) -> bool:
-        return entry_id in self.nodes
-
-    def __iter__(self) -> Iterator[str]:
-        return iter(self.nodes)
-
-    def __len__(self) -> int:
-        return len(self.nodes)
