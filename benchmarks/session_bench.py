@@ -1,7 +1,8 @@
 """What reading a session costs, against decoding its JSON and against real Pi (steps 09-10).
 
 Every figure is measured in this one run, side by side, and printed with its target and a
-PASS/FAIL mark (machines differ; nothing here is a test):
+PASS/FAIL mark (machines differ; nothing here is a test). Times are CPU time, the best of
+interleaved rounds: on a shared machine, wall time would also count everybody else's work.
 
 - open + context for the leaf + cut point + prepare, against the floor: a bare `json.loads`
   of every line of the same file with the collector off (target ≤ 1.5×), on Pi's reference
@@ -88,9 +89,9 @@ def operations(path: Path, times: dict[str, float]) -> None:
     """Each operation of one session, timed; the best time of each is kept in `times`."""
 
     def timed(name: str, work: Callable[[], Any]) -> Any:
-        start = time.perf_counter()
+        start = time.process_time()
         result = work()
-        times[name] = min(times.get(name, float("inf")), time.perf_counter() - start)
+        times[name] = min(times.get(name, float("inf")), time.process_time() - start)
         return result
 
     session = timed("open", lambda: read_session(path))
@@ -119,9 +120,9 @@ def measure(path: Path, rounds: int) -> tuple[float, dict[str, float]]:
     times: dict[str, float] = {}
     for _ in range(rounds):
         gc.collect()
-        start = time.perf_counter()
+        start = time.process_time()
         floor(path)
-        floors.append(time.perf_counter() - start)
+        floors.append(time.process_time() - start)
         gc.collect()
         operations(path, times)
     return min(floors), times
@@ -164,12 +165,17 @@ RUN_PI = REPORT_PEAK + ("import runpy\nsys.argv = ['pi', *sys.argv[1:]]\n"
                         "runpy.run_module('pi', run_name='__main__', alter_sys=True)\n")
 
 
+def children_cpu() -> float:
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
+
+
 def run_child(argv: list[str], cwd: Path) -> tuple[float, int]:
-    """(wall seconds, peak RSS bytes) of one Python command, its output thrown away."""
-    start = time.perf_counter()
+    """(CPU seconds, peak RSS bytes) of one Python command, its output thrown away."""
+    start = children_cpu()
     done = subprocess.run(argv, cwd=cwd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
                           text=True)
-    seconds = time.perf_counter() - start
+    seconds = children_cpu() - start
     if done.returncode != 0:
         raise SystemExit(f"{' '.join(argv)} failed: {done.stderr.strip()}")
     peaks = [int(line.split()[1]) * 1024 for line in done.stderr.splitlines()
