@@ -49,10 +49,9 @@ def cut_points_in(path: Sequence[SessionEntry], start: int, end: int) -> list[in
     A path from the tree answers from its nodes, which know each entry's type and role, so
     nothing is built and a long range costs a list comprehension.
     """
-    if isinstance(path, EntryList):
-        nodes = path.nodes
-        return [i for i in range(start, end) if nodes[i].type in CUT_TYPES
-                or (nodes[i].type == "message" and nodes[i].role in CUT_ROLES)]
+    if isinstance(path, EntryList):  # only a message node has a role
+        return [i for i, node in enumerate(path.nodes[start:end], start)
+                if node.role in CUT_ROLES or node.type in CUT_TYPES]
     return [i for i in range(start, end) if is_cut_point(path[i])]
 
 
