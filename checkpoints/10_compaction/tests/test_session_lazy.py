@@ -137,7 +137,7 @@ def test_loading_leaves_the_loaded_entries_out_of_the_collectors_reach(tmp_path:
     assert gc.isenabled() and gc.get_freeze_count() > frozen
 
 
-@pytest.mark.parametrize(("model", "shape"), PAIRS, ids=[m.__name__ for m, _ in PAIRS])
+@pytest.mark.parametrize(("model", "shape"), PAIRS, ids=[s.__name__ for _, s in PAIRS])
 def test_each_shape_has_its_models_fields_and_required_keys(model: type[BaseModel],
                                                             shape: type) -> None:
     fields = {info.alias or name: info for name, info in model.model_fields.items()}

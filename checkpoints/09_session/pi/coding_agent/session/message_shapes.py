@@ -159,3 +159,10 @@ MessageShape = Annotated[
     | Annotated[AppShape, Tag("other")],
     Discriminator(role_tag),
 ]
+# The same union without the fallback to AppShape: a plain `role` key picks the shape, which
+# pydantic does without calling back into Python. Used first; any other role falls back.
+KnownMessageShape = Annotated[
+    UserShape | AssistantShape | ToolResultShape | BashExecutionShape | CustomShape
+    | BranchSummaryShape | CompactionSummaryShape,
+    Field(discriminator="role"),
+]

@@ -17,7 +17,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from pi.coding_agent.compaction.cut_points import CutPoint, find_cut_point
-from pi.coding_agent.compaction.entry_messages import AnyMessage, messages_between
+from pi.coding_agent.compaction.entry_messages import AnyMessage, entry_message, messages_between
 from pi.coding_agent.compaction.file_ops import FileOps, add_details_ops, add_message_ops
 from pi.coding_agent.compaction.thresholds import CompactionSettings
 from pi.coding_agent.session.entries import CompactionEntry, SessionEntry
@@ -71,6 +71,20 @@ def carried_range(path: Sequence[SessionEntry], compaction_index: int) -> Range 
     return ids.index(compaction.first_kept_entry_id), compaction_index
 
 
+class MessagesOf:
+    """The message of each entry of `path[low:high]`, worked out once; called with a range
+    inside it, gives that range's messages (the context, the history and a turn's first half
+    all come from the same entries)."""
+
+    def __init__(self, path: Sequence[SessionEntry], low: int, high: int) -> None:
+        self.low = low
+        self.messages = [entry_message(entry) for entry in path[low:high]]
+
+    def __call__(self, start: int, end: int) -> list[AnyMessage]:
+        found = self.messages[start - self.low:end - self.low]
+        return [message for message in found if message is not None]
+
+
 def collect_file_ops(previous: SessionEntry | None, messages: list[AnyMessage]) -> FileOps:
     """Files from the previous compaction's lists (unless an extension wrote it) + tool calls."""
     ops = FileOps()
@@ -90,12 +104,13 @@ def prepare_compaction(
     previous_index = latest_compaction_index(path)
     previous = path[previous_index] if previous_index >= 0 else None
     start, end = previous_index + 1, len(path)
-    before = messages_between(path, max(previous_index, 0), end)
+    between = MessagesOf(path, max(previous_index, 0), end)
+    before = between(max(previous_index, 0), end)
     cut = find_cut_point(path, start, end, settings.keep_recent_tokens)
     history_end = cut.turn_start_index if cut.is_split_turn else cut.first_kept_entry_index
-    history = messages_between(path, start, history_end)
+    history = between(start, history_end)
     prefix_range = (cut.turn_start_index, cut.first_kept_entry_index) if cut.is_split_turn else None
-    prefix = messages_between(path, *prefix_range) if prefix_range else []
+    prefix = between(*prefix_range) if prefix_range else []
     kept_range = carried_range(path, previous_index) if carry_kept else None
     carried = messages_between(path, *kept_range) if kept_range else []
     return CompactionPreparation(

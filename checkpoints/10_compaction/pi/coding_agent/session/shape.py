@@ -13,11 +13,16 @@ the models field by field, so the two cannot drift apart.
 # No `from __future__ import annotations` here: a TypedDict must see `NotRequired` itself.
 from typing import Annotated, Any, Literal, NotRequired
 
-from pydantic import Discriminator, Tag, TypeAdapter, with_config
+from pydantic import Discriminator, Field, Tag, TypeAdapter, with_config
 from typing_extensions import TypedDict  # pydantic needs this one before Python 3.12
 
 from pi.coding_agent.session.entries import type_tag
-from pi.coding_agent.session.message_shapes import KEEP, MessageShape, UserBlockShape
+from pi.coding_agent.session.message_shapes import (
+    KEEP,
+    KnownMessageShape,
+    MessageShape,
+    UserBlockShape,
+)
 
 
 @with_config(KEEP)
@@ -138,10 +143,33 @@ EntryShape = Annotated[
 ENTRY_SHAPE = TypeAdapter[Any](EntryShape)
 
 
+@with_config(KEEP)
+class KnownMessageEntryShape(TypedDict):
+    type: Literal["message"]
+    id: str
+    parentId: str | None
+    timestamp: str
+    message: KnownMessageShape
+
+
+# Known types and roles only, picked by plain keys (no call back into Python for each line):
+# nearly every line is one of these. A line it refuses goes to ENTRY_SHAPE, which decides.
+KNOWN_SHAPE = TypeAdapter[Any](Annotated[
+    KnownMessageEntryShape | ThinkingLevelChangeShape | ModelChangeShape | CompactionShape
+    | BranchSummaryEntryShape | CustomEntryShape | CustomMessageEntryShape | LabelShape
+    | SessionInfoShape,
+    Field(discriminator="type"),
+])
+CHECK_KNOWN, CHECK_ANY = KNOWN_SHAPE.validator.validate_json, ENTRY_SHAPE.validator.validate_json
+
+
 def checked_line(raw: bytes) -> dict[str, Any] | None:
     """The line decoded and checked in one pass, as plain data; None if anything is wrong."""
     try:
-        data: dict[str, Any] = ENTRY_SHAPE.validate_json(raw)
+        data: dict[str, Any] = CHECK_KNOWN(raw)
     except ValueError:
-        return None
+        try:
+            data = CHECK_ANY(raw)  # an unknown type or role, or a bad line
+        except ValueError:
+            return None
     return data

@@ -13,13 +13,14 @@ import json
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 from pi.ai import ProtocolError
 from pydantic import ValidationError
 
 from pi.coding_agent.session.entries import (
     ENTRY,
+    KNOWN_ENTRY,
     SessionEntry,
     SessionHeader,
     parse_entry,
@@ -80,6 +81,9 @@ def entry_at(data: Any, where: str) -> SessionEntry:
         raise SessionError(str(error)) from None
 
 
+BUILD_KNOWN, BUILD_ANY = KNOWN_ENTRY.validator.validate_json, ENTRY.validator.validate_json
+
+
 def parse_entry_line(raw: bytes) -> SessionEntry | None:
     """One line's bytes decoded and validated in one pass; None if anything is wrong with it.
 
@@ -88,7 +92,11 @@ def parse_entry_line(raw: bytes) -> SessionEntry | None:
     `NaN`) goes the slow way, `decode` then `parse_entry`, which also says what is wrong.
     """
     try:
-        return ENTRY.validate_json(raw)
+        return cast(SessionEntry, BUILD_KNOWN(raw))
+    except ValidationError:
+        pass
+    try:
+        return cast(SessionEntry, BUILD_ANY(raw))  # a type we do not know, or a bad line
     except ValidationError:
         return None
 

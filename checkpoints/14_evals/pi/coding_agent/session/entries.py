@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
-from pydantic import ConfigDict, Discriminator, Tag, TypeAdapter, ValidationError
+from pydantic import ConfigDict, Discriminator, Field, Tag, TypeAdapter, ValidationError
 
 from pi.ai import (
     AppMessage,
@@ -172,6 +172,13 @@ SessionEntry = Annotated[
     Discriminator(type_tag),
 ]
 ENTRY = TypeAdapter[SessionEntry](SessionEntry)
+# The known types only, picked by the plain `type` key: pydantic does that without calling
+# back into Python (which, for a line read as JSON, means first converting all of it).
+KNOWN_ENTRY = TypeAdapter[SessionEntry](Annotated[
+    MessageEntry | ThinkingLevelChangeEntry | ModelChangeEntry | CompactionEntry
+    | BranchSummaryEntry | CustomEntry | CustomMessageEntry | LabelEntry | SessionInfoEntry,
+    Field(discriminator="type"),
+])
 
 
 def parse_entry(data: object, where: str) -> SessionEntry:
