@@ -18,8 +18,8 @@ from pi.coding_agent.session.lines import entry_from_bytes
 class Node:
     """One entry as the tree holds it; `entry` is built from `line` when first asked for."""
 
-    __slots__ = ("_entry", "file", "id", "line", "number", "parent_id", "role", "timestamp",
-                 "type")
+    __slots__ = ("_entry", "file", "id", "kids", "line", "number", "parent_id", "role",
+                 "timestamp", "type")
 
     def __init__(self, id: str, parent_id: str | None, timestamp: str, type: str,
                  role: str | None, entry: SessionEntry | None = None,
@@ -27,6 +27,7 @@ class Node:
         self.id, self.parent_id, self.timestamp = id, parent_id, timestamp
         self.type, self.role = type, role
         self._entry, self.line, self.file, self.number = entry, line, file, number
+        self.kids: list[Node] | None = None  # the children, once the tree has hung them
 
     @classmethod
     def of(cls, entry: SessionEntry, line: bytes | None = None, file: str = "",

@@ -35,8 +35,8 @@ class SessionTree:
         self.node_of: dict[str, Node] = {}
         self.labels: dict[str, str] = {}
         self.name: str | None = None
-        self._kids: dict[str | None, list[Node]] = {}  # parent id (None: roots) → children
-        self._unsorted: set[str] = set()  # parents whose children still need sorting by time
+        self.roots: list[Node] = []  # in file order; every other node is in its parent's kids
+        self._unsorted: set[Node] = set()  # parents whose kids still need sorting by time
         self._early: list[Node] = []  # roots whose parent id may yet turn up later in the file
         for entry in entries:
             self.add(entry)
@@ -103,43 +103,43 @@ class SessionTree:
         return self.node_of.get(node.parent_id)
 
     def hang(self, node: Node) -> None:
-        """Put a new node below its parent in the children index, kept up as nodes arrive."""
+        """Put a new node below its parent (in `parent.kids`), or among the roots."""
         parent = node.parent_id
         above = self.node_of.get(parent) if parent is not None else None
-        if above is not None and above is not node:
-            node.parent_id = parent = above.id  # one string for both: lookups compare pointers
-        elif parent is not None:
-            if parent != node.id:
+        if above is None or above is node:
+            if parent is not None and above is None:
                 self._early.append(node)  # its parent may come later in the file
-            parent = None  # itself or an unknown id: a root, as in Pi
-        kids = self._kids.get(parent)
-        if kids is None:
-            self._kids[parent] = [node]
+            self.roots.append(node)  # no parent, itself, or an unknown id: a root, as in Pi
+        elif above.kids is None:
+            node.parent_id, above.kids = above.id, [node]  # one string for both ids
         else:
-            kids.append(node)
-            if parent is not None:
-                self._unsorted.add(parent)
+            node.parent_id = above.id
+            above.kids.append(node)
+            self._unsorted.add(above)
 
     def children(self, entry_id: str | None) -> list[Node]:
         """An entry's children, oldest timestamp first; `None` gives the roots, in file order."""
-        return self.index_children().get(entry_id, [])
+        self.settle()
+        if entry_id is None:
+            return self.roots
+        node = self.node_of.get(entry_id)
+        return (node.kids or []) if node is not None else []
 
-    def index_children(self) -> dict[str | None, list[Node]]:
-        """Every entry's children, brought up to date: a root whose parent turned up later
-        in the file moves below it, and children that arrived out of order are sorted."""
+    def settle(self) -> None:
+        """Bring the children up to date: a root whose parent turned up later in the file
+        moves below it, and children that arrived out of time order are sorted."""
         if self._early:
-            early = self._early
-            moved = {id(node) for node in early if node.parent_id in self.node_of}
-            self._early = [node for node in early if id(node) not in moved]
+            moved = [node for node in self._early if node.parent_id in self.node_of]
             if moved:
-                self._kids[None] = [n for n in self._kids[None] if id(n) not in moved]
-                for node in early:
-                    if id(node) in moved:
-                        self.hang(node)
-        for parent_id in self._unsorted:
-            self._kids[parent_id].sort(key=timestamp_key)  # stable: equal times keep file order
+                gone = {id(node) for node in moved}
+                self._early = [node for node in self._early if id(node) not in gone]
+                self.roots = [node for node in self.roots if id(node) not in gone]
+                for node in moved:
+                    self.hang(node)
+        for parent in self._unsorted:
+            assert parent.kids is not None
+            parent.kids.sort(key=timestamp_key)  # stable: equal times keep file order
         self._unsorted.clear()
-        return self._kids
 
     def walk(self) -> Iterator[tuple[int, Node]]:
         """(depth, node) depth-first, in Pi's `getTree` order; no recursion, any depth.
@@ -147,13 +147,13 @@ class SessionTree:
         A chain (one child after another, most of any session) is followed in a loop; only
         the later children of a branch point wait on the stack.
         """
-        index = self.index_children()
-        stack = [(0, root) for root in reversed(index.get(None, []))]
+        self.settle()
+        stack = [(0, root) for root in reversed(self.roots)]
         while stack:
             depth, node = stack.pop()
             while True:
                 yield depth, node
-                kids = index.get(node.id)
+                kids = node.kids
                 if not kids:
                     break
                 depth += 1
