@@ -130,9 +130,13 @@ def test_json_only_python_reads_is_still_read(tmp_path: Path) -> None:
     assert len(read_session(path).entries) == 13
 
 
-def test_loading_leaves_the_loaded_entries_out_of_the_collectors_reach(tmp_path: Path) -> None:
+def test_a_large_load_is_left_out_of_the_collectors_reach(tmp_path: Path,
+                                                          monkeypatch: pytest.MonkeyPatch) -> None:
     path, _ = compacted_session(tmp_path)
     frozen = gc.get_freeze_count()
+    read_session(path)
+    assert gc.isenabled() and gc.get_freeze_count() == frozen, "a small file: nothing frozen"
+    monkeypatch.setattr("pi.coding_agent.session.reader.FREEZE_FROM", 10)
     read_session(path)
     assert gc.isenabled() and gc.get_freeze_count() > frozen
 
