@@ -1,14 +1,25 @@
-"""How much reading a session costs compared with only decoding its JSON (step 09).
+"""What reading a session costs, against decoding its JSON and against real Pi (steps 09-10).
 
-For Pi's reference sessions and generated ones of 1k, 10k and 100k entries, it times
-"open + context for the last leaf" (`read_session` then `build_context`) against a bare
-`json.loads` of every line of the same file, and prints the ratio, how the time grows with
-ten times the entries, and the peak memory of loading the largest file against its size.
-Everything is measured in this run; nothing is asserted (machines differ). Targets: ratio
-≤ 1.5×, 10× entries ≤ 11× time, peak memory < 3× the file size.
+Every figure is measured in this one run, side by side, and printed with its target and a
+PASS/FAIL mark (machines differ; nothing here is a test). Times are CPU time, the best of
+interleaved rounds: on a shared machine, wall time would also count everybody else's work.
 
-    python benchmarks/session_bench.py            # generated files go to a temporary folder
-    python benchmarks/session_bench.py --keep DIR # or to DIR, kept for the next run
+- open + context for the leaf + cut point + prepare, against the floor: a bare `json.loads`
+  of every line of the same file with the collector off (target ≤ 1.5×), on Pi's reference
+  sessions and on generated ones of 1k, 10k and 100k entries;
+- ten times the entries at most 10.5× the time, for that and for a whole-tree walk;
+- peak memory (RSS, in a fresh process) above the interpreter's baseline at 100k entries:
+  at most 2.5× the file;
+- real Pi's SessionManager and compaction functions on the same 100k file, operation by
+  operation (open, context, path, walk, cut, prepare, branch summary): ours no slower on any,
+  and at least 2× faster overall. Pi comes from npm (`@mariozechner/pi-coding-agent`, the
+  newest release) into ~/.cache/pi-course/session-bench when node is present;
+- `python -m pi session context --json` (the step-14 checkpoint's command) on the 100k file,
+  against the floor in a process of its own: at most 1.5× the time, at most 3× the file in
+  peak RSS.
+
+    python benchmarks/session_bench.py             # generated files go to a temporary folder
+    python benchmarks/session_bench.py --keep DIR  # or to DIR, kept for the next run
 """
 
 from __future__ import annotations
@@ -16,110 +27,271 @@ from __future__ import annotations
 import gc
 import itertools
 import json
+import os
+import resource
+import shutil
+import subprocess
 import sys
 import tempfile
 import time
-import tracemalloc
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 from make_sessions import ROOT, make_session
 from rich.console import Console
 from rich.table import Table
 
+from pi.coding_agent.compaction.branch_summary import (
+    collect_entries_for_branch_summary,
+    prepare_branch_entries,
+)
+from pi.coding_agent.compaction.cut_points import find_cut_point
+from pi.coding_agent.compaction.prepare import latest_compaction_index, prepare_compaction
+from pi.coding_agent.compaction.thresholds import DEFAULT_COMPACTION_SETTINGS as SETTINGS
 from pi.coding_agent.session.context import build_context
 from pi.coding_agent.session.reader import read_session
+from pi.coding_agent.session.tree import SessionTree
 
 REFERENCE = ROOT / "shared" / "data" / "pi-reference" / "sessions"
+CHECKPOINT = ROOT / "checkpoints" / "14_evals"
 SIZES = (1_000, 10_000, 100_000)
+PI_PACKAGE = "@mariozechner/pi-coding-agent"
+PI_CACHE = Path(os.environ.get("PI_COURSE_SESSION_BENCH_NPM",
+                               Path.home() / ".cache" / "pi-course" / "session-bench"))
+FLOOR_CODE = ("import gc, json\ngc.disable()\n"
+              "with open(sys.argv[1], 'rb') as f:\n    lines = [json.loads(l) for l in f]\n")
+OPS = ("open", "context", "path", "walk", "cut", "prepare", "branch summary")
+console = Console(highlight=False, width=120)
 
 
-def bare_json(path: Path) -> int:
-    """The floor: decode every line and keep the results, nothing else."""
-    with path.open("rb") as file:
-        return len([json.loads(line) for line in file])
+def mark(ok: bool) -> str:
+    return "[green]PASS[/green]" if ok else "[red]FAIL[/red]"
 
 
-def bare_json_gc_off(path: Path) -> int:
-    """The same with the cycle collector paused, as `read_session` pauses it."""
+def floor(path: Path) -> None:
+    """The floor: decode every line and keep the results, with the collector off."""
     gc.disable()
     try:
-        return bare_json(path)
+        with path.open("rb") as file:
+            [json.loads(line) for line in file]
     finally:
         gc.enable()
 
 
-def open_and_context(path: Path) -> int:
-    session = read_session(path)
-    return len(build_context(session.tree, session.tree.leaf_on_load).messages)
+def off_path_target(tree: SessionTree, leaf: str) -> str:
+    """An entry on another branch than the leaf's (the newest such), for a branch summary."""
+    on_path = {node.id for node in tree.node_path(leaf)}
+    return next((n.id for n in reversed(tree.nodes) if n.id not in on_path), leaf)
 
 
-def best_time(work: Callable[[Path], int], path: Path, runs: int) -> float:
-    """The fastest of `runs` runs, each starting with a clean collector."""
-    times = []
-    for _ in range(runs):
+def operations(path: Path, times: dict[str, float]) -> None:
+    """Each operation of one session, timed; the best time of each is kept in `times`."""
+
+    def timed(name: str, work: Callable[[], Any]) -> Any:
+        start = time.process_time()
+        result = work()
+        times[name] = min(times.get(name, float("inf")), time.process_time() - start)
+        return result
+
+    session = timed("open", lambda: read_session(path))
+    tree = session.tree
+    leaf = tree.leaf_on_load or ""
+    timed("context", lambda: build_context(tree, leaf))
+    entries = timed("path", lambda: tree.path_to(leaf))
+    timed("walk", lambda: sum(1 for _ in tree.walk()))
+    start = latest_compaction_index(entries) + 1
+    timed("cut", lambda: find_cut_point(entries, start, len(entries),
+                                        SETTINGS.keep_recent_tokens))
+    timed("prepare", lambda: prepare_compaction(entries, SETTINGS))
+    target = off_path_target(tree, leaf)
+    timed("branch summary", lambda: prepare_branch_entries(
+        collect_entries_for_branch_summary(entries, tree.path_to(target)).entries))
+
+
+def work_total(times: dict[str, float]) -> float:
+    """open + context for the leaf + cut point + prepare (the path is part of context)."""
+    return sum(times[name] for name in ("open", "context", "path", "cut", "prepare"))
+
+
+def measure(path: Path, rounds: int) -> tuple[float, dict[str, float]]:
+    """(floor seconds, our operations' seconds), best of interleaved rounds."""
+    floors: list[float] = []
+    times: dict[str, float] = {}
+    for _ in range(rounds):
         gc.collect()
-        start = time.perf_counter()
-        work(path)
-        times.append(time.perf_counter() - start)
-    return min(times)
+        start = time.process_time()
+        floor(path)
+        floors.append(time.process_time() - start)
+        gc.collect()
+        operations(path, times)
+    return min(floors), times
 
 
-def peak_memory(path: Path) -> int:
-    gc.collect()
-    tracemalloc.start()
-    session = read_session(path)
-    peak = tracemalloc.get_traced_memory()[1]
-    tracemalloc.stop()
-    del session
-    return peak
+def peak_rss() -> int:
+    """This process's peak RSS in bytes: VmHWM, which (unlike ru_maxrss) starts afresh at
+    exec, so a child never reports the memory of the process that started it."""
+    for line in Path("/proc/self/status").read_text().splitlines():
+        if line.startswith("VmHWM:"):
+            return int(line.split()[1]) * 1024
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
 
 
-def measure(files: list[tuple[str, Path]]) -> dict[str, tuple[int, float, float, float]]:
-    """name → (entries, bare seconds, bare seconds with gc off, open + context seconds)."""
-    out = {}
-    for name, path in files:
-        runs = 2 if path.stat().st_size > 50_000_000 else 5
-        entries = bare_json(path) - 1
-        out[name] = (entries, best_time(bare_json, path, runs),
-                     best_time(bare_json_gc_off, path, runs),
-                     best_time(open_and_context, path, runs))
-    return out
+def rss_child(mode: str, path: Path) -> None:
+    """In a fresh process: peak RSS before and after the work, as JSON on stdout."""
+    before = peak_rss()
+    if mode == "floor":
+        floor(path)
+    else:
+        operations(path, {})
+    print(json.dumps({"baseline": before, "peak": peak_rss()}))
 
 
-def report(files: list[tuple[str, Path]], biggest: Path) -> None:
-    results = measure(files)
-    table = Table("session", "entries", "MB", "json.loads", "(gc off)", "open + context",
-                  "ratio", "(vs gc off)",
-                  title="open + context for the last leaf vs a bare json.loads of every line")
-    sizes = {name: path.stat().st_size for name, path in files}
-    for name, (entries, bare, bare_off, ours) in results.items():
-        table.add_row(name, f"{entries:,}", f"{sizes[name] / 1e6:.1f}", f"{bare * 1000:.0f} ms",
-                      f"{bare_off * 1000:.0f} ms", f"{ours * 1000:.0f} ms",
-                      f"{ours / bare:.2f}×", f"{ours / bare_off:.2f}×")
-    console = Console(highlight=False, width=110)
+def rss_of(mode: str, path: Path) -> int:
+    """Peak RSS above the interpreter's baseline, in bytes, for `mode` on `path`."""
+    done = subprocess.run([sys.executable, __file__, "--rss", mode, str(path)],
+                          capture_output=True, text=True, check=True)
+    data = json.loads(done.stdout)
+    return int(data["peak"] - data["baseline"])
+
+
+REPORT_PEAK = ("import atexit, sys\n"
+               "def peak():\n"
+               "    for line in open('/proc/self/status'):\n"
+               "        if line.startswith('VmHWM:'):\n"
+               "            sys.stderr.write('PEAK ' + line.split()[1] + '\\n')\n"
+               "atexit.register(peak)\n")
+RUN_PI = REPORT_PEAK + ("import runpy\nsys.argv = ['pi', *sys.argv[1:]]\n"
+                        "runpy.run_module('pi', run_name='__main__', alter_sys=True)\n")
+
+
+def children_cpu() -> float:
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
+
+
+def run_child(argv: list[str], cwd: Path) -> tuple[float, int]:
+    """(CPU seconds, peak RSS bytes) of one Python command, its output thrown away."""
+    start = children_cpu()
+    done = subprocess.run(argv, cwd=cwd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                          text=True)
+    seconds = children_cpu() - start
+    if done.returncode != 0:
+        raise SystemExit(f"{' '.join(argv)} failed: {done.stderr.strip()}")
+    peaks = [int(line.split()[1]) * 1024 for line in done.stderr.splitlines()
+             if line.startswith("PEAK ")]
+    return seconds, max(peaks, default=0)
+
+
+def real_pi() -> tuple[Path, str] | None:
+    """Real Pi's `dist` folder and version, installed once into the cache; None without node."""
+    if shutil.which("node") is None or shutil.which("npm") is None:
+        return None
+    package = PI_CACHE / "node_modules" / PI_PACKAGE
+    newest = subprocess.run(["npm", "view", PI_PACKAGE, "version"], capture_output=True,
+                            text=True).stdout.strip()
+    installed = (json.loads((package / "package.json").read_text())["version"]
+                 if (package / "package.json").exists() else None)
+    if newest and newest != installed:
+        PI_CACHE.mkdir(parents=True, exist_ok=True)
+        (PI_CACHE / "package.json").write_text('{"private": true}\n')
+        subprocess.run(["npm", "install", "--prefix", str(PI_CACHE), "--no-audit", "--no-fund",
+                        "--ignore-scripts", f"{PI_PACKAGE}@{newest}"], check=True,
+                       capture_output=True)
+        installed = newest
+    return (package / "dist", installed) if installed else None
+
+
+def pi_times(dist: Path, path: Path, target: str, rounds: int) -> dict[str, float]:
+    """Real Pi's best time of each operation, in seconds (Pi reads a copy of the file)."""
+    with tempfile.TemporaryDirectory() as scratch:
+        copy = Path(scratch) / path.name
+        shutil.copy(path, copy)
+        done = subprocess.run(["node", str(Path(__file__).with_name("session_pi.mjs")),
+                               str(dist), str(copy), str(rounds), target],
+                              capture_output=True, text=True, check=True)
+    return {name: ms / 1000 for name, ms in json.loads(done.stdout).items()}
+
+
+def report_floor(results: dict[str, tuple[Path, float, dict[str, float]]]) -> None:
+    table = Table("session", "entries", "MB", "floor", "ours", "ratio", "target", "",
+                  title="open + context for the leaf + cut point + prepare, against a bare "
+                        "json.loads of every line (collector off)")
+    for name, (path, bare, times) in results.items():
+        ours = work_total(times)
+        entries = len(path.read_bytes().splitlines()) - 1
+        table.add_row(name, f"{entries:,}", f"{path.stat().st_size / 1e6:.1f}",
+                      f"{bare * 1000:.1f} ms", f"{ours * 1000:.1f} ms", f"{ours / bare:.2f}×",
+                      "≤ 1.50×", mark(ours / bare <= 1.5))
     console.print(table)
+
+
+def report_growth(results: dict[str, tuple[Path, float, dict[str, float]]]) -> None:
     for small, large in itertools.pairwise(SIZES):
-        a, b = results[f"generated {small:,}"], results[f"generated {large:,}"]
-        console.print(f"{large:,} vs {small:,} entries ({b[0] / a[0]:.1f}× entries): "
-                      f"{b[3] / a[3]:.1f}× time (target ≤ 11×)")
-    peak, size = peak_memory(biggest), biggest.stat().st_size
-    with biggest.open("rb") as file:
-        gc.collect()
-        tracemalloc.start()
-        decoded = [json.loads(line) for line in file]
-        floor = tracemalloc.get_traced_memory()[1]
-        tracemalloc.stop()
-        del decoded
-    console.print(f"peak memory loading {biggest.name} ({size / 1e6:.0f} MB): "
-                  f"{peak / 1e6:.0f} MB = {peak / size:.2f}× the file (target < 3×); "
-                  f"bare json.loads: {floor / 1e6:.0f} MB = {floor / size:.2f}×")
+        a, b = results[f"generated {small:,}"][2], results[f"generated {large:,}"][2]
+        grow, walk = work_total(b) / work_total(a), b["walk"] / a["walk"]
+        console.print(f"{large:,} vs {small:,} entries: open + context + cut + prepare "
+                      f"{grow:.1f}× the time, whole-tree walk {walk:.1f}× (target ≤ 10.5× "
+                      f"each) {mark(grow <= 10.5 and walk <= 10.5)}")
+
+
+def report_memory(biggest: Path) -> None:
+    size = biggest.stat().st_size
+    ours, bare = rss_of("ours", biggest), rss_of("floor", biggest)
+    console.print(f"peak RSS above the baseline, {biggest.name} ({size / 1e6:.0f} MB): ours "
+                  f"{ours / 1e6:.0f} MB = {ours / size:.2f}× the file (target ≤ 2.5×) "
+                  f"{mark(ours <= 2.5 * size)}; the floor's {bare / 1e6:.0f} MB = "
+                  f"{bare / size:.2f}×")
+
+
+def report_pi(biggest: Path, ours: dict[str, float]) -> None:
+    found = real_pi()
+    if found is None:
+        console.print("real Pi: skipped (node and npm are not on this machine)")
+        return
+    dist, version = found
+    tree = read_session(biggest).tree
+    target = off_path_target(tree, tree.leaf_on_load or "")
+    pi = pi_times(dist, biggest, target, rounds=3)
+    table = Table("operation", "ours", f"Pi {version}", "ours / Pi", "target", "",
+                  title=f"against real Pi's SessionManager on {biggest.name}")
+    for name in OPS:
+        table.add_row(name, f"{ours[name] * 1000:.1f} ms", f"{pi[name] * 1000:.1f} ms",
+                      f"{ours[name] / pi[name]:.2f}×", "≤ 1.00×", mark(ours[name] <= pi[name]))
+    total_ours, total_pi = work_total(ours), work_total(pi)
+    table.add_row("open + context + cut + prepare", f"{total_ours * 1000:.0f} ms",
+                  f"{total_pi * 1000:.0f} ms", f"{total_ours / total_pi:.2f}×", "≤ 0.50×",
+                  mark(total_pi >= 2 * total_ours))
+    console.print(table)
+
+
+def report_command(biggest: Path) -> None:
+    size = biggest.stat().st_size
+    ours, bare, start = [], [], []
+    for _ in range(3):  # interleaved rounds
+        ours.append(run_child([sys.executable, "-c", RUN_PI, "session", "context", "--json",
+                               str(biggest)], CHECKPOINT))
+        bare.append(run_child([sys.executable, "-c", REPORT_PEAK + FLOOR_CODE, str(biggest)],
+                              ROOT))
+        start.append(run_child([sys.executable, "-c", RUN_PI, "--help"], CHECKPOINT)[0])
+    seconds, rss = min(t for t, _ in ours), max(r for _, r in ours)
+    floor_seconds = min(t for t, _ in bare)
+    console.print(f"`python -m pi session context --json` (checkpoint 14) on {biggest.name}: "
+                  f"{seconds:.2f} s = {seconds / floor_seconds:.2f}× the floor's "
+                  f"{floor_seconds:.2f} s in its own process (target ≤ 1.5×) "
+                  f"{mark(seconds <= 1.5 * floor_seconds)}; of that, start-up (`--help`) "
+                  f"{min(start):.2f} s; peak RSS {rss / 1e6:.0f} MB = {rss / size:.2f}× the file "
+                  f"(target ≤ 3×) {mark(rss <= 3 * size)}")
 
 
 def main(argv: list[str]) -> None:
+    if argv[:1] == ["--rss"]:
+        rss_child(argv[1], Path(argv[2]))
+        return
     keep = Path(argv[1]) if argv[:1] == ["--keep"] and len(argv) > 1 else None
     with tempfile.TemporaryDirectory() as scratch:
         folder = keep or Path(scratch)
+        folder.mkdir(parents=True, exist_ok=True)
         generated = []
         for size in SIZES:
             path = folder / f"session-{size}.jsonl"
@@ -128,7 +300,16 @@ def main(argv: list[str]) -> None:
             generated.append((f"generated {size:,}", path))
         reference = [(p.name, p) for p in sorted(REFERENCE.glob("*.jsonl"))
                      if p.stat().st_size > 100_000]
-        report(reference + generated, generated[-1][1])
+        results = {}
+        for name, path in reference + generated:
+            rounds = 3 if path.stat().st_size > 50_000_000 else 7
+            results[name] = (path, *measure(path, rounds))
+        report_floor(results)
+        report_growth(results)
+        biggest = generated[-1][1]
+        report_memory(biggest)
+        report_pi(biggest, results[generated[-1][0]][2])
+        report_command(biggest)
 
 
 if __name__ == "__main__":

@@ -58,7 +58,7 @@ def joined(counts: Counter[str]) -> str:
 def info(file: FileArg) -> None:
     """Version, entry counts by type and message role, leaf on load, name, labels, warnings."""
     session = load(file)
-    entries = session.entries
+    entries, nodes = session.entries, session.tree.nodes  # counting reads the nodes only
     version = str(session.file_version)
     if session.migrated:
         version += f", migrated to {session.header.version} in memory (the file is unchanged)"
@@ -69,9 +69,8 @@ def info(file: FileArg) -> None:
     rows = [
         ("file", str(file)), ("version", version), ("session", session.header.id),
         ("cwd", session.header.cwd), ("name", session.tree.name or "none"),
-        ("entries", f"{len(entries)}: {joined(Counter(entry.type for entry in entries))}"),
-        ("messages", joined(Counter(entry.message.role for entry in entries
-                                    if entry.type == "message"))),
+        ("entries", f"{len(entries)}: {joined(Counter(node.type for node in nodes))}"),
+        ("messages", joined(Counter(node.role for node in nodes if node.role is not None))),
         ("leaf on load", leaf_text), ("labels", labels or "none"),
         ("warnings", "; ".join(session.warnings) or "none"),
     ]

@@ -71,3 +71,21 @@ def test_settings_entries_just_before_the_cut_are_kept_with_it(data_dir) -> None
 def test_no_cut_point_keeps_everything_from_the_start() -> None:
     assert find_cut_point([], 0, 0, 100).first_kept_entry_index == 0
     assert find_turn_start_index([], -1, 0) == -1
+
+
+def test_an_unknown_entry_is_no_cut_point_and_stays_with_the_cut_like_pi() -> None:
+    """Pi's findCutPoint: only message, custom_message and branch_summary entries may start
+    the kept part; walking back from the cut, anything but a message or a compaction joins it."""
+    from pi.ai import UserMessage
+    from pi.coding_agent.session.entries import MessageEntry, UnknownEntry
+
+    def user(id: str, text: str) -> MessageEntry:
+        return MessageEntry(id=id, parent_id=None, timestamp="t",
+                            message=UserMessage(content=text, timestamp=0))
+
+    other = UnknownEntry(id="x", parent_id=None, timestamp="t", type="bookmark")
+    path = [user("a", "x" * 400), other, user("b", "y" * 40)]
+    cut = find_cut_point(path, 0, len(path), 10)  # real Pi 0.73.1: {1, 0, isSplitTurn: true}
+    assert (cut.first_kept_entry_index, cut.turn_start_index, cut.is_split_turn) == (1, 0, True)
+    cut = find_cut_point([other], 0, 1, 10)  # real Pi: {0, -1, false}
+    assert (cut.first_kept_entry_index, cut.is_split_turn) == (0, False)

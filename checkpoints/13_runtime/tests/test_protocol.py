@@ -71,7 +71,6 @@ def assistant_data(**changes) -> dict:
          "content[0].toolCall.arguments"),
         ({"content": [{"type": "video", "url": "x"}]}, "content[0]"),
         ({"usage": {"input": "many"}}, "usage.input"),
-        ({"colour": "blue"}, "colour"),
     ],
 )
 def test_malformed_message_is_refused_with_one_line_naming_the_field(changes, named) -> None:
@@ -79,6 +78,49 @@ def test_malformed_message_is_refused_with_one_line_naming_the_field(changes, na
         parse_message(assistant_data(**changes))
     assert str(refused.value).startswith(f"message: {named}: ")
     assert "\n" not in str(refused.value)
+
+
+def test_fields_a_newer_pi_writes_are_kept_and_written_back() -> None:
+    """Pi's Google provider signs tool calls; Pi 0.73 adds responseModel and diagnostics."""
+    call = {"type": "toolCall", "id": "c1", "name": "read", "arguments": {"path": "a"},
+            "thoughtSignature": "c2lnbmVk"}
+    data = assistant_data(content=[call], responseModel="m-2026-01",
+                          diagnostics=[{"type": "retry", "timestamp": 5, "details": {"n": 1}}])
+    message = parse_message(data)
+    assert isinstance(message, AssistantMessage) and message.response_model == "m-2026-01"
+    assert isinstance(message.content[0], ToolCall)
+    assert message.content[0].thought_signature == "c2lnbmVk"
+    assert dump_message(message) == data
+
+
+def test_unknown_fields_anywhere_in_a_message_are_kept_not_refused() -> None:
+    data = assistant_data(colour="blue", future={"nested": [1, None]})
+    data["usage"] = {**data["usage"], "reasoningTokens": 7}
+    data["content"] = [{**data["content"][0], "newFlag": True}]
+    message = parse_message(data)
+    assert dump_message(message) == data
+    user = {"role": "user", "content": [{"type": "text", "text": "hi", "lang": "en"}],
+            "timestamp": 1, "source": "voice"}
+    assert dump_message(parse_message(user)) == user
+
+
+def test_the_protocol_command_reads_a_session_a_newer_pi_wrote(tmp_path) -> None:
+    from typer.testing import CliRunner
+
+    from pi.cli import app
+
+    call = {"type": "toolCall", "id": "c1", "name": "read", "arguments": {},
+            "thoughtSignature": "c2ln"}
+    lines = [{"type": "session", "version": 3, "id": "s", "timestamp": "t", "cwd": "/"},
+             {"type": "message", "id": "a", "parentId": None, "timestamp": "t",
+              "message": assistant_data(content=[call], responseModel="m-1",
+                                        diagnostics=[{"type": "retry", "timestamp": 1}])},
+             {"type": "future_kind", "id": "b", "parentId": "a", "timestamp": "t"}]
+    path = tmp_path / "newer.jsonl"
+    path.write_text("".join(json.dumps(line) + "\n" for line in lines))
+    result = CliRunner().invoke(app, ["protocol", str(path)])
+    assert result.exit_code == 0, result.stderr
+    assert result.stdout.split() == ["assistant", "1"]
 
 
 def test_missing_timestamp_is_refused_not_invented() -> None:

@@ -154,7 +154,10 @@ def test_a_complete_last_line_without_newline_is_still_unfinished(tmp_path: Path
 @pytest.mark.parametrize(("bad", "problem"), [
     ("{not json", ":3: not valid JSON (Expecting property name enclosed in double quotes"),
     (USER.replace('"hi"', "42") % ("a2", '"a1"'), ":3: message."),
-    ('{"type":"mystery","id":"x","parentId":null,"timestamp":"t"}', ":3: "),
+    ('{"type":"mystery","id":"x","timestamp":"t"}', ":3: parentId: Field required"),
+    ('{"type":"label","id":"x","parentId":null,"timestamp":"t","targetId":7}', ":3: targetId: "),
+    ('{"type":"message","id":"x","parentId":null,"timestamp":"t","message":{"content":"hi"}}',
+     ":3: message.role: Field required"),
 ])
 def test_a_broken_line_is_named_by_file_and_line(tmp_path: Path, bad: str, problem: str) -> None:
     path = write(tmp_path, f"{HEADER}\n{USER % ('a1', 'null')}\n{bad}\n{USER % ('a3', 'null')}\n")

@@ -89,6 +89,16 @@ def test_roots_are_null_self_and_unknown_parents() -> None:
     assert [e.id for e in tree.path_to("b")] == ["b"]
 
 
+def test_a_parent_later_in_the_file_still_gets_its_child_like_pis_get_tree() -> None:
+    tree = SessionTree([entry("a", None), entry("c", "b", "2026-01-01T00:00:09.000Z")])
+    assert [e.id for e in tree.children(None)] == ["a", "c"], "b is unknown so far: c is a root"
+    tree.add(entry("b", "a"))
+    tree.add(entry("d", "b", "2026-01-01T00:00:01.000Z"))
+    assert [e.id for e in tree.children(None)] == ["a"]
+    assert [e.id for e in tree.children("b")] == ["d", "c"], "sorted by time"
+    assert [(d, n.id) for d, n in tree.walk()] == [(0, "a"), (1, "b"), (2, "d"), (2, "c")]
+
+
 def test_children_sort_by_time_and_keep_file_order_on_ties() -> None:
     tree = SessionTree([entry("r", None), entry("late", "r", "2026-01-01T00:00:09.000Z"),
                         entry("tie1", "r"), entry("early", "r", "2025-12-31T23:00:00.000Z"),
@@ -113,7 +123,7 @@ def test_the_path_walks_each_parent_once() -> None:
 
     depth = 20_000
     tree = SessionTree([entry("e0", None)] + [entry(f"e{i}", f"e{i - 1}") for i in range(1, depth)])
-    tree.by_id = Counting(tree.by_id)
+    tree.node_of = Counting(tree.node_of)
     path = tree.path_to(f"e{depth - 1}")
     assert [e.id for e in path[:2]] == ["e0", "e1"] and len(path) == depth
     assert Counting.lookups == depth  # the leaf, then one lookup per parent

@@ -49,7 +49,7 @@ def cut_report(path: Sequence[SessionEntry], keep_recent: int) -> dict[str, Any]
             "isSplitTurn": point.is_split_turn, "turnStartEntryId": turn_start}
 
 
-def path_of(file: Path, leaf: str | None) -> list[SessionEntry]:
+def path_of(file: Path, leaf: str | None) -> Sequence[SessionEntry]:
     try:
         tree = read_session(file).tree
         leaf_id = leaf or tree.leaf_on_load

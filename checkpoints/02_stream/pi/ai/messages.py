@@ -3,7 +3,8 @@
 This is Pi's pi-ai `Message` type. Everything the agent records, sends or reads back is one of
 these, validated at the boundary where it enters: `parse_message` turns untrusted JSON into a
 message or refuses it with one line naming the field. `dump_message` writes it back exactly
-(no field lost, none invented), so a real Pi session survives a round trip.
+(no field lost, none invented), so a real Pi session survives a round trip; a field a newer
+Pi added is kept too (see `Stored`).
 
 Applications put other roles into the same transcript (Pi's coding agent stores
 `bashExecution` and `custom` messages); to this layer those are opaque `AppMessage`s, kept
@@ -16,12 +17,12 @@ from typing import Annotated, Any, Literal
 
 from pydantic import ConfigDict, Field, ValidationError
 
-from pi.ai.content import AssistantBlock, UserBlock, Wire
+from pi.ai.content import AssistantBlock, Stored, UserBlock, Wire
 
 StopReason = Literal["stop", "length", "toolUse", "error", "aborted"]
 
 
-class Cost(Wire):
+class Cost(Stored):
     input: float
     output: float
     cache_read: float
@@ -29,7 +30,7 @@ class Cost(Wire):
     total: float
 
 
-class Usage(Wire):
+class Usage(Stored):
     """Tokens a request used; `totalTokens` is missing in files written by older Pi versions."""
 
     input: int
@@ -46,13 +47,13 @@ class Usage(Wire):
         return cls(input=0, output=0, cache_read=0, cache_write=0, total_tokens=0, cost=cost)
 
 
-class UserMessage(Wire):
+class UserMessage(Stored):
     role: Literal["user"] = "user"
     content: str | tuple[UserBlock, ...]
     timestamp: int
 
 
-class AssistantMessage(Wire):
+class AssistantMessage(Stored):
     """A complete model reply; an error or abort is a reply too, with its stopReason."""
 
     role: Literal["assistant"] = "assistant"
@@ -60,14 +61,16 @@ class AssistantMessage(Wire):
     api: str
     provider: str
     model: str
+    response_model: str | None = None  # Pi 0.73: the model the provider says answered
     response_id: str | None = None
+    diagnostics: tuple[dict[str, Any], ...] | None = None  # Pi 0.73: what went wrong, for people
     usage: Usage
     stop_reason: StopReason
     error_message: str | None = None
     timestamp: int
 
 
-class ToolResultMessage(Wire):
+class ToolResultMessage(Stored):
     role: Literal["toolResult"] = "toolResult"
     tool_call_id: str
     tool_name: str

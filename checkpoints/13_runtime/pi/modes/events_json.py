@@ -11,7 +11,7 @@ by the caller from the entry the runtime just wrote.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from pi.agent import (
@@ -110,7 +110,7 @@ def compaction_fields(event: AutoCompactionStart | AutoCompactionEnd,
                          "errorMessage": event.error_message})
 
 
-def entry_lookup(by_id: dict[str, Any]) -> CompactionLookup:
+def entry_lookup(by_id: Mapping[str, Any]) -> CompactionLookup:
     """A CompactionLookup over a session tree's `by_id` (other entry types give None)."""
 
     def find(entry_id: str) -> CompactionEntry | None:

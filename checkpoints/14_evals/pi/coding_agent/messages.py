@@ -4,7 +4,8 @@ Pi's coding agent keeps more in its transcript than a model can read: shell comm
 user ran (`!cmd`), messages from extensions, and summaries of branches and compactions. They
 are stored as they are, and turned into plain user messages only when a request is built
 (`convert_to_llm`), so the history says what happened and the request says what the model
-needs. To pi.ai these roles are opaque AppMessages; here they get their real shapes.
+needs. To pi.ai these roles are opaque AppMessages; here they get their real shapes (a field a
+newer Pi adds to one of them is kept, as in pi.ai).
 """
 
 from __future__ import annotations
@@ -22,11 +23,11 @@ from pi.ai import (
     UserMessage,
     parse_message,
 )
-from pi.ai.content import UserBlock, Wire
+from pi.ai.content import Stored, UserBlock
 from pi.ai.messages import describe_error
 
 
-class BashExecutionMessage(Wire):
+class BashExecutionMessage(Stored):
     role: Literal["bashExecution"] = "bashExecution"
     command: str
     output: str
@@ -38,7 +39,7 @@ class BashExecutionMessage(Wire):
     timestamp: int
 
 
-class CustomMessage(Wire):
+class CustomMessage(Stored):
     """A message an extension put into the conversation; `display` says whether UIs show it."""
 
     role: Literal["custom"] = "custom"
@@ -49,14 +50,14 @@ class CustomMessage(Wire):
     timestamp: int
 
 
-class BranchSummaryMessage(Wire):
+class BranchSummaryMessage(Stored):
     role: Literal["branchSummary"] = "branchSummary"
     summary: str
     from_id: str
     timestamp: int
 
 
-class CompactionSummaryMessage(Wire):
+class CompactionSummaryMessage(Stored):
     role: Literal["compactionSummary"] = "compactionSummary"
     summary: str
     tokens_before: int

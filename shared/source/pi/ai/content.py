@@ -4,6 +4,10 @@ Field names are camelCase on the wire (`mimeType`, `thinkingSignature`) because 
 Pi writes them, and this course reads and writes real Pi files. In Python the same fields are
 snake_case; pydantic translates in both directions. Models are frozen: a message that has been
 recorded must never change under anybody's feet.
+
+Blocks and messages are `Stored` data: a field this course does not know (a newer Pi or another
+provider wrote it) is kept as it came and written back, never refused, so a file from a newer
+Pi still loads. Only the fields declared here are read; providers never send the others.
 """
 
 from __future__ import annotations
@@ -22,13 +26,19 @@ class Wire(BaseModel):
     )
 
 
-class TextContent(Wire):
+class Stored(Wire):
+    """Protocol data that may come from a newer writer: unknown fields are kept, not refused."""
+
+    model_config = ConfigDict(extra="allow")
+
+
+class TextContent(Stored):
     type: Literal["text"] = "text"
     text: str
     text_signature: str | None = None
 
 
-class ThinkingContent(Wire):
+class ThinkingContent(Stored):
     """Reasoning the model shows; the signature lets some providers verify it on replay."""
 
     type: Literal["thinking"] = "thinking"
@@ -37,13 +47,13 @@ class ThinkingContent(Wire):
     redacted: bool | None = None
 
 
-class ImageContent(Wire):
+class ImageContent(Stored):
     type: Literal["image"] = "image"
     data: str  # base64
     mime_type: str
 
 
-class ToolCall(Wire):
+class ToolCall(Stored):
     """A request from the model to run a tool; `id` pairs it with exactly one result."""
 
     type: Literal["toolCall"] = "toolCall"
@@ -51,6 +61,7 @@ class ToolCall(Wire):
     name: str
     arguments: dict[str, Any]
     partial_json: str | None = None  # found in some real Pi files: a stream cut mid-call
+    thought_signature: str | None = None  # Pi's Google provider: replays the model's thought
 
 
 UserBlock = Annotated[TextContent | ImageContent, Field(discriminator="type")]

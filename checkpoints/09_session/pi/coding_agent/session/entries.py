@@ -5,18 +5,35 @@ entry it follows, and a `timestamp`. Entries form a tree: a branch is just a sec
 Each entry type is a model here, so a file is validated line by line as it is read, and an
 entry written back is exactly the JSON it came from. Old headers carry extra keys (provider,
 modelId, …) that Pi ignores; they are kept, never interpreted.
+
+Reading is forward-compatible, as Pi's is: a field this course does not know is kept (and
+written back), and an entry of a type it does not know becomes an `UnknownEntry`: part of the
+tree, never part of a model's context. A line is validated straight from its bytes, in one pass
+(`parse_entry_line`); only a line that fails is decoded again, to say exactly what is wrong.
 """
 
 from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
-from pydantic import ConfigDict, Field, TypeAdapter, ValidationError, field_validator
+from pydantic import ConfigDict, Discriminator, Field, Tag, TypeAdapter, ValidationError
 
-from pi.ai import AgentMessage, ProtocolError
+from pi.ai import (
+    AppMessage,
+    AssistantMessage,
+    ProtocolError,
+    ToolResultMessage,
+    UserMessage,
+)
 from pi.ai.content import UserBlock, Wire
 from pi.ai.messages import describe_error
-from pi.coding_agent.messages import CodingMessage, parse_coding_message
+from pi.coding_agent.messages import (
+    CODING_ROLES,
+    BashExecutionMessage,
+    BranchSummaryMessage,
+    CompactionSummaryMessage,
+    CustomMessage,
+)
 
 ThinkingLevel = Literal["off", "minimal", "low", "medium", "high", "xhigh"]
 CURRENT_VERSION = 3
@@ -33,19 +50,38 @@ class SessionHeader(Wire):
 
 
 class Entry(Wire):
+    """What every entry has; a field a newer Pi adds to an entry is kept as it came."""
+
+    model_config = ConfigDict(extra="allow")
     id: str
     parent_id: str | None
     timestamp: str
 
 
+MESSAGE_ROLES = frozenset({"user", "assistant", "toolResult", *CODING_ROLES})
+
+
+def role_tag(data: object) -> str:
+    """Which message model reads `data`: its role if we know it, else the opaque AppMessage."""
+    role = data.get("role") if isinstance(data, dict) else getattr(data, "role", None)
+    return role if isinstance(role, str) and role in MESSAGE_ROLES else "other"
+
+
+StoredMessage = Annotated[
+    Annotated[UserMessage, Tag("user")] | Annotated[AssistantMessage, Tag("assistant")]
+    | Annotated[ToolResultMessage, Tag("toolResult")]
+    | Annotated[BashExecutionMessage, Tag("bashExecution")]
+    | Annotated[CustomMessage, Tag("custom")]
+    | Annotated[BranchSummaryMessage, Tag("branchSummary")]
+    | Annotated[CompactionSummaryMessage, Tag("compactionSummary")]
+    | Annotated[AppMessage, Tag("other")],
+    Discriminator(role_tag),
+]
+
+
 class MessageEntry(Entry):
     type: Literal["message"] = "message"
-    message: AgentMessage | CodingMessage
-
-    @field_validator("message", mode="before")
-    @classmethod
-    def typed(cls, data: object) -> object:
-        return data if isinstance(data, Wire) else parse_coding_message(data)
+    message: StoredMessage
 
 
 class ThinkingLevelChangeEntry(Entry):
@@ -105,12 +141,44 @@ class SessionInfoEntry(Entry):
     name: str | None = None
 
 
+class UnknownEntry(Entry):
+    """An entry of a type this course does not know (a newer Pi, an extension): kept as it
+    came, a node of the tree like any other, and never part of a model's context."""
+
+    type: str
+
+
+KNOWN_TYPES = {cls.model_fields["type"].default: cls for cls in (
+    MessageEntry, ThinkingLevelChangeEntry, ModelChangeEntry, CompactionEntry,
+    BranchSummaryEntry, CustomEntry, CustomMessageEntry, LabelEntry, SessionInfoEntry)}
+
+
+def type_tag(data: object) -> str:
+    kind = data.get("type") if isinstance(data, dict) else getattr(data, "type", None)
+    return kind if isinstance(kind, str) and kind in KNOWN_TYPES else "unknown"
+
+
 SessionEntry = Annotated[
+    Annotated[MessageEntry, Tag("message")]
+    | Annotated[ThinkingLevelChangeEntry, Tag("thinking_level_change")]
+    | Annotated[ModelChangeEntry, Tag("model_change")]
+    | Annotated[CompactionEntry, Tag("compaction")]
+    | Annotated[BranchSummaryEntry, Tag("branch_summary")]
+    | Annotated[CustomEntry, Tag("custom")]
+    | Annotated[CustomMessageEntry, Tag("custom_message")]
+    | Annotated[LabelEntry, Tag("label")]
+    | Annotated[SessionInfoEntry, Tag("session_info")]
+    | Annotated[UnknownEntry, Tag("unknown")],
+    Discriminator(type_tag),
+]
+ENTRY = TypeAdapter[SessionEntry](SessionEntry)
+# The known types only, picked by the plain `type` key: pydantic does that without calling
+# back into Python (which, for a line read as JSON, means first converting all of it).
+KNOWN_ENTRY = TypeAdapter[SessionEntry](Annotated[
     MessageEntry | ThinkingLevelChangeEntry | ModelChangeEntry | CompactionEntry
     | BranchSummaryEntry | CustomEntry | CustomMessageEntry | LabelEntry | SessionInfoEntry,
     Field(discriminator="type"),
-]
-ENTRY = TypeAdapter[SessionEntry](SessionEntry)
+])
 
 
 def parse_entry(data: object, where: str) -> SessionEntry:
@@ -118,7 +186,19 @@ def parse_entry(data: object, where: str) -> SessionEntry:
     try:
         return ENTRY.validate_python(data)
     except ValidationError as error:
-        raise ProtocolError(describe_error(error, where)) from None
+        raise ProtocolError(describe_entry_error(error, where)) from None
+
+
+def describe_entry_error(error: ValidationError, where: str) -> str:
+    """The first problem as `where: message.content: what`, without the union tags pydantic
+    puts into the location (the entry's type first, then a message's role)."""
+    problem = error.errors()[0]
+    loc = list(problem["loc"])[1:]  # loc[0] names the entry type the line was read as
+    if loc[:1] == ["message"] and len(loc) > 1:
+        del loc[1]  # the message role
+    field = "".join(f"[{part}]" if isinstance(part, int) else f".{part}" for part in loc)
+    return f"{where}: {field.lstrip('.')}: {problem['msg']}" if field else (
+        f"{where}: {problem['msg']}")
 
 
 def parse_header(data: object, where: str) -> SessionHeader:

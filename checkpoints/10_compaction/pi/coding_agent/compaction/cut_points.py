@@ -20,10 +20,12 @@ from pi.coding_agent.session.entries import (
     SessionEntry,
 )
 from pi.coding_agent.session.tokens import estimate_tokens
+from pi.coding_agent.session.tree import EntryList
 
 CUT_ROLES = frozenset({"user", "assistant", "bashExecution", "custom", "branchSummary",
                        "compactionSummary"})
 TURN_START_ROLES = frozenset({"user", "bashExecution"})
+CUT_TYPES = frozenset({"branch_summary", "custom_message"})  # entry types that always may
 
 
 @dataclass(frozen=True)
@@ -39,6 +41,19 @@ def is_cut_point(entry: SessionEntry) -> bool:
     if isinstance(entry, BranchSummaryEntry | CustomMessageEntry):
         return True
     return isinstance(entry, MessageEntry) and entry.message.role in CUT_ROLES
+
+
+def next_cut_point(path: Sequence[SessionEntry], start: int, end: int) -> int | None:
+    """The first index in [start, end) where the kept part may begin (`is_cut_point`).
+
+    A path from the tree answers from its nodes, which know each entry's type and role:
+    nothing is built, and the search stops at the first hit.
+    """
+    if isinstance(path, EntryList):
+        nodes = path.nodes  # only a message node has a role
+        return next((i for i in range(start, end) if nodes[i].role in CUT_ROLES
+                     or nodes[i].type in CUT_TYPES), None)
+    return next((i for i in range(start, end) if is_cut_point(path[i])), None)
 
 
 def starts_turn(entry: SessionEntry) -> bool:
@@ -72,13 +87,14 @@ def budget_index(path: Sequence[SessionEntry], start: int, end: int, keep: int) 
 
 def find_cut_point(path: Sequence[SessionEntry], start: int, end: int, keep: int) -> CutPoint:
     """Pi's `findCutPoint` over `path[start:end]`, keeping about `keep` recent tokens."""
-    cut_points = [i for i in range(start, end) if is_cut_point(path[i])]
-    if not cut_points:
+    first = next_cut_point(path, start, end)
+    if first is None:
         return CutPoint(start, -1, False)
-    cut = cut_points[0]
+    cut = first
     reached = budget_index(path, start, end, keep)
     if reached is not None:
-        cut = next((c for c in cut_points if c >= reached), cut)
+        after = next_cut_point(path, reached, end)
+        cut = after if after is not None else first
     while cut > start and not isinstance(path[cut - 1], MessageEntry | CompactionEntry):
         cut -= 1  # settings, labels, extension entries just before the cut stay with it
     entry = path[cut]

@@ -24,6 +24,7 @@ from pi.coding_agent.compaction.thresholds import CompactionSettings
 from pi.coding_agent.session.context import message_of, summary_of, visible_entries
 from pi.coding_agent.session.entries import CompactionEntry, SessionEntry
 from pi.coding_agent.session.tokens import estimate_context_tokens
+from pi.coding_agent.session.tree import ids_of
 
 Range = tuple[int, int]  # path indices [from, to)
 
@@ -60,7 +61,7 @@ def search_start(path: Sequence[SessionEntry], compaction_index: int) -> int:
         return 0
     compaction = path[compaction_index]
     assert isinstance(compaction, CompactionEntry)
-    ids = [entry.id for entry in path]
+    ids = ids_of(path)  # read from the tree's nodes: nothing is built
     first_kept = compaction.first_kept_entry_id
     return ids.index(first_kept) if first_kept in ids else compaction_index + 1
 
@@ -72,7 +73,7 @@ def summarised_messages(path: Sequence[SessionEntry], start: int, end: int) -> l
     return messages_between(covered, 0, len(covered))
 
 
-def context_tokens_of(path: list[SessionEntry]) -> int:
+def context_tokens_of(path: Sequence[SessionEntry]) -> int:
     """The estimate for the context this path gives (summary + kept + newer), as Pi counts."""
     compaction, shown = visible_entries(path)
     messages: list[AnyMessage] = [summary_of(compaction)] if compaction is not None else []
@@ -107,7 +108,7 @@ def prepare_compaction(
     return CompactionPreparation(
         first_kept_entry_id=path[cut.first_kept_entry_index].id,
         cut=cut,
-        tokens_before=context_tokens_of(list(path)),
+        tokens_before=context_tokens_of(path),
         previous_summary=previous.summary if isinstance(previous, CompactionEntry) else None,
         messages_to_summarize=history,
         history_range=(start, history_end),

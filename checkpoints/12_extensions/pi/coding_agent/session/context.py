@@ -12,6 +12,7 @@ the tree (the command line shows it; compaction needs it to choose where to cut)
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from pi.ai import AgentMessage, AssistantMessage, Message
@@ -32,7 +33,8 @@ from pi.coding_agent.session.entries import (
     ThinkingLevelChangeEntry,
 )
 from pi.coding_agent.session.ids import ms_from_iso
-from pi.coding_agent.session.tree import SessionTree
+from pi.coding_agent.session.nodes import ids_of, types_of
+from pi.coding_agent.session.tree import EntryPath, Node, SessionTree
 
 ContextMessage = AgentMessage | CodingMessage
 
@@ -66,11 +68,11 @@ class SessionContext:
 
 def build_context(tree: SessionTree, leaf_id: str | None) -> SessionContext:
     """Pi's buildSessionContext: None → empty; an unknown id → the last entry of the file."""
-    if leaf_id is None or not tree.entries:
+    if leaf_id is None or not tree.nodes:
         return SessionContext(None, 0, (), ())
-    leaf = leaf_id if leaf_id in tree.by_id else tree.entries[-1].id
-    path = tree.path_to(leaf)
-    compaction, shown = visible_entries(path)
+    leaf = leaf_id if leaf_id in tree.node_of else tree.nodes[-1].id
+    path = tree.node_path(leaf)
+    compaction, shown = visible_entries(EntryPath(path))
     messages: list[ContextMessage] = []
     entry_ids: list[str] = []
     if compaction is not None:
@@ -85,20 +87,22 @@ def build_context(tree: SessionTree, leaf_id: str | None) -> SessionContext:
     return SessionContext(leaf, len(path), tuple(messages), tuple(entry_ids), thinking, model)
 
 
-def visible_entries(path: list[SessionEntry]) -> tuple[CompactionEntry | None, list[SessionEntry]]:
+def visible_entries(
+    path: Sequence[SessionEntry],
+) -> tuple[CompactionEntry | None, Sequence[SessionEntry]]:
     """The latest compaction on the path (or None) and the entries shown after its summary.
 
     With no compaction, that is the whole path. With one, it is the entries before it from
     the one whose id is `firstKeptEntryId` (none, when that id is not before it on the
     path), followed by every entry after the compaction.
     """
-    latest = next((i for i in range(len(path) - 1, -1, -1)
-                   if isinstance(path[i], CompactionEntry)), None)
+    kinds = types_of(path)  # read from the nodes: nothing is built
+    latest = next((i for i in range(len(kinds) - 1, -1, -1) if kinds[i] == "compaction"), None)
     if latest is None:
         return None, path
     compaction = path[latest]
     assert isinstance(compaction, CompactionEntry)
-    before = [entry.id for entry in path[:latest]]
+    before = ids_of(path)[:latest]
     first_kept = compaction.first_kept_entry_id
     kept = path[before.index(first_kept):latest] if first_kept in before else []
     return compaction, kept + path[latest + 1:]
@@ -124,14 +128,22 @@ def summary_of(compaction: CompactionEntry) -> CompactionSummaryMessage:
                                     timestamp=ms_from_iso(compaction.timestamp))
 
 
-def settings_on(path: list[SessionEntry]) -> tuple[str, ModelRef | None]:
-    """The thinking level and model in force at the end of the path."""
-    thinking, model = "off", None
-    for entry in path:
-        if isinstance(entry, ThinkingLevelChangeEntry):
-            thinking = entry.thinking_level
-        elif isinstance(entry, ModelChangeEntry):
-            model = ModelRef(entry.provider, entry.model_id)
-        elif isinstance(entry, MessageEntry) and isinstance(entry.message, AssistantMessage):
-            model = ModelRef(entry.message.provider, entry.message.model)
-    return thinking, model
+def settings_on(path: list[Node]) -> tuple[str, ModelRef | None]:
+    """The thinking level and model in force at the end of the path.
+
+    Each is set by the last entry on the path that says so (a model change, or a reply,
+    which names the model that wrote it), so the path is read backwards and only the entries
+    that decide are built.
+    """
+    thinking = next((node.entry for node in reversed(path)
+                     if node.type == "thinking_level_change"), None)
+    says_model = next((node.entry for node in reversed(path) if node.type == "model_change"
+                       or node.role == "assistant"), None)
+    model = None
+    if isinstance(says_model, ModelChangeEntry):
+        model = ModelRef(says_model.provider, says_model.model_id)
+    elif isinstance(says_model, MessageEntry) and isinstance(says_model.message,
+                                                             AssistantMessage):
+        model = ModelRef(says_model.message.provider, says_model.message.model)
+    level = thinking.thinking_level if isinstance(thinking, ThinkingLevelChangeEntry) else "off"
+    return level, model

@@ -14,7 +14,7 @@ from dataclasses import replace
 from pathlib import Path
 
 from pi.ai import AbortSignal, AgentMessage, AssistantMessage, ImageContent, TextContent
-from pi.coding_agent.messages import BashExecutionMessage
+from pi.coding_agent.messages import BashExecutionMessage, CodingMessage
 from pi.coding_agent.runtime.config import RuntimeConfig
 from pi.coding_agent.runtime.runtime import Runtime
 from pi.coding_agent.session.entries import MessageEntry
@@ -26,7 +26,7 @@ from pi.coding_agent.tools.output import OutputCollector
 from pi.coding_agent.tools.process import run_command as run_process
 
 
-def message_text(message: AgentMessage) -> str:
+def message_text(message: AgentMessage | CodingMessage) -> str:
     """The text blocks of a user or assistant message, joined; a plain string as it is."""
     content = getattr(message, "content", "")
     if isinstance(content, str):

@@ -13,10 +13,19 @@ import json
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 from pi.ai import ProtocolError
-from pi.coding_agent.session.entries import SessionEntry, SessionHeader, parse_entry, parse_header
+from pydantic import ValidationError
+
+from pi.coding_agent.session.entries import (
+    ENTRY,
+    KNOWN_ENTRY,
+    SessionEntry,
+    SessionHeader,
+    parse_entry,
+    parse_header,
+)
 from pi.coding_agent.session.errors import SessionError
 
 REFUSE_TO_OVERWRITE = "Pi would start a new session in this file; it is left as it is"
@@ -30,6 +39,11 @@ class JsonLines:
     warnings: list[str] = field(default_factory=list)
 
     def __iter__(self) -> Iterator[tuple[int, Any]]:
+        for number, raw in self.raw():
+            yield number, decode(raw, f"{self.path}:{number}")
+
+    def raw(self) -> Iterator[tuple[int, bytes]]:
+        """(line number, the line's bytes) for every committed, non-blank line."""
         try:
             with self.path.open("rb") as file:
                 for number, raw in enumerate(file, start=1):
@@ -38,7 +52,7 @@ class JsonLines:
                                              "newline (a write that did not finish); ignored")
                         return
                     if not raw.isspace():  # Pi skips blank lines too
-                        yield number, decode(raw, f"{self.path}:{number}")
+                        yield number, raw
         except OSError as error:
             raise SessionError(f"{self.path}: {error.strerror or error}") from None
 
@@ -65,6 +79,34 @@ def entry_at(data: Any, where: str) -> SessionEntry:
         return parse_entry(data, where)
     except ProtocolError as error:
         raise SessionError(str(error)) from None
+
+
+BUILD_KNOWN, BUILD_ANY = KNOWN_ENTRY.validator.validate_json, ENTRY.validator.validate_json
+
+
+def parse_entry_line(raw: bytes) -> SessionEntry | None:
+    """One line's bytes decoded and validated in one pass; None if anything is wrong with it.
+
+    This is the fast path: pydantic reads the JSON itself, so no dict is built only to be
+    thrown away. A line it refuses (or one that JSON allows but pydantic does not, such as
+    `NaN`) goes the slow way, `decode` then `parse_entry`, which also says what is wrong.
+    """
+    try:
+        return cast(SessionEntry, BUILD_KNOWN(raw))
+    except ValidationError:
+        pass
+    try:
+        return cast(SessionEntry, BUILD_ANY(raw))  # a type we do not know, or a bad line
+    except ValidationError:
+        return None
+
+
+def entry_from_bytes(raw: bytes, where: str) -> SessionEntry:
+    """One entry line: the one-pass check first; a line it refuses is decoded and checked
+    again the slow way, which either names the problem or (for JSON that only Python's
+    decoder accepts, such as `NaN`) reads it after all."""
+    entry = parse_entry_line(raw)
+    return entry if entry is not None else entry_at(decode(raw, where), where)
 
 
 def no_header(path: Path, warnings: list[str]) -> SessionError:

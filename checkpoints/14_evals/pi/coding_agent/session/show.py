@@ -25,7 +25,7 @@ from pi.coding_agent.session.entries import (
     SessionInfoEntry,
     ThinkingLevelChangeEntry,
 )
-from pi.coding_agent.session.tree import SessionTree
+from pi.coding_agent.session.tree import Node, SessionTree
 
 PREVIEW = 48
 
@@ -66,8 +66,9 @@ def entry_text(entry: SessionEntry) -> str:
         return f"{entry.target_id} = {entry.label or '(cleared)'}"
     if isinstance(entry, SessionInfoEntry):
         return entry.name or ""
-    assert isinstance(entry, CustomEntry)
-    return entry.custom_type
+    if isinstance(entry, CustomEntry):
+        return entry.custom_type
+    return "(an entry type this course does not know; kept as it is)"
 
 
 def message_text(message: object) -> str:
@@ -98,14 +99,14 @@ def shorten(text: str) -> str:
 def tree_rows(tree: SessionTree) -> Iterator[tuple[str | None, SessionEntry]]:
     """(id of the row to draw it under, or None for the top; entry) in depth-first order."""
     roots = tree.children(None)
-    stack: list[tuple[str | None, SessionEntry, bool]] = [
+    stack: list[tuple[str | None, Node, bool]] = [
         (None, root, len(roots) > 1) for root in reversed(roots)
     ]
     while stack:
-        anchor, entry, opens_level = stack.pop()
-        yield anchor, entry
-        kids = tree.children(entry.id)
+        anchor, node, opens_level = stack.pop()
+        yield anchor, node.entry  # a row shows what the entry says: it is built here
+        kids = tree.children(node.id)
         if len(kids) == 1:
-            stack.append((entry.id if opens_level else anchor, kids[0], False))
+            stack.append((node.id if opens_level else anchor, kids[0], False))
         else:
-            stack.extend((entry.id, kid, True) for kid in reversed(kids))
+            stack.extend((node.id, kid, True) for kid in reversed(kids))

@@ -1,0 +1,177 @@
+"""Step 09: old lines are checked, not built, until somebody asks; the check is the models'.
+
+The reader builds the entries a context for the last leaf can show and only checks the lines
+before the latest compaction's first kept entry. Checked is not trusted less: every line is
+validated before the session is handed out, a bad one is named (the first in the file), and
+the shape it is checked against accepts exactly what the models accept.
+"""
+
+import copy
+import gc
+import json
+import typing
+from pathlib import Path
+
+import pytest
+from pydantic import BaseModel
+
+from pi.ai import (
+    AssistantMessage,
+    Cost,
+    ImageContent,
+    TextContent,
+    ThinkingContent,
+    ToolCall,
+    ToolResultMessage,
+    Usage,
+    UserMessage,
+)
+from pi.coding_agent.messages import (
+    BashExecutionMessage,
+    BranchSummaryMessage,
+    CompactionSummaryMessage,
+    CustomMessage,
+)
+from pi.coding_agent.session import entries as E
+from pi.coding_agent.session import message_shapes as M
+from pi.coding_agent.session import shape as S
+from pi.coding_agent.session.context import build_context
+from pi.coding_agent.session.entries import parse_entry
+from pi.coding_agent.session.errors import SessionError
+from pi.coding_agent.session.ids import fixed_clock, sequential_ids
+from pi.coding_agent.session.lines import parse_entry_line
+from pi.coding_agent.session.reader import read_session
+from pi.coding_agent.session.shape import checked_line
+from pi.coding_agent.session.writer import SessionWriter
+
+STEP = 9
+PAIRS: list[tuple[type[BaseModel], type]] = [
+    (TextContent, M.TextShape), (ThinkingContent, M.ThinkingShape), (ImageContent, M.ImageShape),
+    (ToolCall, M.ToolCallShape), (Cost, M.CostShape), (Usage, M.UsageShape),
+    (UserMessage, M.UserShape), (AssistantMessage, M.AssistantShape),
+    (ToolResultMessage, M.ToolResultShape), (BashExecutionMessage, M.BashExecutionShape),
+    (CustomMessage, M.CustomShape), (BranchSummaryMessage, M.BranchSummaryShape),
+    (CompactionSummaryMessage, M.CompactionSummaryShape), (E.MessageEntry, S.MessageEntryShape),
+    (E.ThinkingLevelChangeEntry, S.ThinkingLevelChangeShape),
+    (E.ModelChangeEntry, S.ModelChangeShape), (E.CompactionEntry, S.CompactionShape),
+    (E.BranchSummaryEntry, S.BranchSummaryEntryShape), (E.CustomEntry, S.CustomEntryShape),
+    (E.CustomMessageEntry, S.CustomMessageEntryShape), (E.LabelEntry, S.LabelShape),
+    (E.SessionInfoEntry, S.SessionInfoShape), (E.UnknownEntry, S.UnknownEntryShape),
+]
+TAGS = {"type", "role"}  # defaults in the models, yet a line must say them (they pick the model)
+
+
+def compacted_session(tmp_path: Path) -> tuple[Path, str]:
+    """Ten turns, a compaction keeping the last three, two turns more; returns (file, kept id)."""
+    writer = SessionWriter.create(tmp_path / "s.jsonl", E.SessionHeader(
+        version=3, id="s", timestamp="2026-01-01T00:00:00.000Z", cwd="/w"),
+        ids=sequential_ids(), clock=fixed_clock(1_767_225_600_000))
+    ids = [writer.append_message(UserMessage(content=f"turn {n}", timestamp=n))
+           for n in range(10)]
+    writer.append_compaction("the first seven turns", ids[7], 1234)
+    for n in range(2):
+        writer.append_message(UserMessage(content=f"after {n}", timestamp=20 + n))
+    writer.close()
+    return writer.path, ids[7]
+
+
+def test_lines_before_the_leafs_first_kept_entry_are_checked_not_built(tmp_path: Path) -> None:
+    path, kept = compacted_session(tmp_path)
+    session = read_session(path)
+    built = [node.built for node in session.tree.nodes]
+    first_kept = [node.id for node in session.tree.nodes].index(kept)
+    assert built == [False] * first_kept + [True] * (len(built) - first_kept)
+    context = build_context(session.tree, session.tree.leaf_on_load)
+    assert [node.built for node in session.tree.nodes] == built, "the context needs no more"
+    assert len(context.messages) == 1 + 3 + 2
+
+
+def test_an_entry_built_later_is_the_entry_a_full_parse_gives(tmp_path: Path) -> None:
+    path, _ = compacted_session(tmp_path)
+    session = read_session(path)
+    lines = path.read_bytes().splitlines()[1:]
+    assert list(session.entries) == [parse_entry(json.loads(line), "x") for line in lines]
+
+
+def test_a_walk_or_a_path_builds_nothing(tmp_path: Path) -> None:
+    path, _ = compacted_session(tmp_path)
+    session = read_session(path)
+    built = [node.built for node in session.tree.nodes]
+    assert len(list(session.tree.walk())) == len(built)
+    assert len(session.tree.path_to(session.tree.leaf_on_load or "")) == len(built)
+    assert [node.built for node in session.tree.nodes] == built
+
+
+@pytest.mark.parametrize("line", [2, 5, 9])
+def test_a_bad_old_line_is_still_named(tmp_path: Path, line: int) -> None:
+    path, _ = compacted_session(tmp_path)
+    lines = path.read_text().splitlines(keepends=True)
+    lines[line - 1] = lines[line - 1].replace('"content":"turn', '"content":42,"x":"')
+    path.write_text("".join(lines))
+    with pytest.raises(SessionError, match=rf"s\.jsonl:{line}: message\.content"):
+        read_session(path)
+
+
+def test_of_two_bad_lines_the_first_in_the_file_is_named(tmp_path: Path) -> None:
+    path, _ = compacted_session(tmp_path)
+    lines = path.read_text().splitlines(keepends=True)
+    lines[3] = "{not json\n"
+    lines[-1] = lines[-1].replace('"timestamp":2', '"timestamp":"soon"')
+    path.write_text("".join(lines))
+    with pytest.raises(SessionError, match=r"s\.jsonl:4: not valid JSON"):
+        read_session(path)
+
+
+def test_json_only_python_reads_is_still_read(tmp_path: Path) -> None:
+    path, _ = compacted_session(tmp_path)
+    lines = path.read_text().splitlines(keepends=True)
+    lines[2] = lines[2].replace('"timestamp":1}', '"timestamp":1,"score":NaN}')
+    path.write_text("".join(lines))
+    assert len(read_session(path).entries) == 13
+
+
+def test_a_large_load_is_left_out_of_the_collectors_reach(tmp_path: Path,
+                                                          monkeypatch: pytest.MonkeyPatch) -> None:
+    path, _ = compacted_session(tmp_path)
+    frozen = gc.get_freeze_count()
+    read_session(path)
+    assert gc.isenabled() and gc.get_freeze_count() == frozen, "a small file: nothing frozen"
+    monkeypatch.setattr("pi.coding_agent.session.reader.FREEZE_FROM", 10)
+    read_session(path)
+    assert gc.isenabled() and gc.get_freeze_count() > frozen
+
+
+@pytest.mark.parametrize(("model", "shape"), PAIRS, ids=[s.__name__ for _, s in PAIRS])
+def test_each_shape_has_its_models_fields_and_required_keys(model: type[BaseModel],
+                                                            shape: type) -> None:
+    fields = {info.alias or name: info for name, info in model.model_fields.items()}
+    assert set(fields) == set(typing.get_type_hints(shape))
+    required = {alias for alias, info in fields.items() if info.is_required() or alias in TAGS}
+    assert required == set(shape.__required_keys__)  # type: ignore[attr-defined]
+
+
+def mutations(data: object) -> list[object]:
+    """Copies of `data` with one key dropped or one value replaced, at every depth."""
+    out: list[object] = []
+    if isinstance(data, dict):
+        for key in data:
+            out.append({k: v for k, v in data.items() if k != key})
+            for wrong in (None, 42, "text", 1.5, True, [], {}):
+                out.append({**data, key: wrong})
+            out += [{**data, key: changed} for changed in mutations(data[key])]
+    elif isinstance(data, list):
+        for index, item in enumerate(data):
+            out += [[*data[:index], changed, *data[index + 1:]] for changed in mutations(item)]
+    return out
+
+
+def test_the_shape_accepts_exactly_the_lines_the_models_accept(data_dir: Path) -> None:
+    path = data_dir / "pi-reference/sessions/synthetic-tree.v3.jsonl"
+    lines = [json.loads(line) for line in path.read_bytes().splitlines()[1:]]
+    tried = 0
+    for data in lines:
+        for changed in [data, *mutations(copy.deepcopy(data))]:
+            raw = json.dumps(changed).encode()
+            assert (checked_line(raw) is None) == (parse_entry_line(raw) is None), raw
+            tried += 1
+    assert tried > 5_000

@@ -1,0 +1,76 @@
+"""Step 09: reading a version-3 file backwards: build what a context needs, check the rest.
+
+The context of the last entry is the path from it to the root, cut at the latest compaction
+on that path: only the entries from that compaction's first kept entry on are shown. So the
+lines are read from the end, following that path; until it passes the first kept entry,
+every line becomes its entry at once (decoded and validated in one pass); after that, a line
+is only checked against its shape (shape.py) and kept as bytes for `node.entry` to build.
+"""
+
+from __future__ import annotations
+
+from pi.coding_agent.session.entries import CompactionEntry
+from pi.coding_agent.session.errors import SessionError
+from pi.coding_agent.session.lines import entry_from_bytes, parse_entry_line
+from pi.coding_agent.session.nodes import Node
+from pi.coding_agent.session.shape import checked_line
+
+
+def read_nodes(file: str, lines: list[tuple[int, bytes]]) -> list[Node]:
+    """A node for every line, newest first: entries are built while a context for the last
+    leaf may need them, lines are only checked from there on.
+
+    The context of the last entry is the path from it to the root, cut at the latest
+    compaction on that path: only the entries from that compaction's first kept entry on are
+    shown. So reading goes backwards, following the path; until it passes that first kept
+    entry, every line becomes its entry; after that, lines are checked and kept as bytes.
+    """
+    nodes: list[Node] = []
+    wanted_id: str | None = None  # the next entry on the path to the last leaf
+    first_kept: str | None = None
+    building = True
+    for index in range(len(lines) - 1, -1, -1):
+        number, raw = lines[index]
+        node = built_node(file, number, raw) if building else checked_node(file, number, raw)
+        nodes.append(node or slow_node(file, lines, index))
+        if index == len(lines) - 1 or nodes[-1].id == wanted_id:
+            node = nodes[-1]
+            wanted_id = node.parent_id
+            if first_kept is None and node.type == "compaction":
+                assert isinstance(node.entry, CompactionEntry)
+                first_kept = node.entry.first_kept_entry_id
+            if node.id == first_kept:
+                building = False
+    nodes.reverse()
+    return nodes
+
+
+def built_node(file: str, number: int, raw: bytes) -> Node | None:
+    entry = parse_entry_line(raw)
+    return Node.of(entry, raw, file, number) if entry is not None else None
+
+
+def checked_node(file: str, number: int, raw: bytes) -> Node | None:
+    data = checked_line(raw)
+    if data is None:
+        return None
+    role = data["message"]["role"] if data["type"] == "message" else None
+    return Node(data["id"], data["parentId"], data["timestamp"], data["type"], role,
+                None, raw, file, number)
+
+
+def slow_node(file: str, lines: list[tuple[int, bytes]], index: int) -> Node:
+    """The line at `index`, which the one-pass checks refused, read the slow way.
+
+    It may be valid after all (JSON that only Python's decoder accepts, such as `NaN`). If it
+    is not, the error names the first bad line of the file, not this one: reading goes
+    backwards, but a person reads a file from the top.
+    """
+    number, raw = lines[index]
+    try:
+        return Node.of(entry_from_bytes(raw, f"{file}:{number}"), raw, file, number)
+    except SessionError as error:
+        for earlier, line in lines[:index]:
+            if checked_line(line) is None:
+                entry_from_bytes(line, f"{file}:{earlier}")  # raises if it is bad
+        raise error from None

@@ -1,0 +1,122 @@
+"""Step 09: a tree node, and the ways to see nodes as entries.
+
+A `Node` holds what the tree's shape needs (id, parent, time, type, role) and either the
+entry or the line of the file it comes from; `node.entry` builds the entry the first time it
+is asked for. `EntryList`, `EntryPath` and `EntryIndex` show nodes as entries to code that
+wants entries (`tree.entries`, `tree.path_to`, `tree.by_id`), building each one as it is read.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping, Sequence
+from typing import overload
+
+from pi.coding_agent.session.entries import MessageEntry, SessionEntry
+from pi.coding_agent.session.lines import entry_from_bytes
+
+
+class Node:
+    """One entry as the tree holds it; `entry` is built from `line` when first asked for."""
+
+    __slots__ = ("_entry", "file", "id", "kids", "line", "number", "parent_id", "role",
+                 "timestamp", "type")
+
+    def __init__(self, id: str, parent_id: str | None, timestamp: str, type: str,
+                 role: str | None, entry: SessionEntry | None = None,
+                 line: bytes | None = None, file: str = "", number: int = 0) -> None:
+        self.id, self.parent_id, self.timestamp = id, parent_id, timestamp
+        self.type, self.role = type, role
+        self._entry, self.line, self.file, self.number = entry, line, file, number
+        self.kids: list[Node] | None = None  # the children, once the tree has hung them
+
+    @classmethod
+    def of(cls, entry: SessionEntry, line: bytes | None = None, file: str = "",
+           number: int = 0) -> Node:
+        role = entry.message.role if isinstance(entry, MessageEntry) else None
+        return cls(entry.id, entry.parent_id, entry.timestamp, entry.type, role, entry,
+                   line, file, number)
+
+    @property
+    def entry(self) -> SessionEntry:
+        if self._entry is None:
+            assert self.line is not None, "a node without an entry keeps its line"
+            self._entry = entry_from_bytes(self.line, f"{self.file}:{self.number}")
+        return self._entry
+
+    @property
+    def built(self) -> bool:
+        return self._entry is not None
+
+    def __repr__(self) -> str:
+        return f"Node({self.id!r}, {self.type!r}, parent={self.parent_id!r})"
+
+
+class EntryList(Sequence[SessionEntry]):
+    """Nodes seen as their entries: `tree.entries[i]` builds entry i if nobody has yet."""
+
+    def __init__(self, nodes: Sequence[Node]) -> None:
+        self.nodes = nodes
+
+    def __len__(self) -> int:
+        return len(self.nodes)
+
+    @overload
+    def __getitem__(self, index: int) -> SessionEntry: ...
+    @overload
+    def __getitem__(self, index: slice) -> list[SessionEntry]: ...
+    def __getitem__(self, index: int | slice) -> SessionEntry | list[SessionEntry]:
+        if isinstance(index, slice):
+            return [node.entry for node in self.nodes[index]]
+        return self.nodes[index].entry
+
+    def __iter__(self) -> Iterator[SessionEntry]:
+        return (node.entry for node in self.nodes)
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Sequence) and list(self) == list(other)
+
+    def __hash__(self) -> int:
+        raise TypeError("an entry list is not hashable")
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}({len(self)} entries)"
+
+    @property
+    def ids(self) -> list[str]:
+        """The ids, read from the nodes (nothing is built)."""
+        return [node.id for node in self.nodes]
+
+
+class EntryPath(EntryList):
+    """The entries from a root to a leaf, as `SessionTree.path_to` gives them."""
+
+
+def ids_of(entries: Sequence[SessionEntry]) -> list[str]:
+    """The ids of a path or list of entries, without building entries that are still lines."""
+    return entries.ids if isinstance(entries, EntryList) else [entry.id for entry in entries]
+
+
+def types_of(entries: Sequence[SessionEntry]) -> list[str]:
+    """The entry types of a path or list of entries, likewise without building any."""
+    if isinstance(entries, EntryList):
+        return [node.type for node in entries.nodes]
+    return [entry.type for entry in entries]
+
+
+class EntryIndex(Mapping[str, SessionEntry]):
+    """`tree.by_id`: an entry by its id, built when it is looked up."""
+
+    def __init__(self, nodes: Mapping[str, Node]) -> None:
+        self.nodes = nodes
+
+    def __getitem__(self, entry_id: str) -> SessionEntry:
+        return self.nodes[entry_id].entry
+
+    def __contains__(self, entry_id: object) -> bool:
+        return entry_id in self.nodes
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self.nodes)
+
+    def __len__(self) -> int:
+        return len(self.nodes)
