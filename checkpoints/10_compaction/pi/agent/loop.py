@@ -39,6 +39,7 @@ from pi.ai import (
     StreamFunction,
     StreamOptions,
 )
+from pi.ai.model import checked_message
 
 
 
@@ -55,6 +56,8 @@ class LoopConfig:
     system_prompt: str | None = None
     options: StreamOptions = field(default_factory=StreamOptions)
     max_turns: int = 50
+    # Converts messages one by one (as `llm_messages` and the coding agent's converter do):
+    # the loop hands it each message once, in a list of those new since the last turn.
     convert_to_llm: Callable[[Sequence[AgentMessage]], tuple[Message, ...]] = llm_messages
     # Queued user messages: steering is delivered before the next model request, follow-ups
     # only when the run would otherwise stop.
@@ -76,12 +79,28 @@ class LoopResult:
 
 
 class Run:
-    """The state of one run: the context so far and what this run added to it."""
+    """The state of one run: the context so far and what this run added to it.
+
+    `sent` is the context as the model reads it, converted and checked one message at a
+    time as messages arrive, so a turn costs the same at message 10 and at message 10,000.
+    """
 
     def __init__(self, history: Sequence[AgentMessage], config: LoopConfig,
                  emit: Callable[[AgentEvent], None], signal: AbortSignal) -> None:
         self.context, self.added = list(history), list[AgentMessage]()
         self.config, self.emit, self.signal = config, emit, signal
+        self.sent, self.converted = list[Message](), 0
+
+    def replace_context(self, messages: Sequence[AgentMessage]) -> None:
+        """Another view of the history (a compaction): convert it afresh."""
+        self.context, self.sent, self.converted = list(messages), [], 0
+
+    def model_messages(self) -> tuple[Message, ...]:
+        """The context as the model reads it; only messages new since last time are converted."""
+        fresh = self.config.convert_to_llm(self.context[self.converted:])
+        self.sent += [checked_message(message) for message in fresh]
+        self.converted = len(self.context)
+        return tuple(self.sent)
 
     def record(self, message: AgentMessage, started: bool = False) -> None:
         if not started:
@@ -93,8 +112,8 @@ class Run:
     async def ask_model(self) -> AssistantMessage:
         """Stream one reply, reporting its growth; the reply is recorded once complete."""
         config = self.config
-        request = Context(system_prompt=config.system_prompt, tools=config.tools.specs(),
-                          messages=config.convert_to_llm(self.context))
+        request = Context.of_checked(config.system_prompt, self.model_messages(),
+                                     config.tools.specs())
         options = replace(config.options, signal=self.signal)
         stream = config.stream(config.model, request, options)
         started = False

@@ -36,7 +36,9 @@ def advance(state: AgentState, event: AgentEvent) -> AgentState:
         return replace(state, streaming_message=event.message)
     if isinstance(event, MessageEnd):
         failed = getattr(event.message, "error_message", None)
-        return replace(state, messages=(*state.messages, event.message), streaming_message=None,
+        # `+` copies the tuple in one C call; `(*messages, m)` is several times slower.
+        messages = state.messages + (event.message,)  # noqa: RUF005
+        return replace(state, messages=messages, streaming_message=None,
                        last_error=failed or state.last_error)
     if isinstance(event, ToolExecutionStart):
         return replace(state, pending_tool_calls=state.pending_tool_calls | {event.tool_call_id})

@@ -12,8 +12,32 @@ from collections.abc import AsyncIterator
 from typing import Any, Protocol
 
 from pi.ai.events import parse_event
+from pi.ai.messages import Message, dump_message
 from pi.ai.model import Context, Model, StreamOptions, empty_reply, request_body
 from pi.ai.stream import AssistantMessageEventStream, produce
+
+
+class RequestBodies:
+    """`request_body`, dumping each message once: an agent's next request repeats all the
+    messages of the last one, so only the messages after those are turned into JSON.
+
+    The dumped dicts are shared by successive requests and never changed; a new list holds
+    them each time. A context that does not begin with the last one is dumped afresh.
+    """
+
+    def __init__(self) -> None:
+        self.messages: tuple[Message, ...] = ()
+        self.dumped: list[dict[str, Any]] = []
+
+    def body(self, model: Model, context: Context) -> dict[str, Any]:
+        known = len(self.messages)
+        if context.messages[:known] != self.messages:
+            known, self.dumped = 0, []
+        self.dumped = self.dumped + [dump_message(m) for m in context.messages[known:]]
+        self.messages = context.messages
+        body = request_body(model, context.model_copy(update={"messages": ()}))
+        body["messages"] = self.dumped
+        return body
 
 
 class EventSource(Protocol):
@@ -27,11 +51,12 @@ class EventSource(Protocol):
 class MockProvider:
     def __init__(self, source: EventSource) -> None:
         self.source = source
+        self.bodies = RequestBodies()
 
     def stream(
         self, model: Model, context: Context, options: StreamOptions
     ) -> AssistantMessageEventStream:
-        request = request_body(model, context)
+        request = self.bodies.body(model, context)
 
         async def pump(out: AssistantMessageEventStream) -> None:
             async for data in self.source.stream(request, options.signal):

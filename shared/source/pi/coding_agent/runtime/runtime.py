@@ -154,8 +154,9 @@ class Runtime:
         return result
 
     def _last_reply(self) -> AssistantMessage | None:
-        replies = [m for m in self.messages if isinstance(m, AssistantMessage)]
-        return replies[-1] if replies else None
+        """From the end: the last reply is usually one or two messages back."""
+        return next((m for m in reversed(self.messages) if isinstance(m, AssistantMessage)),
+                    None)
 
     async def _after_run(self) -> None:
         """Pi's checks when a run ends: retry first, then overflow, then the threshold."""
