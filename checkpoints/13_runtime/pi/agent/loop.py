@@ -97,6 +97,7 @@ class Run:
         self.context, self.added = list(history), list[AgentMessage]()
         self.config, self.emit, self.signal = config, emit, signal
         self.sent, self.converted = list[Message](), 0
+        self.options = replace(config.options, signal=signal)
 
     def replace_context(self, messages: Sequence[AgentMessage]) -> None:
         """Another view of the history (a compaction): convert it afresh."""
@@ -121,8 +122,7 @@ class Run:
         config = self.config
         request = Context.of_checked(config.system_prompt, self.model_messages(),
                                      config.tools.specs())
-        options = replace(config.options, signal=self.signal)
-        stream = config.stream(config.model, request, options)
+        stream = config.stream(config.model, request, self.options)
         started = False
         async for event in stream:
             if event.type == "start":
