@@ -106,11 +106,20 @@ class ReplyBuilder:
         self.calls: dict[int, Block] = {}  # a tool call's wire `index` -> its block
         self.open: Block | None = None
         self.finish_reason: str | None = None
+        self.last_snapshot: tuple[AssistantMessage, tuple[AssistantBlock, ...],
+                                  AssistantMessage] | None = None
 
     def snapshot(self, exact: bool = False) -> AssistantMessage:
-        """The reply so far; only the open block may trail its deltas (see the top)."""
+        """The reply so far; only the open block may trail its deltas (see the top). While
+        nothing shown changed, events share one message instead of a copy each."""
         content = tuple(block.content(exact or block is not self.open) for block in self.blocks)
-        return self.reply.model_copy(update={"content": content})
+        last = self.last_snapshot
+        if last is not None and last[0] is self.reply and len(last[1]) == len(content) and all(
+                shown is block for shown, block in zip(last[1], content, strict=True)):
+            return last[2]
+        message = self.reply.model_copy(update={"content": content})
+        self.last_snapshot = (self.reply, content, message)
+        return message
 
     def settle(self) -> None:
         """Make the stream's partial the whole reply so far, for a failure or abort to keep."""
