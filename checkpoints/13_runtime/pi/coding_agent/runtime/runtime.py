@@ -46,6 +46,9 @@ class Runtime:
         self.assembly: Assembly = assemble(config)
         loop = replace(self.assembly.loop, before_turn=self._before_turn)
         self.agent = Agent(loop, self.writer.context().messages)  # type: ignore[arg-type]
+        # The leaf whose context the Agent's transcript is, entry for entry (see `_reseed`);
+        # None after a failed write: the transcript holds a message the session does not.
+        self._agent_leaf: tuple[str | None] | None = (self.writer.leaf_id,)
         self.agent.subscribe(self._on_agent_event)
         self.relay = EventRelay(self.assembly.runner)  # extensions' lifecycle handlers
         self.listeners: list[Listener] = []
@@ -112,11 +115,16 @@ class Runtime:
 
     def _on_agent_event(self, event: object, state: AgentState) -> None:
         if isinstance(event, MessageEnd) and self.poisoned is None:
+            in_step = self._agent_leaf == (self.writer.leaf_id,)
             try:
                 self.writer.append_message(event.message)
             except SessionError as error:
                 self.poisoned = error
+                self._agent_leaf = None
                 self.agent.abort()
+            else:
+                if in_step:  # the Agent recorded it too: still the context of the leaf
+                    self._agent_leaf = (self.writer.leaf_id,)
         self.relay(event)  # type: ignore[arg-type]
         self._emit(event)  # type: ignore[arg-type]
 
@@ -148,8 +156,16 @@ class Runtime:
                                          error_message=result))
             return result
         if reseed and not self.agent.state.is_running:
-            self.agent.replace_messages(self.writer.context().messages)  # type: ignore[arg-type]
+            self._reseed()
         return result
+
+    def _reseed(self) -> None:
+        """Give the Agent the session's context for the leaf, unless it holds exactly that
+        already: when every entry since the last reseed is a message the Agent recorded
+        itself (the usual run), rebuilding would only cost time in the session's length."""
+        if self._agent_leaf != (self.writer.leaf_id,):
+            self.agent.replace_messages(self.writer.context().messages)  # type: ignore[arg-type]
+            self._agent_leaf = (self.writer.leaf_id,)
 
     def _last_reply(self) -> AssistantMessage | None:
         """From the end: the last reply is usually one or two messages back."""
@@ -158,7 +174,7 @@ class Runtime:
 
     async def _after_run(self) -> None:
         """Pi's checks when a run ends: retry first, then overflow, then the threshold."""
-        self.agent.replace_messages(self.writer.context().messages)  # type: ignore[arg-type]
+        self._reseed()
         last, window = self._last_reply(), self.config.model.context_window
         if last is None or self.poisoned is not None:
             return
@@ -167,7 +183,7 @@ class Runtime:
         elif self.auto_compaction and is_context_overflow(last, window):
             if isinstance(await self._compact("overflow", will_retry=True), Compacted):
                 await self.agent.resume()
-                self.agent.replace_messages(self.writer.context().messages)  # type: ignore[arg-type]
+                self._reseed()
         elif self.auto_compaction and self._over_threshold():
             await self._compact("threshold")
 
@@ -182,7 +198,7 @@ class Runtime:
                 self._emit(AutoRetryEnd(success=False, attempt=attempt, final_error="aborted"))
                 return
             await self.agent.resume()
-            self.agent.replace_messages(self.writer.context().messages)  # type: ignore[arg-type]
+            self._reseed()
             last = self._last_reply()
             if last is not None and not is_transient(last, self.config.model.context_window):
                 self._emit(AutoRetryEnd(success=last.stop_reason != "error", attempt=attempt,
