@@ -256,7 +256,7 @@ def stream_child(wire: str, size: int, trace_memory: bool = False) -> dict[str, 
             arguments = event.partial.content[0].arguments  # type: ignore[union-attr]
             if arguments is not last:
                 last, size = arguments, len(json.dumps(arguments))
-                if size <= shown:
+                if size < shown:
                     raise SystemExit(f"{wire}: the arguments shrank to {size} characters")
                 grew, shown = grew + (size > shown), size
         return (await stream.result()).stop_reason

@@ -7,9 +7,11 @@ gigabyte. So the log copies each *message* once. A request whose messages begin 
 messages of the conversation so far (the same objects, or equal ones) is stored as "the
 first n messages of that conversation", and only its new messages are copied.
 
-The one assumption: a message object sent again is the message it was when first sent. An
-agent re-sends its transcript, it does not edit it; a caller that edits a message must send
-a new object (equal content is recognised either way, an edited copy is copied again).
+The one assumption: what is sent again is what it was, grown. A message object sent again is
+the message it was when first sent, and a list of messages sent again only had messages
+added at its end: an agent re-sends its transcript, it does not edit it. A caller that edits
+a message must send a new object, in a new list (equal content is recognised either way, an
+edited copy is copied again).
 
 Reading `log[i]` builds request i afresh (a deep copy), so a test may inspect or even change
 what it gets without changing the log. Its JSON size, the MockModel's input-token estimate,
@@ -35,14 +37,18 @@ class Conversation:
     sent: list[Any] = field(default_factory=list)  # the objects received, kept to compare
     copies: list[Any] = field(default_factory=list)  # their copies, taken when they arrived
     sizes: list[int] = field(default_factory=lambda: [0])  # sizes[n]: JSON size of the first n
+    last_list: list[Any] | None = None  # the list the last request held its messages in
 
     def continued_by(self, messages: list[Any]) -> bool:
         """True when `messages` begins with every message of this conversation."""
         known = len(self.sent)
+        if messages is self.last_list:  # the same list again: it grew, as a transcript does
+            return len(messages) >= known
         return len(messages) >= known and messages[:known] == self.sent
 
     def extend(self, messages: list[Any]) -> None:
         """Take the messages after the known ones; each is copied and sized once."""
+        self.last_list = messages
         for message in messages[len(self.sent):]:
             self.sent.append(message)
             self.copies.append(copy.deepcopy(message))

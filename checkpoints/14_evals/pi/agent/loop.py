@@ -68,8 +68,10 @@ class LoopConfig:
     get_follow_ups: Callable[[], list[AgentMessage]] = list
     # Checks around every tool call: block it, change its arguments, replace its result.
     tool_hooks: ToolHooks | None = None
-    # Called before every turn after the first; may hand back a new context (a compaction).
-    before_turn: Callable[[list[AgentMessage]], Awaitable[list[AgentMessage] | None]] | None = None
+    # Called before every turn after the first with the context so far (to read, not change:
+    # it is not copied for the call); may hand back a new context (a compaction).
+    before_turn: Callable[[Sequence[AgentMessage]], Awaitable[list[AgentMessage] | None]] | None = (
+        None)
 
 
 @dataclass(frozen=True)
@@ -153,7 +155,7 @@ async def run_loop(
             error = f"max_turns_exceeded: the run reached its limit of {config.max_turns} turns"
             break
         if turn > 0 and config.before_turn is not None:
-            replaced = await config.before_turn(list(run.context))
+            replaced = await config.before_turn(run.context)
             if replaced is not None:
                 run.replace_context(replaced)
         emit(TurnStart())

@@ -77,8 +77,10 @@ class LoopConfig:
     tool_hooks: ToolHooks | None = None
     # [end]
     # [from 13]
-    # Called before every turn after the first; may hand back a new context (a compaction).
-    before_turn: Callable[[list[AgentMessage]], Awaitable[list[AgentMessage] | None]] | None = None
+    # Called before every turn after the first with the context so far (to read, not change:
+    # it is not copied for the call); may hand back a new context (a compaction).
+    before_turn: Callable[[Sequence[AgentMessage]], Awaitable[list[AgentMessage] | None]] | None = (
+        None)
     # [end]
 
 
@@ -172,7 +174,7 @@ async def run_loop(
             break
         # [from 13]
         if turn > 0 and config.before_turn is not None:
-            replaced = await config.before_turn(list(run.context))
+            replaced = await config.before_turn(run.context)
             if replaced is not None:
                 run.replace_context(replaced)
         # [end]

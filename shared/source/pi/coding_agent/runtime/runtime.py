@@ -10,13 +10,14 @@ and retry of transient failures with backoff on an injected clock.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import replace
 
 from pi.agent import Agent, MessageEnd
 from pi.agent.state import AgentState
 from pi.ai import AgentMessage, AssistantMessage, Model
 from pi.coding_agent.extensions.hooks import EventRelay
+from pi.coding_agent.messages import CodingMessage
 from pi.coding_agent.runtime.assemble import Assembly, assemble
 from pi.coding_agent.runtime.compactor import Compacted, compact_session, over_threshold
 from pi.coding_agent.runtime.config import RuntimeConfig
@@ -33,6 +34,19 @@ from pi.coding_agent.runtime.session_files import open_writer
 from pi.coding_agent.session.errors import SessionError
 
 Listener = Callable[[RuntimeEvent], None]
+ENDED_BADLY = ("aborted", "error")  # a reply whose usage does not measure the context
+
+
+def usage_tail(messages: Sequence[AgentMessage]) -> list[AgentMessage | CodingMessage]:
+    """The messages from the last reply whose usage counts (not an error, not an abort) to
+    the end, or all of them without one: all that Pi's token estimate reads. The threshold
+    is checked before every turn, so copying the whole transcript for it would cost time in
+    its length."""
+    for index in range(len(messages) - 1, -1, -1):
+        message = messages[index]
+        if isinstance(message, AssistantMessage) and message.stop_reason not in ENDED_BADLY:
+            return list(messages[index:])
+    return list(messages)
 
 
 class RuntimePoisoned(RuntimeError):
@@ -135,9 +149,9 @@ class Runtime:
         if self._last_reply() is None:
             return False
         window = self.config.model.context_window
-        return over_threshold(list(self.messages), window, self.config.compaction)
+        return over_threshold(usage_tail(self.messages), window, self.config.compaction)
 
-    async def _before_turn(self, context: list[AgentMessage]) -> list[AgentMessage] | None:
+    async def _before_turn(self, context: Sequence[AgentMessage]) -> list[AgentMessage] | None:
         if not self.auto_compaction or not self._over_threshold() or self.poisoned:
             return None
         result = await self._compact("threshold", reseed=False)
