@@ -170,3 +170,14 @@ def test_input_tokens_are_the_request_size_however_it_is_stored() -> None:
     model = MockModel(responder=lambda request, number: turn(text("ok")))
     usages = [final(collect(model, request))["usage"]["input"] for request in sent]
     assert usages == [estimate_tokens(request_characters(request)) for request in sent]
+
+
+def test_one_list_growing_between_requests_is_recorded_request_by_request() -> None:
+    messages: list[dict[str, Any]] = []
+    model = MockModel(responder=lambda request, number: turn(text("ok")))
+    for number in range(3):
+        messages.append({"role": "user", "content": f"m{number}", "timestamp": 1})
+        collect(model, {"model": "mock-1", "messages": messages})
+    assert [[m["content"] for m in r["messages"]] for r in model.requests] == [
+        ["m0"], ["m0", "m1"], ["m0", "m1", "m2"]]
+    assert model.requests.stored_messages == 3

@@ -10,10 +10,10 @@ from pathlib import Path
 import pytest
 
 from mock_model import MockModel, fail, load_script, text, tool_call, turn
-from pi.ai import AssistantMessage, MockProvider, Model, Providers, UserMessage
+from pi.ai import AssistantMessage, MockProvider, Model, Providers, Usage, UserMessage
 from pi.coding_agent.compaction.thresholds import CompactionSettings
 from pi.coding_agent.runtime.config import RuntimeConfig
-from pi.coding_agent.runtime.runtime import Runtime, RuntimePoisoned
+from pi.coding_agent.runtime.runtime import Runtime, RuntimePoisoned, usage_tail
 from pi.coding_agent.session.context import build_context
 from pi.coding_agent.session.ids import fixed_clock, sequential_ids
 from pi.coding_agent.session.reader import read_session
@@ -298,3 +298,14 @@ def test_a_failed_summary_between_turns_records_nothing_and_the_run_goes_on(tmp_
     before = mock.requests[2]["messages"]
     assert mock.requests[4]["messages"][: len(before)] == before, "the context was kept"
     assert runtime.messages[-1].content[0].text == "finished anyway"
+
+
+def test_the_threshold_reads_from_the_last_reply_whose_usage_counts() -> None:
+    def reply(stop: str) -> AssistantMessage:
+        return AssistantMessage(content=(), api="mock", provider="mock", model="m",
+                                usage=Usage.zero(), stop_reason=stop, timestamp=0)
+
+    user = UserMessage(content="hi", timestamp=0)
+    good, failed = reply("stop"), reply("error")
+    assert usage_tail([user, good, user, failed, user]) == [good, user, failed, user]
+    assert usage_tail([user, failed]) == [user, failed], "no usable reply: every message"
