@@ -16,8 +16,9 @@ the commands are printed beside them. Nothing is asserted: machines differ.
 - The installed command: `pi-agent --mode json` on a generated MockModel script, 2,000 turns
   against 200 (target ≤ 12×).
 - Streaming: decoding 100 KB of tool-call arguments in 8-character deltas against 10 KB
-  (OpenAI and Anthropic wire formats; target ≤ 11×), 256 KB of text against 25.6 KB, and the
-  peak memory decoding the 256 KB text (target ≤ 64 MB; a copy per delta would need 8 GB).
+  (OpenAI and Anthropic wire formats; target ≤ 11×) while the preview of the arguments still
+  grows (the last delta shows ≥ 80% of them), 256 KB of text against 25.6 KB, and the peak
+  memory decoding the 256 KB text (target ≤ 64 MiB; a copy of the text per delta: 8 GB).
 - Start-up: `pi-agent --help` against `python -c pass` (target ≤ 5×).
 
     python benchmarks/loop_bench.py             # about three minutes on two busy cores
@@ -241,13 +242,12 @@ def stream_child(wire: str, size: int, trace_memory: bool = False) -> dict[str, 
     def answer(request: httpx.Request) -> httpx.Response:
         return httpx.Response(200, headers={"content-type": "text/event-stream"}, content=body)
 
-    deltas, grew = 0, 0
+    deltas, grew, shown = 0, 0, -1
 
     async def decode() -> str:
         """Every event consumed; a delta whose preview changed must show more arguments."""
-        nonlocal deltas, grew
+        nonlocal deltas, grew, shown
         last: object = None
-        shown = -1
         stream = provider_class(client).stream(model, Context(), StreamOptions())
         async for event in stream:
             if event.type != "toolcall_delta":
@@ -278,7 +278,9 @@ def stream_child(wire: str, size: int, trace_memory: bool = False) -> dict[str, 
         tracemalloc.stop()
     if stop not in ("toolUse", "stop"):
         raise SystemExit(f"{wire}: the reply ended {stop!r}")
-    return {"seconds": used, "peak_bytes": peak, "deltas": deltas, "grew": grew}
+    final = len(body) if wire == "text" else size  # the arguments' JSON is about `size` long
+    return {"seconds": used, "peak_bytes": peak, "deltas": deltas, "grew": grew,
+            "last_shown": shown / final}
 
 
 def child(argv: list[str]) -> None:
@@ -457,18 +459,19 @@ def stream_figures(report: Report, rounds: int, quick: bool) -> None:
              ("text", 25_600, 256_000, "OpenAI, text 25.6 KB → 256 KB")]
     for wire, small, large, label in cases:
         times: dict[int, list[float]] = {small: [], large: []}
-        grew = 0.0
+        last: dict[str, float] = {}
         for _ in range(rounds):
             for size in (small, large):
                 result = run_child("stream", wire, str(size))
                 times[size].append(result["seconds"])
-                if size == large:
-                    grew, deltas = result["grew"], result["deltas"]
+                last = result if size == large else last
         a, b = median(times[small]), median(times[large])
         report.add(label, f"{ms(a)} → {ms(b)} = {b / a:.1f}×", "≤ 11×", b / a <= 11)
         if wire != "text":
-            report.add("  delta events showing the arguments grown", f"{grew:.0f} of {deltas:.0f}",
-                       "> 0", grew > 0)
+            report.add("  the preview as the last piece arrives",
+                       f"{last['last_shown']:.0%} of the arguments ({last['grew']:.0f} "
+                       f"previews, {last['deltas']:,.0f} pieces)", "≥ 80%",
+                       last["last_shown"] >= 0.8)
     peak = run_child("stream", "text", "256000", "memory")["peak_bytes"]
     report.add("peak memory decoding 256 KB of text in 4-char deltas",
                f"{peak / 2**20:.1f} MiB", "≤ 64 MiB", peak <= 64 * 2**20)
