@@ -73,19 +73,17 @@ class Block:
         self.size += len(piece)
 
     def content(self, exact: bool = True) -> AssistantBlock:
-        """The block as a message shows it; rebuilt when it changed and `exact` is asked, the
-        block is small, or it grew by a quarter since it was last built (see the top)."""
+        """The block as a message shows it, rebuilt only when it changed and either `exact`
+        is asked or a rebuild is worth it (see the top)."""
         state = (self.size, self.arguments is not None, self.signature)
-        if self.shown is None or self.shown_as is None:
-            fresh = False
-        else:
-            shown_size = self.shown_as[0]
-            fresh = state == self.shown_as or not (
-                exact or self.size <= EXACT_UP_TO or 4 * (self.size - shown_size) >= shown_size)
-        if not fresh:
+        if self.shown is None or (state != self.shown_as and (exact or self.worth_rebuilding())):
             self.shown, self.shown_as = self.build(), state
-        assert self.shown is not None
         return self.shown
+
+    def worth_rebuilding(self) -> bool:
+        """A small block always; a long one once it grew by a quarter since it was built."""
+        shown_size = self.shown_as[0] if self.shown_as is not None else 0
+        return self.size <= EXACT_UP_TO or 4 * (self.size - shown_size) >= shown_size
 
     def build(self) -> AssistantBlock:
         if self.type == "text":
