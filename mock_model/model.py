@@ -19,6 +19,7 @@ from .clock import FakeClock
 from .failures import ABORTED_MESSAGE, exhausted_message, responder_crashed_message
 from .messages import error_event, final_message, model_id_of, new_assistant_message
 from .playback import TurnPlayer
+from .requests import RequestLog
 from .script import ScriptError, Turn
 
 Responder = Callable[[dict[str, Any], int], Turn]
@@ -50,7 +51,8 @@ class MockModel:
         self.clock = clock if clock is not None else FakeClock()
         self.api = api
         self.provider = provider
-        self.requests: list[dict[str, Any]] = []
+        # Every request as it was sent; each message is copied once (see requests.py).
+        self.requests = RequestLog()
         # The turn behind each captured request (None: script exhausted or responder failed);
         # the HTTP faces need its failure kind to pick a status code before sending a byte.
         self.answered_by: list[Turn | None] = []
@@ -72,10 +74,9 @@ class MockModel:
         if is_aborted(signal):
             yield error_event(message, "aborted", ABORTED_MESSAGE)
             return
-        captured = copy.deepcopy(dict(request))
-        self.requests.append(captured)
+        request_size = self.requests.capture(request)
         request_number = len(self.requests)
-        chosen = self._choose_turn(captured, request_number)
+        chosen = self._choose_turn(request, request_number)
         self.answered_by.append(chosen if isinstance(chosen, Turn) else None)
         if isinstance(chosen, str):
             yield error_event(message, "error", chosen)
@@ -84,7 +85,7 @@ class MockModel:
             await self.clock.sleep(chosen.delay_ms)
         player = TurnPlayer(
             chosen,
-            request=captured,
+            request_size=request_size,
             request_number=request_number,
             split=self.split,
             message=message,
@@ -110,7 +111,7 @@ class MockModel:
             timestamp=self.clock.now_ms(),
         )
 
-    def _choose_turn(self, request: dict[str, Any], request_number: int) -> Turn | str:
+    def _choose_turn(self, request: Mapping[str, Any], request_number: int) -> Turn | str:
         """The turn for this request, or an error message saying why there is none."""
         if self._script is not None:
             if request_number > len(self._script):
@@ -118,7 +119,7 @@ class MockModel:
             return self._script[request_number - 1]
         assert self._responder is not None
         try:
-            answer = self._responder(copy.deepcopy(request), request_number)
+            answer = self._responder(copy.deepcopy(dict(request)), request_number)
         except Exception as error:  # a broken responder must not break the stream contract
             return responder_crashed_message(error)
         if not isinstance(answer, Turn):

@@ -16,7 +16,7 @@ from .chunking import SplitPolicy
 from .failures import ABORTED_MESSAGE, break_json, failure_message
 from .messages import DoneReason, done_event, error_event, event
 from .script import Part, TextPart, ThinkingPart, ToolCallPart, Turn
-from .usage import apply_override, compact_json, derive_usage, estimate_tokens, request_characters
+from .usage import apply_override, compact_json, estimate_tokens, usage_for
 
 
 class TurnPlayer:
@@ -26,13 +26,13 @@ class TurnPlayer:
         self,
         turn: Turn,
         *,
-        request: dict[str, Any],
+        request_size: int,
         request_number: int,
         split: SplitPolicy,
         message: dict[str, Any],
     ) -> None:
         self.turn = turn
-        self.request = request
+        self.request_size = request_size  # characters of the request as canonical JSON
         self.request_number = request_number
         self.split = split
         self.message = message
@@ -51,7 +51,7 @@ class TurnPlayer:
         self._settle_usage()
         failure = self.turn.failure
         if failure is not None and failure.kind != "malformed_arguments":
-            input_tokens = estimate_tokens(request_characters(self.request))
+            input_tokens = estimate_tokens(self.request_size)
             return error_event(self.message, "error", failure_message(failure, input_tokens))
         return done_event(self.message, self._done_reason())
 
@@ -66,7 +66,7 @@ class TurnPlayer:
         return "toolUse" if self.turn.tool_calls() else "stop"
 
     def _settle_usage(self) -> None:
-        usage = derive_usage(self.request, self.message["content"])
+        usage = usage_for(self.request_size, self.message["content"])
         if self.turn.usage is not None:
             usage = apply_override(usage, self.turn.usage)
         self.message["usage"] = usage

@@ -19,8 +19,8 @@ def estimate_tokens(character_count: int) -> int:
     return -(-character_count // CHARACTERS_PER_TOKEN)
 
 
-def request_characters(request: Mapping[str, Any]) -> int:
-    """Length of the request as canonical JSON (sorted keys, non-ASCII kept as is)."""
+def request_characters(request: Any) -> int:
+    """Length of the request (or any value) as canonical JSON (sorted keys, non-ASCII kept)."""
     return len(json.dumps(request, sort_keys=True, ensure_ascii=False, default=repr))
 
 
@@ -63,8 +63,13 @@ def derive_usage(
     request: Mapping[str, Any], content: Sequence[Mapping[str, Any]]
 ) -> dict[str, Any]:
     """Usage computed from the request size and the content produced so far."""
+    return usage_for(request_characters(request), content)
+
+
+def usage_for(request_size: int, content: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
+    """`derive_usage` for a request whose canonical JSON is `request_size` characters."""
     return build_usage(
-        input_tokens=estimate_tokens(request_characters(request)),
+        input_tokens=estimate_tokens(request_size),
         output_tokens=estimate_tokens(content_characters(content)),
     )
 

@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import asyncio
+import copy
 from typing import Any
 
 import pytest
 
 from mock_model import MockModel, ScriptError, Turn, text, tool_call, turn
+from mock_model.usage import estimate_tokens, request_characters
 
 from .helpers import collect, final, user_request
 
@@ -115,3 +117,67 @@ def test_error_message_field_appears_only_on_failed_messages() -> None:
     model = MockModel([turn(text("fine"))])
     assert "errorMessage" not in final(collect(model))
     assert "errorMessage" in final(collect(model))
+
+
+def conversation_requests(turns: int) -> list[dict[str, Any]]:
+    """What an agent sends: each request repeats the messages of the last one and adds one."""
+    messages: list[dict[str, Any]] = []
+    requests = []
+    for number in range(turns):
+        messages = [*messages, {"role": "user", "content": f"message {number}", "timestamp": 1}]
+        requests.append({"model": "mock-1", "systemPrompt": "Be brief.", "messages": messages})
+    return requests
+
+
+def test_a_growing_conversation_is_recorded_request_by_request_as_sent() -> None:
+    sent = conversation_requests(30)
+    model = MockModel(responder=lambda request, number: turn(text("ok")))
+    for request in sent:
+        collect(model, request)
+    assert model.requests == copy.deepcopy(sent)
+    assert [len(r["messages"]) for r in model.requests] == list(range(1, 31))
+
+
+def test_each_message_of_a_growing_conversation_is_stored_once() -> None:
+    model = MockModel(responder=lambda request, number: turn(text("ok")))
+    for request in conversation_requests(50):
+        collect(model, request)
+    assert model.requests.stored_messages == 50, "a copy per message, not per request"
+
+
+def test_equal_messages_in_new_objects_are_shared_and_an_edit_is_recorded() -> None:
+    model = MockModel(responder=lambda request, number: turn(text("ok")))
+    collect(model, user_request("first"))
+    collect(model, user_request("first"))  # equal content, new objects: stored once
+    assert model.requests.stored_messages == 1
+    edited = user_request("first")
+    edited["messages"][0]["content"] = "edited"
+    collect(model, edited)
+    assert [r["messages"][0]["content"] for r in model.requests] == ["first", "first", "edited"]
+
+
+def test_a_request_read_from_the_log_can_be_changed_without_changing_the_log() -> None:
+    model = MockModel([turn(text("ok"))])
+    collect(model, user_request("original"))
+    model.requests[0]["messages"][0]["content"] = "vandalised"
+    model.requests[0]["model"] = "other"
+    assert model.requests[0] == user_request("original")
+
+
+def test_input_tokens_are_the_request_size_however_it_is_stored() -> None:
+    sent = [*conversation_requests(5), user_request("a different conversation")]
+    sent.append({"model": "mock-1"})  # no messages at all
+    model = MockModel(responder=lambda request, number: turn(text("ok")))
+    usages = [final(collect(model, request))["usage"]["input"] for request in sent]
+    assert usages == [estimate_tokens(request_characters(request)) for request in sent]
+
+
+def test_one_list_growing_between_requests_is_recorded_request_by_request() -> None:
+    messages: list[dict[str, Any]] = []
+    model = MockModel(responder=lambda request, number: turn(text("ok")))
+    for number in range(3):
+        messages.append({"role": "user", "content": f"m{number}", "timestamp": 1})
+        collect(model, {"model": "mock-1", "messages": messages})
+    assert [[m["content"] for m in r["messages"]] for r in model.requests] == [
+        ["m0"], ["m0", "m1"], ["m0", "m1", "m2"]]
+    assert model.requests.stored_messages == 3

@@ -59,3 +59,26 @@ def test_the_command_runs_in_process_and_keeps_the_working_directory(tmp_path: P
     assert done.returncode == 0, done.stderr
     assert done.stdout.split(" ", 3) == ["pi-agent", "14_evals", str(workspace),
                                          "['-p', 'hi']\n"]
+
+
+HELP_PROBE = """\
+import sys
+from pi_course.agent_entry import main
+sys.argv = ["pi-agent", "--help"]
+try:
+    main()
+except SystemExit:
+    pass
+heavy = ("pi.coding_agent", "pi.modes.setup", "pi.ai.providers.openai_completions", "httpx",
+         "rich.console")
+print("HEAVY", [name for name in heavy if name in sys.modules])
+"""
+
+
+def test_help_imports_no_agent_provider_or_tool() -> None:
+    """`pi-agent --help` must start quickly: the runtime, providers and tools are imported
+    only when a mode runs (speed lives in benchmarks/loop_bench.py; this guards the cause)."""
+    done = subprocess.run([sys.executable, "-c", HELP_PROBE], capture_output=True, text=True,
+                          check=False, timeout=60)
+    assert "--mode" in done.stdout, done.stderr
+    assert done.stdout.strip().endswith("HEAVY []")

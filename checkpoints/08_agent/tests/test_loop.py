@@ -3,10 +3,12 @@
 import asyncio
 import json
 
+import pytest
 from fakes import Tally, work_tool
+from pydantic import ValidationError
 
 from mock_model import MockModel, fail, text, tool_call, turn
-from pi.agent import LoopConfig, LoopResult, ToolRegistry, run_loop
+from pi.agent import LoopConfig, LoopResult, ToolRegistry, llm_messages, run_loop
 from pi.ai import (
     AbortController,
     AppMessage,
@@ -178,3 +180,25 @@ def test_application_messages_stay_in_history_but_never_reach_the_model() -> Non
     note = AppMessage.model_validate({"role": "bashExecution", "command": "ls", "output": ""})
     run(config(mock), history=[note])
     assert [m["role"] for m in mock.requests[0]["messages"]] == ["user"]
+
+
+def test_each_message_is_converted_once_yet_every_request_holds_the_whole_context() -> None:
+    seen: list[str] = []
+
+    def counting(messages):
+        seen.extend(m.role for m in messages)
+        return llm_messages(messages)
+
+    mock = MockModel([turn(tool_call("work", {"x": 0})) for _ in range(3)] + [turn(text("ok"))])
+    history = [UserMessage(content="earlier", timestamp=0)]
+    run(config(mock, work_tool(Tally()), convert_to_llm=counting), history=history)
+    assert [len(r["messages"]) for r in mock.requests] == [2, 4, 6, 8]
+    assert seen == ["user", "user"] + ["assistant", "toolResult"] * 3
+    assert mock.requests[3]["messages"][:6] == mock.requests[2]["messages"]
+
+
+def test_a_history_message_no_model_can_read_is_refused_before_any_request() -> None:
+    mock = MockModel([turn(text("hi"))])
+    with pytest.raises(ValidationError, match="timestamp"):
+        run(config(mock), history=[{"role": "user", "content": "no timestamp"}])
+    assert mock.requests == []

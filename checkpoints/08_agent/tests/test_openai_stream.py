@@ -222,3 +222,47 @@ def test_a_connection_error_is_a_reply_with_the_key_redacted() -> None:
 def test_a_success_status_that_is_not_an_event_stream_is_an_error_reply() -> None:
     _, message = call(lambda request: httpx.Response(200, json={"choices": []}))
     assert message.stop_reason == "error" and "text/event-stream" in message.error_message
+
+
+def long_call(size: int, piece: int = 10) -> tuple[str, bytes]:
+    arguments = json.dumps({"path": "big.txt", "content": "x" * size})
+    first = {"index": 0, "id": "call_1", "type": "function",
+             "function": {"name": "write", "arguments": ""}}
+    pieces = [delta(tool_calls=[{"index": 0, "function": {"arguments": arguments[i:i + piece]}}])
+              for i in range(0, len(arguments), piece)]
+    return arguments, sse(delta(tool_calls=[first]), *pieces, delta(finish="tool_calls"))
+
+
+def test_a_long_calls_preview_keeps_growing_but_is_not_reread_for_every_piece() -> None:
+    arguments, body = long_call(20_000)
+    events, message = replay(body)
+    deltas = [e for e in events if e.type == "toolcall_delta"]
+    previews = [len(e.partial.content[0].arguments.get("content", "")) for e in deltas]
+    assert previews == sorted(previews) and previews[-1] >= 0.8 * 20_000, "it grows to the end"
+    rebuilt = len({id(e.partial.content[0]) for e in deltas})
+    assert 10 < rebuilt < len(deltas) / 10, f"{rebuilt} previews for {len(deltas)} pieces"
+    end = next(e for e in events if e.type == "toolcall_end")
+    assert end.partial.content[0].arguments == end.tool_call.arguments == json.loads(arguments)
+    assert message.content[0].arguments == json.loads(arguments)
+
+
+def test_a_long_text_is_shown_whole_at_its_end_and_never_ahead_of_its_deltas() -> None:
+    text = "".join(f"word{n} " for n in range(3_000))
+    events, message = replay(sse(*[delta(content=text[i:i + 7]) for i in range(0, len(text), 7)],
+                                 delta(finish="stop")))
+    so_far = ""
+    for event in events:
+        if event.type == "text_delta":
+            so_far += event.delta
+            shown = event.partial.content[0].text
+            assert so_far.startswith(shown) and len(shown) >= 0.8 * len(so_far)
+    assert next(e for e in events if e.type == "text_end").partial.content[0].text == text
+    assert message.content[0].text == text
+
+
+def test_a_long_text_cut_short_by_an_error_keeps_every_piece_that_arrived() -> None:
+    text = "".join(f"word{n} " for n in range(2_000))
+    pieces = [delta(content=text[i:i + 7]) for i in range(0, len(text), 7)]
+    _, message = replay(sse(*pieces, {"error": {"message": "server overloaded"}}))
+    assert message.stop_reason == "error" and "server overloaded" in message.error_message
+    assert message.content[0].text == text

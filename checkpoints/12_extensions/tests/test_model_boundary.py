@@ -7,6 +7,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from pydantic import ValidationError
 
 import pi
 from mock_model import MockModel, fail, text, thinking, tool_call, turn
@@ -21,6 +22,7 @@ from pi.ai import (
     Tool,
     UserMessage,
 )
+from pi.ai.model import checked_message
 
 STEP = 3
 MOCK = Model(id="mock-1", api="mock", provider="mock")
@@ -49,7 +51,7 @@ def terminals(events: list) -> list[str]:
 def test_the_request_the_model_receives(text_snapshot) -> None:
     mock = MockModel([turn(text("Hello"))])
     call(mock)
-    text_snapshot(json.dumps(mock.requests, indent=2, sort_keys=True) + "\n", "request.json")
+    text_snapshot(json.dumps(list(mock.requests), indent=2, sort_keys=True) + "\n", "request.json")
 
 
 def test_a_reply_with_thinking_text_and_a_tool_call_arrives_whole() -> None:
@@ -168,3 +170,32 @@ def test_every_abort_listener_hears_once_even_when_it_comes_late() -> None:
     controller.signal.on_abort(lambda: heard.append("after"))
     assert heard == ["before", "after"]
     assert controller.signal.aborted and controller.signal.reason == "stopped by the test"
+
+
+def test_a_context_still_refuses_a_message_of_the_wrong_shape() -> None:
+    with pytest.raises(ValidationError, match="timestamp"):
+        Context(messages=({"role": "user", "content": "hi"},))  # type: ignore[arg-type]
+    with pytest.raises(ValidationError):
+        checked_message({"role": "assistant", "content": "not blocks"})
+
+
+def test_a_checked_message_of_ours_is_taken_as_it_is_and_json_is_validated() -> None:
+    message = UserMessage(content="hi", timestamp=1)
+    assert checked_message(message) is message
+    assert checked_message({"role": "user", "content": "hi", "timestamp": 1}) == message
+
+
+def test_the_requests_of_a_growing_context_are_sent_whole_each_time() -> None:
+    mock = MockModel([turn(text("one")), turn(text("two")), turn(text("three"))])
+    provider = MockProvider(mock)
+    first = (UserMessage(content="a", timestamp=0),)
+    second = (*first, UserMessage(content="b", timestamp=0))
+    other = (UserMessage(content="c", timestamp=0),)  # not a continuation: sent afresh
+
+    async def send_all() -> None:
+        for messages in (first, second, other):
+            await provider.stream(MOCK, Context(messages=messages), StreamOptions()).result()
+
+    asyncio.run(send_all())
+    sent = [[m["content"] for m in r["messages"]] for r in mock.requests]
+    assert sent == [["a"], ["a", "b"], ["c"]]

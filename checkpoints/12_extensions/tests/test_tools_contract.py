@@ -71,3 +71,11 @@ def test_invalid_arguments_are_explained_and_never_executed() -> None:
 def test_an_exception_in_the_tool_becomes_an_error_result_with_its_message() -> None:
     result = run(ToolRegistry([work_tool(Tally())]), call("work", {"x": -1}))
     assert result.is_error and result.content[0].text == "work failed for x=-1"
+
+
+def test_a_registry_builds_its_specs_once_and_again_when_a_tool_is_added() -> None:
+    registry = ToolRegistry([work_tool(Tally())])
+    first = registry.specs()
+    assert registry.specs() is first, "a JSON Schema per request is wasted work"
+    registry.add(work_tool(Tally(), "other"))
+    assert [s.name for s in registry.specs()] == ["work", "other"]

@@ -10,20 +10,18 @@ from __future__ import annotations
 
 import sys
 from enum import StrEnum
+from functools import cache
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
-from rich.console import Console
 
-from pi.coding_agent.extensions.ui import ExtensionUI, NoUI
-from pi.coding_agent.runtime.runtime import Runtime
-from pi.coding_agent.session.errors import SessionError
-from pi.modes.json_mode import run_json
-from pi.modes.print_mode import run_print, run_to_end
-from pi.modes.rpc_io import JsonLines, RpcUI, use_utf8
-from pi.modes.rpc_mode import run_rpc
-from pi.modes.setup import AgentOptions, SetupError, build_config
+if TYPE_CHECKING:  # the agent itself is imported only to run it: `--help` starts quickly
+    from rich.console import Console
+
+    from pi.coding_agent.extensions.ui import ExtensionUI
+    from pi.coding_agent.runtime.runtime import Runtime
+    from pi.modes.setup import AgentOptions
 
 HELP = """Run the coding agent in the working folder (--cwd): answer a prompt (-p), stream
 its events as JSON lines (--mode json), speak Pi's RPC protocol on stdin/stdout (--mode
@@ -63,26 +61,42 @@ class Mode(StrEnum):
 
 
 app = typer.Typer(add_completion=False, rich_markup_mode=None, help=HELP)
-err_console = Console(stderr=True, highlight=False, soft_wrap=True)
+
+
+@cache
+def err_console() -> Console:
+    from rich.console import Console
+
+    return Console(stderr=True, highlight=False, soft_wrap=True)
 
 
 def fail(text: str) -> typer.Exit:
-    err_console.print(f"[red]error:[/red] {text}", markup=True)
+    err_console().print(f"[red]error:[/red] {text}", markup=True)
     return typer.Exit(2)
 
 
 def open_runtime(options: AgentOptions, ui: ExtensionUI) -> Runtime:
     """The Runtime for these options; every note from loading is shown on stderr."""
+    from pi.coding_agent.runtime.runtime import Runtime
+    from pi.coding_agent.session.errors import SessionError
+    from pi.modes.setup import SetupError, build_config
+
     try:
         runtime = Runtime(build_config(options, ui))
     except (SetupError, SessionError) as error:
         raise fail(str(error)) from None
     for note in runtime.assembly.diagnostics:
-        err_console.print(f"warning: {note}", markup=False)
+        err_console().print(f"warning: {note}", markup=False)
     return runtime
 
 
 def run_mode(mode: Mode, options: AgentOptions, messages: list[str]) -> int:
+    from pi.coding_agent.extensions.ui import NoUI
+    from pi.modes.json_mode import run_json
+    from pi.modes.print_mode import run_print
+    from pi.modes.rpc_io import JsonLines, RpcUI, use_utf8
+    from pi.modes.rpc_mode import run_rpc
+
     if mode in (Mode.print, Mode.json) and not messages:
         raise fail(f"{mode.value} mode needs a prompt, e.g. pi-agent -p \"hello\"")
     if mode is Mode.rpc:
@@ -101,6 +115,10 @@ def run_mode(mode: Mode, options: AgentOptions, messages: list[str]) -> int:
 
 def run_interactive_mode(runtime: Runtime) -> int:
     """The terminal UI (pi/modes/interactive.py), imported only when asked for."""
+    from rich.console import Console
+
+    from pi.modes.print_mode import run_to_end
+
     try:
         from pi.modes.interactive import run_interactive
     except ModuleNotFoundError as error:
@@ -136,6 +154,8 @@ def main(
     extension: Annotated[list[Path] | None, typer.Option("--extension", "-e",
                                                          help="load this extension file")] = None,
 ) -> None:
+    from pi.modes.setup import AgentOptions
+
     options = AgentOptions(model=model, script=script, session=session, leaf=leaf, cwd=cwd,
                            auto_compaction=auto_compaction, auto_retry=auto_retry,
                            trust_project=trust_project, agent_dir=agent_dir,

@@ -10,10 +10,10 @@ from pathlib import Path
 import pytest
 
 from mock_model import MockModel, fail, load_script, text, tool_call, turn
-from pi.ai import AssistantMessage, MockProvider, Model, Providers
+from pi.ai import AssistantMessage, MockProvider, Model, Providers, Usage, UserMessage
 from pi.coding_agent.compaction.thresholds import CompactionSettings
 from pi.coding_agent.runtime.config import RuntimeConfig
-from pi.coding_agent.runtime.runtime import Runtime, RuntimePoisoned
+from pi.coding_agent.runtime.runtime import Runtime, RuntimePoisoned, usage_tail
 from pi.coding_agent.session.context import build_context
 from pi.coding_agent.session.ids import fixed_clock, sequential_ids
 from pi.coding_agent.session.reader import read_session
@@ -99,6 +99,18 @@ def test_a_failed_write_poisons_the_runtime_and_keeps_the_file_readable(tmp_path
     assert len(mock.requests) == 1, "nothing more is sent once writes fail"
     loaded = read_session(tmp_path / "session.jsonl")
     assert [e.type for e in loaded.entries] == ["model_change", "thinking_level_change", "message"]
+    assert [m.role for m in runtime.messages] == ["user"], "the unstored reply is not kept"
+
+
+def test_between_runs_the_transcript_follows_entries_the_agent_did_not_record(tmp_path) -> None:
+    mock = MockModel([turn(text("one")), turn(text("two"))])
+    runtime = make_runtime(tmp_path, mock)
+    asyncio.run(runtime.prompt("first"))
+    assert list(runtime.messages) == active_path_messages(tmp_path / "session.jsonl")
+    runtime.writer.append_message(UserMessage(content="added by a command", timestamp=0))
+    asyncio.run(runtime.prompt("second"))
+    assert list(runtime.messages) == active_path_messages(tmp_path / "session.jsonl")
+    assert "added by a command" in [m.content for m in runtime.messages]
 
 
 def test_a_transient_error_is_retried_after_two_seconds_and_both_replies_are_kept(tmp_path) -> None:
@@ -308,3 +320,14 @@ def test_a_kept_reply_from_before_a_compaction_does_not_start_another(tmp_path) 
     asyncio.run(runtime.prompt("second"))
     assert starts == ["threshold"], "the kept reply's old usage started no second compaction"
     assert runtime.messages[-1].content[0].text == "small answer"
+
+
+def test_the_threshold_reads_from_the_last_reply_whose_usage_counts() -> None:
+    def reply(stop: str) -> AssistantMessage:
+        return AssistantMessage(content=(), api="mock", provider="mock", model="m",
+                                usage=Usage.zero(), stop_reason=stop, timestamp=0)
+
+    user = UserMessage(content="hi", timestamp=0)
+    good, failed = reply("stop"), reply("error")
+    assert usage_tail([user, good, user, failed, user]) == [good, user, failed, user]
+    assert usage_tail([user, failed]) == [user, failed], "no usable reply: every message"

@@ -66,6 +66,9 @@ class ToolBatch:
         for group in batches(calls, self.registry):
             for call in group:
                 self.started(call)
+            if len(group) == 1:  # nothing to overlap with: run it here, no task needed
+                results.append(self.finished(group[0], await self.execute(group[0]), record))
+                continue
             running = [asyncio.ensure_future(self.execute(call)) for call in group]
             for call, task in zip(group, running, strict=True):
                 results.append(self.finished(call, await task, record))

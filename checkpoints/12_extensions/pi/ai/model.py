@@ -12,9 +12,18 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
+from pydantic import TypeAdapter
+
 from pi.ai.abort import AbortSignal
 from pi.ai.content import Wire
-from pi.ai.messages import AssistantMessage, Message, Usage, dump_message
+from pi.ai.messages import (
+    AssistantMessage,
+    Message,
+    ToolResultMessage,
+    Usage,
+    UserMessage,
+    dump_message,
+)
 
 
 class ModelCost(Wire):
@@ -51,6 +60,30 @@ class Context(Wire):
     system_prompt: str | None = None
     messages: tuple[Message, ...] = ()
     tools: tuple[Tool, ...] = ()
+
+    @classmethod
+    def of_checked(cls, system_prompt: str | None, messages: tuple[Message, ...],
+                   tools: tuple[Tool, ...]) -> Context:
+        """A Context from parts that were already checked, without checking them again.
+
+        `Context(...)` validates every message, so building one per turn costs time in the
+        length of the whole transcript. The loop checks each message once, with
+        `checked_message`, when it enters the context, and builds its requests here.
+        """
+        return cls.model_construct(system_prompt=system_prompt, messages=messages, tools=tools)
+
+
+MESSAGE = TypeAdapter[Message](Message)
+MESSAGE_TYPES = (UserMessage, AssistantMessage, ToolResultMessage)
+
+
+def checked_message(message: object) -> Message:
+    """`message` if it is a message a model can read, validated as `Context` would; a
+    ValidationError otherwise. A message object of our own classes is taken as it is:
+    it was validated when it was made, and it is frozen."""
+    if type(message) in MESSAGE_TYPES:
+        return message  # type: ignore[return-value]
+    return MESSAGE.validate_python(message)
 
 
 def frozen_clock() -> int:

@@ -26,6 +26,7 @@ from pi.agent.events import (
     TurnEnd,
     TurnStart,
 )
+from pi.agent.model_view import ModelView
 from pi.agent.tool_batch import ENDS_RUN, ToolBatch
 from pi.agent.tools import ToolRegistry
 from pi.agent.tool_hooks import ToolHooks
@@ -58,6 +59,8 @@ class LoopConfig:
     system_prompt: str | None = None
     options: StreamOptions = field(default_factory=StreamOptions)
     max_turns: int = 50
+    # Converts messages one by one (as `llm_messages` and the coding agent's converter do):
+    # the loop hands it each message once, in a list of those new since the last turn.
     convert_to_llm: Callable[[Sequence[AgentMessage]], tuple[Message, ...]] = llm_messages
     # Queued user messages: steering is delivered before the next model request, follow-ups
     # only when the run would otherwise stop.
@@ -65,8 +68,10 @@ class LoopConfig:
     get_follow_ups: Callable[[], list[AgentMessage]] = list
     # Checks around every tool call: block it, change its arguments, replace its result.
     tool_hooks: ToolHooks | None = None
-    # Called before every turn after the first; may hand back a new context (a compaction).
-    before_turn: Callable[[list[AgentMessage]], Awaitable[list[AgentMessage] | None]] | None = None
+    # Called before every turn after the first with the context so far (to read, not change:
+    # it is not copied for the call); may hand back a new context (a compaction).
+    before_turn: Callable[[Sequence[AgentMessage]], Awaitable[list[AgentMessage] | None]] | None = (
+        None)
 
 
 @dataclass(frozen=True)
@@ -89,6 +94,13 @@ class Run:
                  emit: Callable[[AgentEvent], None], signal: AbortSignal) -> None:
         self.context, self.added = list(history), list[AgentMessage]()
         self.config, self.emit, self.signal = config, emit, signal
+        self.view = ModelView(config.convert_to_llm)
+        self.options = replace(config.options, signal=signal)
+
+    def replace_context(self, messages: Sequence[AgentMessage]) -> None:
+        """Another view of the history (a compaction): the model is sent it afresh."""
+        self.context = list(messages)
+        self.view.reset()
 
     def record(self, message: AgentMessage, started: bool = False) -> None:
         if not started:
@@ -100,10 +112,9 @@ class Run:
     async def ask_model(self) -> AssistantMessage:
         """Stream one reply, reporting its growth; the reply is recorded once complete."""
         config = self.config
-        request = Context(system_prompt=config.system_prompt, tools=config.tools.specs(),
-                          messages=config.convert_to_llm(self.context))
-        options = replace(config.options, signal=self.signal)
-        stream = config.stream(config.model, request, options)
+        request = Context.of_checked(config.system_prompt, self.view.messages(self.context),
+                                     config.tools.specs())
+        stream = config.stream(config.model, request, self.options)
         started = False
         async for event in stream:
             if event.type == "start":
@@ -134,9 +145,9 @@ async def run_loop(
             error = f"max_turns_exceeded: the run reached its limit of {config.max_turns} turns"
             break
         if turn > 0 and config.before_turn is not None:
-            replaced = await config.before_turn(list(run.context))
+            replaced = await config.before_turn(run.context)
             if replaced is not None:
-                run.context = list(replaced)
+                run.replace_context(replaced)
         emit(TurnStart())
         for message in pending:
             run.record(message)

@@ -12,7 +12,6 @@ from typing import TYPE_CHECKING, Any
 
 from pi.ai import AgentMessage, AssistantMessage, Model, ToolCall
 from pi.coding_agent.messages import CodingMessage
-from pi.coding_agent.runtime.compactor import usage_is_stale
 from pi.coding_agent.runtime.model_settings import (
     THINKING_LEVELS,
     next_in_cycle,
@@ -91,9 +90,7 @@ def context_usage(server: RpcServer) -> dict[str, Any] | None:
     if window <= 0:
         return None
     messages: list[AgentMessage | CodingMessage] = list(runtime.messages)
-    writer = runtime.writer
-    path = writer.tree.path_to(writer.leaf_id) if writer.leaf_id is not None else []
-    if usage_is_stale(path, messages):
+    if runtime.usage_is_stale():
         return {"tokens": None, "contextWindow": window, "percent": None}
     tokens = estimate_context_tokens(messages).tokens
     return {"tokens": tokens, "contextWindow": window, "percent": tokens / window * 100}

@@ -28,6 +28,7 @@ from pi.agent.events import (
     TurnEnd,
     TurnStart,
 )
+from pi.agent.model_view import ModelView
 from pi.agent.tool_batch import ENDS_RUN, ToolBatch
 from pi.agent.tools import ToolRegistry
 # [from 12]
@@ -62,6 +63,8 @@ class LoopConfig:
     system_prompt: str | None = None
     options: StreamOptions = field(default_factory=StreamOptions)
     max_turns: int = 50
+    # Converts messages one by one (as `llm_messages` and the coding agent's converter do):
+    # the loop hands it each message once, in a list of those new since the last turn.
     convert_to_llm: Callable[[Sequence[AgentMessage]], tuple[Message, ...]] = llm_messages
     # [from 08]
     # Queued user messages: steering is delivered before the next model request, follow-ups
@@ -74,8 +77,10 @@ class LoopConfig:
     tool_hooks: ToolHooks | None = None
     # [end]
     # [from 13]
-    # Called before every turn after the first; may hand back a new context (a compaction).
-    before_turn: Callable[[list[AgentMessage]], Awaitable[list[AgentMessage] | None]] | None = None
+    # Called before every turn after the first with the context so far (to read, not change:
+    # it is not copied for the call); may hand back a new context (a compaction).
+    before_turn: Callable[[Sequence[AgentMessage]], Awaitable[list[AgentMessage] | None]] | None = (
+        None)
     # [end]
 
 
@@ -99,6 +104,15 @@ class Run:
                  emit: Callable[[AgentEvent], None], signal: AbortSignal) -> None:
         self.context, self.added = list(history), list[AgentMessage]()
         self.config, self.emit, self.signal = config, emit, signal
+        self.view = ModelView(config.convert_to_llm)
+        self.options = replace(config.options, signal=signal)
+    # [from 13]
+
+    def replace_context(self, messages: Sequence[AgentMessage]) -> None:
+        """Another view of the history (a compaction): the model is sent it afresh."""
+        self.context = list(messages)
+        self.view.reset()
+    # [end]
 
     def record(self, message: AgentMessage, started: bool = False) -> None:
         if not started:
@@ -110,10 +124,9 @@ class Run:
     async def ask_model(self) -> AssistantMessage:
         """Stream one reply, reporting its growth; the reply is recorded once complete."""
         config = self.config
-        request = Context(system_prompt=config.system_prompt, tools=config.tools.specs(),
-                          messages=config.convert_to_llm(self.context))
-        options = replace(config.options, signal=self.signal)
-        stream = config.stream(config.model, request, options)
+        request = Context.of_checked(config.system_prompt, self.view.messages(self.context),
+                                     config.tools.specs())
+        stream = config.stream(config.model, request, self.options)
         started = False
         async for event in stream:
             if event.type == "start":
@@ -153,9 +166,9 @@ async def run_loop(
             break
         # [from 13]
         if turn > 0 and config.before_turn is not None:
-            replaced = await config.before_turn(list(run.context))
+            replaced = await config.before_turn(run.context)
             if replaced is not None:
-                run.context = list(replaced)
+                run.replace_context(replaced)
         # [end]
         emit(TurnStart())
         for message in pending:

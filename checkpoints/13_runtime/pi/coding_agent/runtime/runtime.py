@@ -10,7 +10,7 @@ and retry of transient failures with backoff on an injected clock.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import replace
 
 from pi.agent import Agent, MessageEnd
@@ -22,8 +22,8 @@ from pi.coding_agent.runtime.assemble import Assembly, assemble
 from pi.coding_agent.runtime.compactor import (
     Compacted,
     compact_session,
+    messages_since_compaction,
     over_threshold,
-    usage_is_stale,
 )
 from pi.coding_agent.runtime.config import RuntimeConfig
 from pi.coding_agent.runtime.errors import is_context_overflow, is_transient, retry_delays
@@ -37,9 +37,23 @@ from pi.coding_agent.runtime.events import (
 )
 from pi.coding_agent.runtime.prompt_input import prepare_prompt
 from pi.coding_agent.runtime.session_files import open_writer
+from pi.coding_agent.session.entries import SessionEntry
 from pi.coding_agent.session.errors import SessionError
 
 Listener = Callable[[RuntimeEvent], None]
+ENDED_BADLY = ("aborted", "error")  # a reply whose usage does not measure the context
+
+
+def usage_tail(messages: Sequence[AgentMessage]) -> list[AgentMessage | CodingMessage]:
+    """The messages from the last reply whose usage counts (not an error, not an abort) to
+    the end, or all of them without one: all that Pi's token estimate reads. The threshold
+    is checked before every turn, so copying the whole transcript for it would cost time in
+    its length."""
+    for index in range(len(messages) - 1, -1, -1):
+        message = messages[index]
+        if isinstance(message, AssistantMessage) and message.stop_reason not in ENDED_BADLY:
+            return list(messages[index:])
+    return list(messages)
 
 
 class RuntimePoisoned(RuntimeError):
@@ -53,6 +67,12 @@ class Runtime:
         self.assembly: Assembly = assemble(config)
         loop = replace(self.assembly.loop, before_turn=self._before_turn)
         self.agent = Agent(loop, self.writer.context().messages)  # type: ignore[arg-type]
+        # The leaf whose context the Agent's transcript is, entry for entry (see `_reseed`);
+        # None after a failed write: the transcript holds a message the session does not.
+        self._agent_leaf: tuple[str | None] | None = (self.writer.leaf_id,)
+        # Context messages recorded since the latest compaction on the path (None: there is
+        # none); counted as they are written, so the threshold check costs nothing per turn.
+        self._since_compaction = messages_since_compaction(self._path())
         self.agent.subscribe(self._on_agent_event)
         self.relay = EventRelay(self.assembly.runner)  # extensions' lifecycle handlers
         self.listeners: list[Listener] = []
@@ -154,11 +174,18 @@ class Runtime:
 
     def _on_agent_event(self, event: object, state: AgentState) -> None:
         if isinstance(event, MessageEnd) and self.poisoned is None:
+            in_step = self._agent_leaf == (self.writer.leaf_id,)
             try:
                 self.writer.append_message(event.message)
             except SessionError as error:
                 self.poisoned = error
+                self._agent_leaf = None
                 self.agent.abort()
+            else:
+                if in_step:  # the Agent recorded it too: still the context of the leaf
+                    self._agent_leaf = (self.writer.leaf_id,)
+                if self._since_compaction is not None:
+                    self._since_compaction += 1
         self.relay(event)  # type: ignore[arg-type]
         self._emit(event)  # type: ignore[arg-type]
 
@@ -167,14 +194,25 @@ class Runtime:
         compaction (their usage measured the old context), there is nothing to judge."""
         if self._last_reply() is None:
             return False
-        writer = self.writer
-        messages: list[AgentMessage | CodingMessage] = list(self.messages)
-        path = writer.tree.path_to(writer.leaf_id) if writer.leaf_id is not None else []
-        if usage_is_stale(path, messages):
+        if self.usage_is_stale():
             return False
-        return over_threshold(messages, self.config.model.context_window, self.config.compaction)
+        window = self.config.model.context_window
+        return over_threshold(usage_tail(self.messages), window, self.config.compaction)
 
-    async def _before_turn(self, context: list[AgentMessage]) -> list[AgentMessage] | None:
+    def usage_is_stale(self) -> bool:
+        """True when the last usable reply was measured on the context before the latest
+        compaction (it was kept, or there is none since): its usage says nothing now."""
+        since = self._since_compaction
+        if since is None:
+            return False
+        messages = self.messages
+        usable = next((i for i, m in zip(range(len(messages) - 1, -1, -1), reversed(messages),
+                                         strict=True)
+                       if isinstance(m, AssistantMessage) and m.stop_reason not in ENDED_BADLY),
+                      None)
+        return usable is None or usable < len(messages) - since
+
+    async def _before_turn(self, context: Sequence[AgentMessage]) -> list[AgentMessage] | None:
         if not self.auto_compaction or not self._over_threshold() or self.poisoned:
             return None
         result = await self._compact("threshold", reseed=False)
@@ -188,6 +226,7 @@ class Runtime:
         result = await compact_session(self.writer, self.agent.config, self.config.compaction,
                                        focus)
         if isinstance(result, Compacted):
+            self._since_compaction = 0
             self._emit(AutoCompactionEnd(entry_id=result.entry_id, will_retry=will_retry,
                                          tokens_before=result.tokens_before))
         else:
@@ -195,16 +234,30 @@ class Runtime:
                                          error_message=result))
             return result
         if reseed and not self.agent.state.is_running:
-            self.agent.replace_messages(self.writer.context().messages)  # type: ignore[arg-type]
+            self._reseed()
         return result
 
+    def _reseed(self) -> None:
+        """Give the Agent the session's context for the leaf, unless it holds exactly that
+        already: when every entry since the last reseed is a message the Agent recorded
+        itself (the usual run), rebuilding would only cost time in the session's length."""
+        if self._agent_leaf != (self.writer.leaf_id,):
+            self.agent.replace_messages(self.writer.context().messages)  # type: ignore[arg-type]
+            self._agent_leaf = (self.writer.leaf_id,)
+            self._since_compaction = messages_since_compaction(self._path())
+
+    def _path(self) -> Sequence[SessionEntry]:
+        leaf = self.writer.leaf_id
+        return self.writer.tree.path_to(leaf) if leaf is not None else []
+
     def _last_reply(self) -> AssistantMessage | None:
-        replies = [m for m in self.messages if isinstance(m, AssistantMessage)]
-        return replies[-1] if replies else None
+        """From the end: the last reply is usually one or two messages back."""
+        return next((m for m in reversed(self.messages) if isinstance(m, AssistantMessage)),
+                    None)
 
     async def _after_run(self) -> None:
         """Pi's checks when a run ends: retry first, then overflow, then the threshold."""
-        self.agent.replace_messages(self.writer.context().messages)  # type: ignore[arg-type]
+        self._reseed()
         last, window = self._last_reply(), self.config.model.context_window
         if last is None or self.poisoned is not None:
             return
@@ -213,7 +266,7 @@ class Runtime:
         elif self.auto_compaction and is_context_overflow(last, window):
             if isinstance(await self._compact("overflow", will_retry=True), Compacted):
                 await self.agent.resume()
-                self.agent.replace_messages(self.writer.context().messages)  # type: ignore[arg-type]
+                self._reseed()
         elif self.auto_compaction and self._over_threshold():
             await self._compact("threshold")
 
@@ -228,7 +281,7 @@ class Runtime:
                 self._emit(AutoRetryEnd(success=False, attempt=attempt, final_error="aborted"))
                 return
             await self.agent.resume()
-            self.agent.replace_messages(self.writer.context().messages)  # type: ignore[arg-type]
+            self._reseed()
             last = self._last_reply()
             if last is not None and not is_transient(last, self.config.model.context_window):
                 self._emit(AutoRetryEnd(success=last.stop_reason != "error", attempt=attempt,

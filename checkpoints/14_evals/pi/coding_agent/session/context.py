@@ -104,8 +104,8 @@ def visible_entries(
     assert isinstance(compaction, CompactionEntry)
     before = ids_of(path)[:latest]
     first_kept = compaction.first_kept_entry_id
-    kept = path[before.index(first_kept):latest] if first_kept in before else []
-    return compaction, kept + path[latest + 1:]
+    kept = list(path[before.index(first_kept):latest]) if first_kept in before else []
+    return compaction, kept + list(path[latest + 1:])
 
 
 def message_of(entry: SessionEntry) -> ContextMessage | None:

@@ -30,7 +30,7 @@ DELTAS = {"text_delta": ("text", "text"), "thinking_delta": ("thinking", "thinki
 class RedactedBlock(Block):
     """Reasoning the provider encrypted: no text, only the data to send back (`signature`)."""
 
-    def content(self) -> AssistantBlock:
+    def build(self) -> AssistantBlock:
         return ThinkingContent(thinking="", thinking_signature=self.signature, redacted=True)
 
 
@@ -101,7 +101,7 @@ class AnthropicReader:
 
     def add(self, piece: str) -> None:
         assert self.builder.open is not None
-        self.builder.open.text += piece
+        self.builder.open.add(piece)
         self.builder.push_delta(piece)
 
     def block_stop(self, data: Data) -> None:

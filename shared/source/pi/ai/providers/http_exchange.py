@@ -64,6 +64,9 @@ class HttpProvider:
             builder.start()
             try:
                 await self.read(response, builder)
+            except BaseException:  # a failure or an abort keeps the whole reply so far
+                builder.settle()
+                raise
             finally:
                 await response.aclose()
         finally:

@@ -7,6 +7,7 @@ the rebuilt context (summary + kept messages), and a failed summary records noth
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from pi.agent import LoopConfig
@@ -16,8 +17,9 @@ from pi.coding_agent.compaction.summarize import SummaryError
 from pi.coding_agent.compaction.thresholds import CompactionSettings, should_compact
 from pi.coding_agent.messages import CodingMessage
 from pi.coding_agent.session.context import message_of
-from pi.coding_agent.session.entries import CompactionEntry, MessageEntry, SessionEntry
-from pi.coding_agent.session.tokens import estimate_context_tokens, last_usage_index
+from pi.coding_agent.session.nodes import types_of
+from pi.coding_agent.session.entries import MessageEntry, SessionEntry
+from pi.coding_agent.session.tokens import estimate_context_tokens
 from pi.coding_agent.session.writer import SessionWriter
 from pi.ai import AgentMessage
 
@@ -37,21 +39,20 @@ def over_threshold(messages: list[AgentMessage | CodingMessage], window: int,
     return should_compact(context_tokens(messages), window, settings)
 
 
-def usage_is_stale(path: list[SessionEntry], messages: list[AgentMessage | CodingMessage]) -> bool:
-    """True when the usage the estimate would rest on was measured before the latest compaction.
+def messages_since_compaction(path: Sequence[SessionEntry]) -> int | None:
+    """How many context messages the path holds after its latest compaction (None: no
+    compaction on the path). They are the last messages of the context, so a reply before
+    them was measured on the old, larger context: its usage must not judge the threshold.
 
-    A reply the compaction kept still carries the usage of the old, larger context; judging
-    the threshold by it starts a second compaction at once, which has nothing new to do. Pi
-    skips such a reply (it compares timestamps); we compare positions, which needs no clock:
-    the messages after the compaction entry are the last ones of the context.
+    A reply the compaction kept still carries the usage of the old context; judging by it
+    starts a second compaction at once, which has nothing new to do. Pi skips such a reply
+    (it compares timestamps); we compare positions, which needs no clock.
     """
-    latest = next((i for i in range(len(path) - 1, -1, -1)
-                   if isinstance(path[i], CompactionEntry)), None)
+    kinds = types_of(path)  # read from the nodes: nothing is built
+    latest = next((i for i in range(len(kinds) - 1, -1, -1) if kinds[i] == "compaction"), None)
     if latest is None:
-        return False
-    index = last_usage_index(messages)
-    after = sum(1 for entry in path[latest + 1:] if message_of(entry) is not None)
-    return index is None or index < len(messages) - after
+        return None
+    return sum(1 for entry in path[latest + 1:] if message_of(entry) is not None)
 
 
 async def compact_session(writer: SessionWriter, loop: LoopConfig, settings: CompactionSettings,
