@@ -36,7 +36,6 @@ ZH_INDEX = "README.md"
 PENDING = frozenset({
     f"{SOURCES}/{name}.md" for name in (
         "08_agent", "09_session", "10_compaction", "11_resources",
-        "protocol",
     )
 })
 SOURCE_LINE = re.compile(r"^<!-- source: (?P<path>\S+) sha256:(?P<hex>[0-9a-f]{64}) -->$")
