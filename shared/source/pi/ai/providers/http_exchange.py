@@ -17,7 +17,7 @@ import httpx
 
 from pi.ai.model import Context, Model, StreamOptions, empty_reply
 from pi.ai.providers.openai_wire import ReplyBuilder, WireError
-from pi.ai.redact import redact
+from pi.ai.redact import clip, redact
 from pi.ai.retry import RetryPolicy, decide
 from pi.ai.stream import AssistantMessageEventStream, produce
 
@@ -129,7 +129,7 @@ async def send_with_retry(
             if response.is_success:
                 return response
             status, headers = response.status_code, response.headers
-            text = await error_text(response)
+            text = await error_text(response, options.api_key)
         decision = decide(policy, attempt, status, headers, options.clock())
         if not decision.retry:
             raise WireError(f"{text} ({decision.note})" if decision.note else text)
@@ -137,8 +137,11 @@ async def send_with_retry(
         attempt += 1
 
 
-async def error_text(response: httpx.Response) -> str:
-    """`HTTP 429: <the provider's own message>`, read from an error response (then closed)."""
+async def error_text(response: httpx.Response, key: str | None = None) -> str:
+    """`HTTP 429: <the provider's own message>`, read from an error response (then closed).
+
+    The body is redacted before it is cut: a key the server echoes must not survive in part.
+    """
     try:
         body = (await response.aread()).decode("utf-8", "replace").strip()
     finally:
@@ -148,10 +151,18 @@ async def error_text(response: httpx.Response) -> str:
     except (ValueError, AttributeError):
         error = None
     message = error.get("message") if isinstance(error, dict) else error
-    text = str(message) if isinstance(message, str) and message else body[:500]
+    text = message if isinstance(message, str) and message else clip(redact(body, [key]), 500)
     return f"HTTP {response.status_code}: {text or response.reason_phrase}"
 
 
 def describe(error: Exception) -> str:
-    """Our own errors say what happened; others also name their type (`ReadError: …`)."""
-    return str(error) if isinstance(error, WireError) else f"{type(error).__name__}: {error}"
+    """Our own errors say what happened; network errors also name their type (`ReadError: …`).
+
+    Anything else is data this adapter did not expect (a list where an object belongs, …):
+    the reader is told that, not Python's own words about it.
+    """
+    if isinstance(error, (WireError, ValueError)):
+        return str(error)
+    if isinstance(error, (httpx.HTTPError, OSError)):
+        return f"{type(error).__name__}: {error}"
+    return f"the server sent data this client cannot read ({type(error).__name__})"
