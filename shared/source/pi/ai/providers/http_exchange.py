@@ -15,6 +15,7 @@ from collections.abc import Awaitable, Callable
 
 import httpx
 
+from pi.ai.messages import json_text
 from pi.ai.model import Context, Model, StreamOptions, empty_reply
 from pi.ai.providers.openai_wire import ReplyBuilder, WireError
 from pi.ai.redact import clip, redact
@@ -56,7 +57,8 @@ class HttpProvider:
         client = self.client or httpx.AsyncClient(timeout=TIMEOUT)
         request = client.build_request(
             "POST", f"{model.base_url.rstrip('/')}{self.path}",
-            json=self.body(model, context, options), headers=self.headers(options),
+            content=json_text(self.body(model, context, options)).encode("utf-8"),
+            headers=self.headers(options),
         )
         try:
             response = await send_with_retry(client, request, self.retry, options)
