@@ -282,3 +282,16 @@ def test_unexpected_data_in_a_chunk_is_an_error_without_python_internals() -> No
     assert message.stop_reason == "error"
     assert "object has no attribute" not in message.error_message
     assert "cannot read" in message.error_message
+
+
+@pytest.mark.parametrize("count", [float("nan"), 12.5, 1e400, -3, "12", None, True])
+def test_a_token_count_that_is_no_whole_number_is_stored_as_one(count) -> None:
+    from pi.ai.providers.openai_finish import token_count
+    body = sse(delta(content="Hi"), delta(finish="stop"), done=False).decode()
+    usage = json.dumps({"choices": [], "usage": {"prompt_tokens": 7, "completion_tokens": 1}})
+    usage = usage.replace('"completion_tokens": 1', f'"completion_tokens": {json.dumps(count)}')
+    _, message = replay((body + f"data: {usage}\n\ndata: [DONE]\n\n").encode())
+    output = message.usage.output
+    assert isinstance(output, int) and output == token_count(count) and output >= 0
+    again = AssistantMessage.model_validate(json.loads(message.model_dump_json(by_alias=True)))
+    assert again.usage == message.usage
