@@ -50,6 +50,8 @@ def decode(raw: bytes, where: str) -> Any:
         raise SessionError(f"{where}: not valid JSON ({error.msg}, column {error.colno})") from None
     except UnicodeDecodeError:
         raise SessionError(f"{where}: not valid UTF-8") from None
+    except RecursionError:
+        raise SessionError(f"{where}: nested too deeply to read") from None
 
 
 def header_at(data: Any, where: str) -> SessionHeader:

@@ -1,11 +1,12 @@
 """Step 07: `grep`, search file contents with a regex, in pure Python.
 
 Pi runs ripgrep; this course uses Python regular expressions and the `.gitignore`-aware
-walk, which needs no program installed and is fast enough for a project. The output is what ripgrep-based Pi prints:
-`path:12: text` for a match and `path-11- text` for context lines, paths relative to the
-searched folder. Three limits keep it small: 100 matches (by default), 500 characters per
-line, 50 KB in all; each one that bites adds a notice. Binary files are skipped. Python's
-regex syntax differs from ripgrep's in corners (e.g. `\\d` also matches non-ASCII digits).
+walk, which needs no program installed and is fast enough for a project. The output is what
+ripgrep-based Pi prints: `path:12: text` for a match and `path-11- text` for context lines,
+paths relative to the searched folder. Three limits keep it small: 100 matches (by default),
+500 characters per line, 50 KB in all; each one that bites adds a notice. Binary files are
+skipped. Python's regex syntax differs from ripgrep's in corners (e.g. `\\d` also matches
+non-ASCII digits).
 
 The search runs in a worker thread, so it never stalls the agent, and an abort ends the call
 at once. Patterns are compiled by the `regex` package in its `re`-compatible mode, not by
