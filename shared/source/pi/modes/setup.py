@@ -114,6 +114,9 @@ def build_config(options: AgentOptions, ui: ExtensionUI,
         raise SetupError(f"--cwd {options.cwd}: not a folder")
     if options.leaf is not None and not (options.session and options.session.is_file()):
         raise SetupError(f"--leaf needs an existing --session file ({options.session})")
+    for path in options.extensions:  # asked for by name: a typo must not pass unnoticed
+        if not path.is_file():
+            raise SetupError(f"-e {path}: no such extension file")
     deterministic = options.script is not None or env.get("PI_COURSE_DETERMINISTIC") == "1"
     clock, ids = time_and_ids(deterministic)
     try:
