@@ -123,9 +123,13 @@ def build_config(options: AgentOptions, ui: ExtensionUI,
         sessions = sessions_root(Path.home(), agent_dir / "sessions")
     except SessionError as error:
         raise SetupError(str(error)) from None
+    try:
+        session_file = options.session.resolve() if options.session else None
+    except (OSError, RuntimeError) as error:  # a link loop
+        raise SetupError(f"--session {options.session}: {error}") from None
     return RuntimeConfig(
         cwd=cwd, model=model, providers=providers, clock=clock, ids=ids,
-        session_file=options.session.resolve() if options.session else None,
+        session_file=session_file,
         leaf_id=options.leaf, agent_dir=agent_dir, sessions_dir=sessions,
         trusted=options.trust_project, ui=ui,
         extension_paths=tuple(path.resolve() for path in options.extensions),
