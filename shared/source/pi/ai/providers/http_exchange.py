@@ -106,7 +106,7 @@ def stream_exchange(
                 raise
             out.fail("Request was aborted", "aborted")
         except Exception as error:  # every failure becomes an error reply, key redacted
-            out.fail(redact(describe(error), [options.api_key]))
+            out.fail(redact(describe(error, model), [options.api_key]))
 
     return produce(pump, empty_reply(model, options))
 
@@ -157,7 +157,7 @@ async def error_text(response: httpx.Response, key: str | None = None) -> str:
     return f"HTTP {response.status_code}: {text or response.reason_phrase}"
 
 
-def describe(error: Exception) -> str:
+def describe(error: Exception, model: Model | None = None) -> str:
     """Our own errors say what happened; network errors also name their type (`ReadError: …`).
 
     Anything else is data this adapter did not expect (a list where an object belongs, …):
@@ -167,4 +167,7 @@ def describe(error: Exception) -> str:
         return str(error)
     if isinstance(error, (httpx.HTTPError, OSError)):
         return f"{type(error).__name__}: {error}"
-    return f"the server sent data this client cannot read ({type(error).__name__})"
+    server = f"the {model.provider} server" if model is not None else "the server"
+    if isinstance(error, RecursionError):
+        return f"{server} sent JSON nested too deeply to read"
+    return f"{server} sent a reply in a shape this client cannot read"
