@@ -8,6 +8,7 @@ share. A typo must be reported at load time as one line naming the exact turn an
 from __future__ import annotations
 
 import json
+import stat
 from pathlib import Path
 from typing import Any
 
@@ -25,6 +26,8 @@ def load_script(path: str | Path) -> tuple[Turn, ...]:
     """Load and validate a `.json`, `.yaml` or `.yml` script file."""
     file = Path(path)
     try:
+        if not stat.S_ISREG(file.stat().st_mode):  # a FIFO never ends, nor does /dev/zero
+            raise ScriptError(f"{file}: not a regular file (a folder, FIFO or device)")
         raw = file.read_text(encoding="utf-8")
     except OSError as error:
         raise ScriptError(f"{file}: cannot read script file ({error.strerror})") from error

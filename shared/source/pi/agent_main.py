@@ -15,6 +15,7 @@ from typing import Annotated
 
 import typer
 from rich.console import Console
+from rich.text import Text
 
 from pi.coding_agent.extensions.ui import ExtensionUI, NoUI
 from pi.coding_agent.runtime.runtime import Runtime
@@ -67,7 +68,7 @@ err_console = Console(stderr=True, highlight=False, soft_wrap=True)
 
 
 def fail(text: str) -> typer.Exit:
-    err_console.print(f"[red]error:[/red] {text}", markup=True)
+    err_console.print(Text.assemble(("error:", "red"), f" {text}"))  # text is not markup
     return typer.Exit(2)
 
 
