@@ -10,11 +10,14 @@ every failure and exits 1.
 
 from __future__ import annotations
 
+import os
 import sys
 from pathlib import Path
 
 SHARED = Path(__file__).resolve().parent.parent
-SOURCE = SHARED / "source"  # the complete agent, as checkpoint 14 ships it
+# The complete agent, as checkpoint 14 ships it; PI_HOSTILE_SOURCE points the suite at
+# another copy (an older commit, to see the failures it was written to catch).
+SOURCE = Path(os.environ.get("PI_HOSTILE_SOURCE") or SHARED / "source")
 DATA = SHARED / "data"
 if str(SOURCE) not in sys.path:
     sys.path.insert(0, str(SOURCE))

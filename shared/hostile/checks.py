@@ -23,6 +23,11 @@ PLAIN_ENV = {"COLUMNS": "120", "NO_COLOR": "1", "TERM": "dumb", "FORCE_COLOR": N
              "OPENAI_API_KEY": None, "ANTHROPIC_API_KEY": None, "PI_COURSE_DETERMINISTIC": "1"}
 
 
+def as_json(data: Any) -> str:
+    """JSON that any reader reads back the same (lone surrogates escaped, as JSON allows)."""
+    return json.dumps(data, separators=(",", ":"))
+
+
 def key_forms(key: str = KEY) -> list[str]:
     """Every way a key may show: as it is, trimmed, escaped, and any 8 characters of it."""
     core = key.strip()
@@ -70,10 +75,12 @@ def no_leak_in_files(check: Check, root: Path, key: str = KEY) -> None:
             return
 
 
-def plain(check: Check, where: str, texts: Sequence[str]) -> None:
-    """No traceback, no Python internals, no raw terminal control character."""
+def plain(check: Check, where: str, texts: Sequence[str], internals: bool = True) -> None:
+    """No traceback, no Python internals (unless they are the subject: an extension's own
+    exception is news for its author), no raw terminal control character."""
+    marks = INTERNALS if internals else INTERNALS[:1] + INTERNALS[-1:]
     for text in texts:
-        internal = next((mark for mark in INTERNALS if mark in text), None)
+        internal = next((mark for mark in marks if mark in text), None)
         if internal is not None:
             at = text.find(internal)
             check.crash(f"{where}: shows {internal!r}: …{text[max(0, at - 60):at + 60]!r}")
@@ -110,7 +117,8 @@ def outside_untouched(check: Check, before: dict[str, bytes], texts: Iterable[st
     """Nothing outside the workspace was written, and its secret was not read out."""
     after = snapshot(check.root / "outside")
     if after != before:
-        changed = sorted(set(after) ^ set(before) | {k for k in before if after.get(k) != before[k]})
+        changed = sorted(set(after) ^ set(before)
+                         | {k for k in before if after.get(k) != before[k]})
         check.escape(f"written outside the workspace: {changed[:3]}")
     for text in texts:
         if OUTSIDE_SECRET in text:
@@ -131,11 +139,12 @@ def invoke(app: Any, args: Sequence[str], env: dict[str, str | None] | None = No
 
 
 def clean_cli(check: Check, where: str, code: int, out: str, err: str,
-              escaped: BaseException | None, allowed: Sequence[int]) -> None:
+              escaped: BaseException | None, allowed: Sequence[int],
+              internals: bool = True) -> None:
     """The common CLI promises: a documented exit code, no traceback, no raw controls."""
     if escaped is not None:
         check.crash(f"{where}: {type(escaped).__name__}: {str(escaped)[:200]}")
         return
     if code not in allowed:
         check.crash(f"{where}: exit code {code}, documented {list(allowed)}: {err[:200]!r}")
-    plain(check, where, [out, err])
+    plain(check, where, [out, err], internals)

@@ -15,7 +15,7 @@ import os
 from collections.abc import Callable
 from pathlib import Path
 
-from hostile.checks import PLAIN_ENV, clean_cli, invoke, one_error_line
+from hostile.checks import PLAIN_ENV, as_json, clean_cli, invoke, one_error_line
 from hostile.runner import Case, Check
 
 HEADER = {"type": "session", "version": 3, "id": "s-hostile", "timestamp":
@@ -217,7 +217,7 @@ def contents(path: Path) -> bytes | None:
 
 def readable_messages(path: Path) -> list[str] | None:
     """The JSON of every message entry the reader accepts, or None if the file is refused."""
-    from pi.ai.messages import dump_message, json_text
+    from pi.ai.messages import dump_message
     from pi.coding_agent.session.entries import MessageEntry
     from pi.coding_agent.session.errors import SessionError
     from pi.coding_agent.session.reader import read_session
@@ -225,7 +225,7 @@ def readable_messages(path: Path) -> list[str] | None:
         session = read_session(path)
     except (SessionError, RecursionError):
         return None
-    return [json_text(dump_message(entry.message)) for entry in session.entries
+    return [as_json(dump_message(entry.message)) for entry in session.entries
             if isinstance(entry, MessageEntry)]
 
 

@@ -13,7 +13,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from hostile.checks import KEY, no_leak, plain
+from hostile.checks import KEY, as_json, no_leak, plain
 from hostile.runner import Case, Check
 
 Body = bytes | Callable[[], bytes]
@@ -258,20 +258,19 @@ def run_provider(api: str, handler: Callable[[Any], Any]) -> tuple[list[Any], An
 def judge(check: Check, events: list[Any], message: Any) -> None:
     """One terminal event, last; a valid reply that reads back from a session file."""
     from pi.ai.events import dump_event
-    from pi.ai.messages import json_text
     terminal = [e for e in events if e.type in ("done", "error")]
     if len(terminal) != 1 or events[-1] is not terminal[0]:
         check.crash(f"{len(terminal)} terminal events; the last is {events[-1].type if events else None}")
     error = message.error_message or ""
     plain(check, "the error text", [error])
-    texts = [error, *(json_text(dump_event(e)) for e in events)]
+    texts = [error, *(as_json(dump_event(e)) for e in events)]
     no_leak(check, "the reply", texts)
     written_reads_back(check, message)
 
 
 def written_reads_back(check: Check, message: Any) -> None:
     """Append `message` to a new session file; it must read back exactly as JSON says."""
-    from pi.ai.messages import dump_message, json_text
+    from pi.ai.messages import dump_message
     from pi.coding_agent.session.entries import CURRENT_VERSION, MessageEntry, SessionHeader
     from pi.coding_agent.session.ids import fixed_clock, sequential_ids
     from pi.coding_agent.session.reader import read_session
@@ -283,7 +282,7 @@ def written_reads_back(check: Check, message: Any) -> None:
     writer.append_message(message)
     writer.close()
     [entry] = read_session(path).entries
-    want = json.loads(json_text(dump_message(message)))
+    want = json.loads(as_json(dump_message(message)))
     if not isinstance(entry, MessageEntry) or dump_message(entry.message) != want:
         check.lost("the reply written to a session file does not read back the same")
 

@@ -78,7 +78,7 @@ def run_case(case: Case) -> list[tuple[str, str]]:
             case.run(check)
     except Hang as hang:
         check.crash(f"hang: {hang}")
-    except BaseException as error:  # noqa: BLE001 - whatever escapes is the finding
+    except BaseException as error:
         last = traceback.extract_tb(error.__traceback__)[-1]
         check.crash(f"{type(error).__name__}: {str(error)[:200]} "
                     f"({Path(last.filename).name}:{last.lineno})")

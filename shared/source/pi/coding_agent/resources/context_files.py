@@ -46,7 +46,10 @@ def read_inside(path: Path, folder: Path) -> str | None:
     """
     if not path.is_symlink() and not path.exists():
         return None
-    real = path.resolve()
+    try:
+        real = path.resolve()
+    except (OSError, RuntimeError):  # a link loop
+        raise Unsafe("is a link that loops; not read") from None
     if not real.is_relative_to(folder.resolve()):
         raise Unsafe(f"links to {real}, outside {folder}; not read")
     try:

@@ -82,3 +82,10 @@ def parse_markdown(text: str) -> Markdown:
 def strip_frontmatter(text: str) -> str:
     """The body alone, trimmed; never raises, whatever the block holds."""
     return split_frontmatter(text)[1].strip()
+
+
+def read_problem(error: OSError | UnicodeDecodeError) -> str:
+    """Why a resource file could not be read, in words for its author."""
+    if isinstance(error, UnicodeDecodeError):
+        return f"not valid UTF-8 (byte {error.start}); save the file as UTF-8"
+    return f"cannot be read ({error.strerror or error})"

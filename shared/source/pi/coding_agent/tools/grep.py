@@ -10,7 +10,7 @@ non-ASCII digits).
 
 The search runs in a worker thread, so it never stalls the agent, and an abort ends the call
 at once. Patterns are compiled by the `regex` package in its `re`-compatible mode, not by
-`re`, for two things `re` cannot do: give up on a line after a few seconds (a pattern like
+`re`, for two things `re` cannot do: give up on a line after a second or so (a pattern like
 `(a+)+$` can backtrack for hours) and let other threads run meanwhile. FIFOs and devices
 are skipped: reading one would wait for ever, or never end.
 """
@@ -38,7 +38,7 @@ from pi.coding_agent.tools.walk import walk
 from pi.coding_agent.tools.workspace import Workspace
 
 DEFAULT_GREP_LIMIT = 100
-LINE_TIMEOUT = 5.0  # seconds one line may take; only a runaway pattern needs that long
+LINE_TIMEOUT = 1.0  # seconds one line may take; only a runaway pattern needs that long
 Pattern = Any  # a compiled `regex` pattern (the package ships no type hints)
 
 
@@ -159,7 +159,7 @@ def matches(pattern: Pattern, line: str, path: Path, number: int) -> bool:
         return pattern.search(line, timeout=LINE_TIMEOUT, concurrent=True) is not None
     except TimeoutError:
         raise TimeoutError(
-            f"The pattern took over {LINE_TIMEOUT:g} seconds on {path.name}:{number}; it "
+            f"The pattern took more than {LINE_TIMEOUT:g} s on {path.name}:{number}; it "
             "backtracks too much (nested repeats like (a+)+). Simplify it.") from None
 
 
