@@ -57,6 +57,7 @@ async def run_command(
         raise
     finally:
         os.close(writing)  # the children hold it now; EOF comes when the last one lets go
+    started = asyncio.get_running_loop().time()
     output = await open_reader(reading)
     aborted = asyncio.Event()
     signal.on_abort(aborted.set)
@@ -65,8 +66,16 @@ async def run_command(
     drained = asyncio.ensure_future(_drain(output.reader, on_output))
     try:
         done, _ = await asyncio.wait(
-            {exited, stopped}, timeout=timeout, return_when=asyncio.FIRST_COMPLETED
+            {exited, stopped, drained}, timeout=timeout, return_when=asyncio.FIRST_COMPLETED
         )
+        if drained in done and drained.exception() is not None:
+            kill_group(process.pid)  # the output cannot be taken (its log cannot be written)
+            await exited
+            raise drained.exception()  # type: ignore[misc]
+        if drained in done:  # the output ended first; the shell's end is what counts
+            done, _ = await asyncio.wait(
+                {exited, stopped}, timeout=remaining(timeout, started),
+                return_when=asyncio.FIRST_COMPLETED)
         if exited not in done:
             kill_group(process.pid)
             await exited
@@ -81,6 +90,12 @@ async def run_command(
         if process.returncode is None:  # we were cancelled ourselves: leave nothing behind
             kill_group(process.pid)
             exited.cancel()
+
+
+def remaining(timeout: float | None, started: float) -> float | None:
+    if timeout is None:
+        return None
+    return max(0.0, timeout - (asyncio.get_running_loop().time() - started))
 
 
 @dataclass
