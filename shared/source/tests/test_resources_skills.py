@@ -150,3 +150,10 @@ def test_skill_names_follow_the_agent_skills_rules(name, folder, problems) -> No
 
 def test_a_name_can_break_several_rules_at_once() -> None:
     assert len(validate_name("-Bad--Name-" * 6, "bad")) == 5
+
+
+def test_a_skill_file_that_is_not_utf8_is_one_warning_in_words(tmp_path) -> None:
+    (tmp_path / "latin").mkdir()
+    (tmp_path / "latin" / "SKILL.md").write_bytes(b"---\nname: latin\ndescription: caf\xe9\n---\n")
+    [diagnostic] = load_skills_from_dir(tmp_path, "test").diagnostics
+    assert diagnostic.message == "not valid UTF-8 (byte 32); save the file as UTF-8"

@@ -149,3 +149,15 @@ def test_a_line_nested_thousands_deep_is_one_line_naming_it(tmp_path) -> None:
     for command in ("info", "tree", "context"):
         code, _, err = invoke(command, path)
         assert code == 2 and err.strip() == f"error: {path}:2: nested too deeply to read"
+
+
+@pytest.mark.skipif(not hasattr(__import__("os"), "mkfifo"), reason="FIFOs are POSIX")
+def test_a_fifo_or_a_device_given_as_the_session_file_is_refused_not_read(tmp_path) -> None:
+    import os
+    fifo = tmp_path / "fifo.jsonl"
+    os.mkfifo(fifo)
+    zero = tmp_path / "zero.jsonl"
+    zero.symlink_to("/dev/zero")
+    for path in (fifo, zero):
+        code, out, err = invoke("info", path)
+        assert code == 2 and out == "" and "not a regular file" in err and str(path) in err
