@@ -15,6 +15,7 @@ from typing import Annotated
 
 import typer
 from rich.console import Console
+from rich.text import Text
 
 from pi.coding_agent.extensions.ui import ExtensionUI, NoUI
 from pi.coding_agent.runtime.runtime import Runtime
@@ -24,6 +25,7 @@ from pi.modes.print_mode import run_print, run_to_end
 from pi.modes.rpc_io import JsonLines, RpcUI, use_utf8
 from pi.modes.rpc_mode import run_rpc
 from pi.modes.setup import AgentOptions, SetupError, build_config
+from pi.coding_agent.session.show import printable
 
 HELP = """Run the coding agent in the working folder (--cwd): answer a prompt (-p), stream
 its events as JSON lines (--mode json), speak Pi's RPC protocol on stdin/stdout (--mode
@@ -67,7 +69,7 @@ err_console = Console(stderr=True, highlight=False, soft_wrap=True)
 
 
 def fail(text: str) -> typer.Exit:
-    err_console.print(f"[red]error:[/red] {text}", markup=True)
+    err_console.print(Text.assemble(("error:", "red"), f" {text}"))  # text is not markup
     return typer.Exit(2)
 
 
@@ -77,8 +79,8 @@ def open_runtime(options: AgentOptions, ui: ExtensionUI) -> Runtime:
         runtime = Runtime(build_config(options, ui))
     except (SetupError, SessionError) as error:
         raise fail(str(error)) from None
-    for note in runtime.assembly.diagnostics:
-        err_console.print(f"warning: {note}", markup=False)
+    for note in runtime.assembly.diagnostics:  # a name from a file may hold escapes
+        err_console.print(f"warning: {printable(note)}", markup=False)
     return runtime
 
 

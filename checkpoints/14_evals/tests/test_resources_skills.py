@@ -66,6 +66,20 @@ def test_a_yaml_error_is_one_warning_naming_the_file_and_line(skills_root) -> No
     assert diagnostic.type == "warning" and "line 3" in diagnostic.message
 
 
+def test_one_skill_nested_thousands_deep_is_skipped_and_the_others_still_load(tmp_path) -> (
+    None
+):
+    for name, frontmatter in [("deep", "name: deep\ndescription: " + "[" * 5000 + "]" * 5000),
+                              ("fine", "name: fine\ndescription: A skill that loads.")]:
+        (tmp_path / name).mkdir()
+        (tmp_path / name / "SKILL.md").write_text(f"---\n{frontmatter}\n---\nBody.\n")
+    ours = load_skills_from_dir(tmp_path, "test")
+    assert [skill.name for skill in ours.skills] == ["fine"]
+    [diagnostic] = ours.diagnostics
+    assert diagnostic.path == tmp_path / "deep" / "SKILL.md"
+    assert "nested too deeply" in diagnostic.message
+
+
 @pytest.mark.parametrize("case", ["loadSkills_collision", "loadSkills_collision_includeDefaults"])
 def test_the_first_calendar_wins_and_the_second_is_a_collision(skills_root, expected, case) -> (
     None
@@ -136,3 +150,10 @@ def test_skill_names_follow_the_agent_skills_rules(name, folder, problems) -> No
 
 def test_a_name_can_break_several_rules_at_once() -> None:
     assert len(validate_name("-Bad--Name-" * 6, "bad")) == 5
+
+
+def test_a_skill_file_that_is_not_utf8_is_one_warning_in_words(tmp_path) -> None:
+    (tmp_path / "latin").mkdir()
+    (tmp_path / "latin" / "SKILL.md").write_bytes(b"---\nname: latin\ndescription: caf\xe9\n---\n")
+    [diagnostic] = load_skills_from_dir(tmp_path, "test").diagnostics
+    assert diagnostic.message == "not valid UTF-8 (byte 32); save the file as UTF-8"

@@ -61,7 +61,8 @@ class ReplyBuilder:
         self.reply = out.partial  # everything but the content: ids, usage, timestamp
         self.blocks: list[Block] = []
         self.calls: dict[int, Block] = {}  # a tool call's wire `index` -> its block
-        self.open: Block | None = None
+        self.open_calls: list[Block] = []  # calls still taking pieces, in content order
+        self.open: Block | None = None  # the text or thinking block now growing
         self.finish_reason: str | None = None
 
     def snapshot(self) -> AssistantMessage:
@@ -100,43 +101,77 @@ class ReplyBuilder:
         self.push_delta(piece)
 
     def add_call(self, call: dict[str, Any]) -> None:
-        """A piece of a tool call: the first names it, the rest add argument text."""
+        """A piece of a tool call: the first names it, the rest add argument text.
+
+        Pieces belong to the call their `index` names, and some servers interleave two
+        calls (index 0 starts, index 1 starts, index 0 goes on), so a call whose arguments
+        are unfinished stays open until the text after it or the end of the stream.
+        """
         index, function = call.get("index", 0), call.get("function") or {}
         block = self.calls.get(index)
         if block is None:
             block = self.begin(Block("toolCall", id=call.get("id") or f"call_{index}"))
             self.calls[index] = block
-        elif block is not self.open:
-            raise WireError(f"tool call {index} continued after another block had started")
+        elif block not in self.open_calls:
+            raise WireError(f"tool call {index} continued after it had ended")
         block.name = function.get("name") or block.name
         if function.get("arguments"):
             block.text += function["arguments"]
-            self.push_delta(function["arguments"])
+            self.push_delta(function["arguments"], block)
 
     def begin(self, block: Block) -> Block:
-        self.close()
+        """Start `block`. A new tool call ends the calls before it whose arguments are
+        complete; one still unfinished stays open, since its pieces may go on."""
+        if block.type == "toolCall" and self.open_calls:
+            self.close_calls(only_complete=True)
+        else:
+            self.close_calls()
+            self.close()
         self.blocks.append(block)
         self.open = block
+        if block.type == "toolCall":
+            self.open_calls.append(block)
         start = STARTS[block.type]
         self.out.push(start(content_index=len(self.blocks) - 1, partial=self.snapshot()))
         return block
 
-    def push_delta(self, piece: str) -> None:
-        assert self.open is not None
-        event = DELTAS[self.open.type](
-            content_index=len(self.blocks) - 1, delta=piece, partial=self.snapshot())
+    def push_delta(self, piece: str, block: Block | None = None) -> None:
+        block = block or self.open
+        assert block is not None
+        event = DELTAS[block.type](
+            content_index=self.position(block), delta=piece, partial=self.snapshot())
         self.out.push(event)
 
+    def position(self, block: Block) -> int:
+        """The content index of `block`: the last one, unless calls are interleaved."""
+        last = len(self.blocks) - 1
+        return last if self.blocks[last] is block else self.blocks.index(block)
+
     def close(self) -> None:
-        """End the open block; a tool call's arguments are parsed strictly now, or refused."""
+        """End the block begun last; a tool call's arguments are parsed strictly now."""
         block, self.open = self.open, None
-        index = len(self.blocks) - 1
         if block is None:
             return
-        if block.type != "toolCall":
-            end = TextEndEvent if block.type == "text" else ThinkingEndEvent
-            self.out.push(end(content_index=index, content=block.text, partial=self.snapshot()))
+        if block.type == "toolCall":
+            self.open_calls.remove(block)
+            self.close_call(block)
             return
+        end = TextEndEvent if block.type == "text" else ThinkingEndEvent
+        index = self.position(block)
+        self.out.push(end(content_index=index, content=block.text, partial=self.snapshot()))
+
+    def close_calls(self, only_complete: bool = False) -> None:
+        """End the tool calls still open (or only those with complete arguments), in order."""
+        ending = [block for block in self.open_calls if not only_complete or complete(block)]
+        self.open_calls = [block for block in self.open_calls if block not in ending]
+        if self.open in ending:
+            self.open = None
+        for block in ending:
+            self.close_call(block)
+
+    def close_call(self, block: Block) -> None:
+        """End one tool call; its arguments are parsed strictly now, or refused."""
+        index = self.position(block)
         block.arguments, problem = strict_arguments(block.text)
         call = ToolCall(id=block.id, name=block.name, arguments=block.arguments)
         partial = self.snapshot()
@@ -146,5 +181,11 @@ class ReplyBuilder:
 
     def finish(self) -> None:
         """The stream is over: close the last block and push the one terminal event."""
+        self.close_calls()
         self.close()
         self.out.push(terminal_event(self.snapshot(), self.finish_reason))
+
+
+def complete(call: Block) -> bool:
+    """Whether a tool call's arguments so far are a whole JSON object (nothing can follow)."""
+    return bool(call.text.strip()) and not strict_arguments(call.text)[1]

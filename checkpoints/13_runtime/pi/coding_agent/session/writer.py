@@ -11,11 +11,11 @@ lines before the failure stay readable; a half-written last line is ignored when
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any, TextIO, cast
 
+from pi.ai.messages import json_text
 from pi.coding_agent.session.appends import Base, EntryAppends
 from pi.coding_agent.session.context import SessionContext, build_context
 from pi.coding_agent.session.entries import (
@@ -86,7 +86,7 @@ class SessionWriter(EntryAppends):
         if self._failure is not None:
             raise SessionError(f"{self.path}: nothing more is written after a failed write "
                                f"({describe(self._failure)})") from self._failure
-        line = json.dumps(dump_line(item), ensure_ascii=False, separators=(",", ":")) + "\n"
+        line = json_text(dump_line(item)) + "\n"  # a lone surrogate is written escaped
         try:
             self._file.write(line)
             self._file.flush()

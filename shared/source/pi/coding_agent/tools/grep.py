@@ -18,8 +18,6 @@ are skipped: reading one would wait for ever, or never end.
 from __future__ import annotations
 
 import asyncio
-import os
-import stat
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -29,7 +27,7 @@ from pydantic import Field
 
 from pi.agent import AgentTool, ProgressCallback, ToolResult
 from pi.ai import AbortSignal
-from pi.coding_agent.tools.files import looks_binary
+from pi.coding_agent.tools.files import is_regular_file, looks_binary, read_regular
 from pi.coding_agent.tools.globs import compile_glob
 from pi.coding_agent.tools.params import ToolParams
 from pi.coding_agent.tools.listing import listing_result
@@ -161,32 +159,6 @@ def matches(pattern: Pattern, line: str, path: Path, number: int) -> bool:
         raise TimeoutError(
             f"The pattern took more than {LINE_TIMEOUT:g} s on {path.name}:{number}; it "
             "backtracks too much (nested repeats like (a+)+). Simplify it.") from None
-
-
-def is_regular_file(path: Path) -> bool:
-    try:
-        return stat.S_ISREG(path.stat().st_mode)
-    except OSError:
-        return False
-
-
-def read_regular(path: Path) -> bytes | None:
-    """The bytes of `path` if it is a regular file; None for anything else or on an error.
-
-    It is opened without blocking and checked once open, so a FIFO that appears between
-    the walk and the read cannot stall the search.
-    """
-    try:
-        descriptor = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
-    except OSError:
-        return None  # unreadable (permissions, vanished): nothing to report from it
-    with os.fdopen(descriptor, "rb") as file:
-        try:
-            if not stat.S_ISREG(os.fstat(descriptor).st_mode):
-                return None
-            return file.read()
-        except OSError:
-            return None
 
 
 def context_block(lines: list[str], number: int, context: int, label: str) -> (
