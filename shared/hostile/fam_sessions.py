@@ -229,6 +229,16 @@ def readable_messages(path: Path) -> list[str] | None:
             if isinstance(entry, MessageEntry)]
 
 
+def every_entry_shown(check: Check, path: Path, out: str) -> None:
+    """`session tree` leaves out no entry: not one in a loop of parents, not one at all."""
+    from pi.coding_agent.session.reader import read_session
+    from pi.coding_agent.session.show import printable
+    ids = [entry.id for entry in read_session(path).entries]
+    missing = [entry_id for entry_id in ids if printable(entry_id)[:40] not in out]
+    if missing:
+        check.lost(f"session tree leaves out {len(missing)} entries, e.g. {missing[0][:40]!r}")
+
+
 def session_command(name: str, args: list[str]) -> Callable[[Check], None]:
     def run(check: Check) -> None:
         from pi.session_cli import session_app
@@ -241,6 +251,8 @@ def session_command(name: str, args: list[str]) -> Callable[[Check], None]:
             one_error_line(check, where, err, str(path))
         if contents(path) != before:
             check.lost(f"{where} changed the file it only reads")
+        if args == ["tree"] and code == 0:
+            every_entry_shown(check, path, out)
         if "--json" in args and code == 0:
             try:
                 json.loads(out)

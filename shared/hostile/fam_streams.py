@@ -60,13 +60,13 @@ def cut(name: str, fraction: float) -> Callable[[], bytes]:
 def big_arguments() -> bytes:
     value = "x" * 100_000
     text = json.dumps({"path": "a.txt", "content": value})
-    pieces = [text[i:i + 1000] for i in range(0, len(text), 1000)]
+    pieces = [text[i:i + 100] for i in range(0, len(text), 100)]
     first = call_piece(0, pieces[0], "write", "call_big")
     return sse(first, *(call_piece(0, p) for p in pieces[1:]), delta("tool_calls"))
 
 
 def big_text() -> bytes:
-    return sse(*(delta(content="y" * 1024) for _ in range(256)), delta("stop"))
+    return sse(*(delta(content="y" * 256) for _ in range(1024)), delta("stop"))
 
 
 OPENAI: dict[str, Body] = {
@@ -146,8 +146,8 @@ OPENAI: dict[str, Body] = {
     "only comments": b": ping\n\n: ping\n\n",
     "empty body": b"",
     "event without data": b"event: message\n\n" + sse(delta("stop")),
-    "100 KB of tool arguments in 1 KB deltas": big_arguments,
-    "256 KB of text in 1 KB deltas": big_text,
+    "100 KB of tool arguments in 100-byte deltas": big_arguments,
+    "256 KB of text in 256-byte deltas": big_text,
     "a 2 MB single data line": lambda: sse(delta(content="z" * 2_000_000), delta("stop")),
     "deeply nested chunk": lambda: sse('{"choices": [{"delta": {"content": "a"}}], "x": '
                                        + "[" * 100_000 + "]" * 100_000 + "}", delta("stop")),

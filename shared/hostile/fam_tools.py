@@ -181,8 +181,36 @@ def kill_leftovers(pids: Path) -> None:
             os.kill(int(pid), 9)
 
 
+def grep_abort(check: Check) -> None:
+    """An abort ends a grep stuck on a runaway pattern at once, not when the pattern gives up."""
+    import time
+
+    from pi.agent import ToolRegistry, run_tool_call
+    from pi.ai import AbortController, ToolCall
+    from pi.coding_agent import GrepTool, Workspace
+    work = workspace(check)
+    (work / "slow.txt").write_text("a" * 30_000 + "!\n")
+    controller = AbortController()
+
+    async def go() -> tuple[Any, float]:
+        asyncio.get_running_loop().call_later(0.2, controller.abort)
+        request = ToolCall(id="g1", name="grep", arguments={"pattern": "(a+)+$", "path": "slow.txt"})
+        started = time.monotonic()
+        message = await run_tool_call(ToolRegistry([GrepTool(Workspace(work))]), request,
+                                      controller.signal, lambda _: None, lambda: 0)
+        return message, time.monotonic() - started  # the agent has its answer now
+
+    message, took = asyncio.run(go())
+    if not message.is_error or "aborted" not in message.content[0].text:
+        check.crash(f"the aborted grep ended otherwise: {message.content[0].text[:200]!r}")
+    if took > 1.5:
+        check.crash(f"the abort took {took:.1f} s to end the grep")
+
+
 def cases() -> list[Case]:
-    return [Case("tools", name, tool_case(name)) for name in CALLS]
+    found = [Case("tools", name, tool_case(name)) for name in CALLS]
+    found.append(Case("tools", "grep (a+)+$ aborted after 0.2 s", grep_abort))
+    return found
 
 
 __all__ = ["Path", "cases"]
