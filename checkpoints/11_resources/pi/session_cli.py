@@ -34,6 +34,7 @@ from pi.coding_agent.session.tokens import estimate_context_tokens, estimate_tok
 
 session_app = typer.Typer(no_args_is_help=True, help="Look inside a Pi session file (.jsonl).")
 P = ParamSpec("P")
+MAX_INDENT = 12  # levels drawn as indentation (4 columns each); deeper ones say their level
 FileArg = Annotated[Path, typer.Argument(help="a Pi session file (.jsonl), any version")]
 
 
@@ -117,10 +118,15 @@ def tree(file: FileArg) -> None:
     session = load(file)
     leaf = session.tree.leaf_on_load
     top = Tree(Text(f"session {printable(session.header.id)}", "bold"))
-    nodes: dict[str | None, Tree] = {None: top}
+    nodes: dict[str | None, tuple[Tree, int]] = {None: (top, 0)}
     for parent_id, entry in tree_rows(session.tree):
         line = row_text(entry, session.tree.labels.get(entry.id), entry.id == leaf)
-        nodes[entry.id] = nodes[parent_id].add(line)
+        under, depth = nodes[parent_id]
+        if depth < MAX_INDENT:
+            nodes[entry.id] = (under.add(line), depth + 1)
+        else:  # deeper levels would not fit a line: listed flat, each with its level
+            under.add(Text(f"[level {depth + 1}] ", "dim").append_text(line))
+            nodes[entry.id] = (under, depth + 1)
     looped = in_loops(session.tree)
     if looped:  # no root leads to them; shown apart, never dropped
         branch = top.add(Text("entries whose parents loop (no root leads to them)", "red"))

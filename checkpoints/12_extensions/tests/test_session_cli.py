@@ -161,3 +161,13 @@ def test_a_fifo_or_a_device_given_as_the_session_file_is_refused_not_read(tmp_pa
     for path in (fifo, zero):
         code, out, err = invoke("info", path)
         assert code == 2 and out == "" and "not a regular file" in err and str(path) in err
+
+
+def test_a_tree_far_deeper_than_a_line_is_wide_still_shows_every_entry(tmp_path) -> None:
+    entries, parent = [], None
+    for number in range(200):  # every entry a branch point: 200 levels of indentation
+        entries += [said(f"n{number}", parent, "on"), said(f"m{number}", parent, "side")]
+        parent = f"n{number}"
+    code, out, _ = invoke("tree", hostile_file(tmp_path, *entries))
+    assert code == 0 and "[level 200]" in out
+    assert all(f"n{number} " in out and f"m{number} " in out for number in range(200))

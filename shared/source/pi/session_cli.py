@@ -34,7 +34,7 @@ from pi.coding_agent.session.tokens import estimate_context_tokens, estimate_tok
 
 session_app = typer.Typer(no_args_is_help=True, help="Look inside a Pi session file (.jsonl).")
 P = ParamSpec("P")
-MAX_INDENT = 24  # tree levels drawn as indentation; deeper ones are labelled with their level
+MAX_INDENT = 12  # levels drawn as indentation (4 columns each); deeper ones say their level
 FileArg = Annotated[Path, typer.Argument(help="a Pi session file (.jsonl), any version")]
 
 
