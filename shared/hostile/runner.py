@@ -51,21 +51,23 @@ class Case:
     deadline: int = DEADLINE
 
 
-class Hang(Exception):
-    pass
+class Hang(BaseException):
+    """Raised into a case past its deadline; a BaseException, so that the agent's own
+    `except Exception` (which turns errors into one line) cannot swallow it."""
 
 
 @contextlib.contextmanager
 def deadline(seconds: int) -> Iterator[None]:
+    """Interrupt the case after `seconds`, and again every second until it gives up."""
     def expired(signum: int, frame: object) -> None:
         raise Hang(f"still running after {seconds} s")
 
     previous = signal.signal(signal.SIGALRM, expired)
-    signal.alarm(seconds)
+    signal.setitimer(signal.ITIMER_REAL, seconds, 1.0)
     try:
         yield
     finally:
-        signal.alarm(0)
+        signal.setitimer(signal.ITIMER_REAL, 0)
         signal.signal(signal.SIGALRM, previous)
 
 
