@@ -8,6 +8,7 @@ share. A typo must be reported at load time as one line naming the exact turn an
 from __future__ import annotations
 
 import json
+import stat
 from pathlib import Path
 from typing import Any
 
@@ -25,23 +26,39 @@ def load_script(path: str | Path) -> tuple[Turn, ...]:
     """Load and validate a `.json`, `.yaml` or `.yml` script file."""
     file = Path(path)
     try:
+        if not stat.S_ISREG(file.stat().st_mode):  # a FIFO never ends, nor does /dev/zero
+            raise ScriptError(f"{file}: not a regular file (a folder, FIFO or device)")
         raw = file.read_text(encoding="utf-8")
     except OSError as error:
         raise ScriptError(f"{file}: cannot read script file ({error.strerror})") from error
-    return script_from_data(_parse(file, raw))
+    except UnicodeDecodeError as error:
+        raise ScriptError(f"{file}: not UTF-8 text (byte {error.start} cannot be decoded); "
+                          "save the script as UTF-8") from None
+    try:
+        return script_from_data(_parse(file, raw))
+    except ScriptError as error:
+        if str(error).startswith(str(file)):
+            raise
+        raise ScriptError(f"{file}: {error}") from None
+    except RecursionError:
+        raise ScriptError(f"{file}: nested too deeply to read") from None
 
 
 def _parse(file: Path, raw: str) -> Any:
     suffix = file.suffix.lower()
     try:
         if suffix == ".json":
-            return json.loads(raw)
+            return json.loads(raw, parse_constant=_not_json)
         if suffix in (".yaml", ".yml"):
             return yaml.safe_load(raw)
-    except (json.JSONDecodeError, yaml.YAMLError) as error:
+    except (ValueError, yaml.YAMLError) as error:  # JSONDecodeError is a ValueError
         summary = " ".join(str(error).split())
         raise ScriptError(f"{file}: not valid {suffix[1:].upper()}: {summary}") from error
     raise ScriptError(f"{file}: unsupported script extension {suffix!r} (use .json or .yaml)")
+
+
+def _not_json(constant: str) -> Any:
+    raise ValueError(f"{constant} is not JSON (scripts hold finite numbers only)")
 
 
 def script_from_data(data: Any) -> tuple[Turn, ...]:

@@ -109,6 +109,8 @@ def _check_parts(parts: tuple[Part, ...]) -> None:
 
 def check_usage_override(usage: Mapping[str, Any]) -> None:
     """Reject unknown usage fields and values of the wrong type."""
+    if not isinstance(usage, Mapping):
+        raise ScriptError(f"usage: expected an object, got {type(usage).__name__}")
     for key, value in usage.items():
         if key == "cost":
             _check_cost_override(value)

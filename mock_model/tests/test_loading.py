@@ -138,3 +138,25 @@ def test_unknown_extension_and_missing_file_are_script_errors(tmp_path: Path) ->
 def _write(path: Path, content: str) -> Path:
     path.write_text(content, encoding="utf-8")
     return path
+
+
+@pytest.mark.parametrize(
+    ("name", "content", "expected"),
+    [
+        ("latin1.yaml", "turns:\n  - text: caf\xe9\n".encode("latin-1"), "not UTF-8 text"),
+        ("usage.json", b'{"turns": [{"text": "hi", "usage": 12}]}',
+         "turns[0].usage: expected an object, got int"),
+        ("nan.json", b'{"turns": [{"toolCall": {"name": "x", "arguments": {"a": NaN}}}]}',
+         "NaN is not JSON"),
+        ("deep.json", b'{"turns": ' + b"[" * 5000 + b"]" * 5000 + b"}", "nested too deeply"),
+    ],
+)
+def test_a_bad_script_file_is_one_error_naming_the_file(
+    tmp_path: Path, name: str, content: bytes, expected: str
+) -> None:
+    path = tmp_path / name
+    path.write_bytes(content)
+    with pytest.raises(ScriptError) as caught:
+        load_script(path)
+    message = str(caught.value)
+    assert message.startswith(f"{path}: ") and expected in message and "\n" not in message

@@ -13,6 +13,7 @@ from typing import Annotated
 
 import typer
 from rich.console import Console
+from rich.text import Text
 
 from pi.trace import format_timeline, observe_run
 
@@ -27,7 +28,8 @@ def main() -> None:
 
 def fail(text: str) -> typer.Exit:
     """Print one red line and give the exit to raise: code 2 means "bad input"."""
-    Console(stderr=True, highlight=False, soft_wrap=True).print(f"[red]error:[/red] {text}")
+    Console(stderr=True, highlight=False, soft_wrap=True).print(
+        Text.assemble(("error:", "red"), f" {text}"))  # the text is never read as markup
     return typer.Exit(2)
 
 
@@ -54,8 +56,8 @@ def trace(
         return (workspace / str(arguments["path"])).read_text(encoding="utf-8")
 
     messages = asyncio.run(observe_run(load_mock(script), prompt, {"read": read}))
-    for line in format_timeline(messages):
-        console.print(line, markup=False)
+    for line in format_timeline(messages):  # half an emoji is shown escaped, not a crash
+        console.print(line.encode("utf-8", "backslashreplace").decode("utf-8"), markup=False)
 
 
 @app.command()

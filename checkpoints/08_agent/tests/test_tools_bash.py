@@ -159,3 +159,25 @@ def test_progress_updates_carry_the_output_so_far(bash) -> None:
 
 def test_the_timeout_must_be_positive(bash) -> None:
     assert call(bash, {"command": "true", "timeout": 0}).is_error
+
+
+def ended_within(seconds: float, tool, arguments) -> tuple[object, bool]:
+    """The tool's message, and whether it came back within `seconds` (a hang is a bug)."""
+    import time
+    start = time.monotonic()
+    message = call(tool, arguments)
+    return message, time.monotonic() - start < seconds
+
+
+def test_the_timeout_holds_when_a_grandchild_in_its_own_session_keeps_the_pipe(bash) -> None:
+    command = "setsid sleep 6 & echo $! > pid; sleep 6"
+    message, in_time = ended_within(4, bash, {"command": command, "timeout": 1})
+    assert in_time and message.is_error
+    assert text_of(message).endswith("Command timed out after 1 seconds")
+    os.kill(int((bash.workspace.root / "pid").read_text()), 9)  # leave nothing behind
+
+
+def test_a_command_that_leaves_a_background_process_is_not_waited_for(bash) -> None:
+    message, in_time = ended_within(4, bash, {"command": "sleep 6 & echo $! > pid; echo done"})
+    assert in_time and not message.is_error and text_of(message) == "done\n"
+    os.kill(int((bash.workspace.root / "pid").read_text()), 9)

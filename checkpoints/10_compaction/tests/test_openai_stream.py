@@ -266,3 +266,76 @@ def test_a_long_text_cut_short_by_an_error_keeps_every_piece_that_arrived() -> N
     _, message = replay(sse(*pieces, {"error": {"message": "server overloaded"}}))
     assert message.stop_reason == "error" and "server overloaded" in message.error_message
     assert message.content[0].text == text
+
+
+def test_interleaved_tool_calls_are_reassembled_strictly_by_index() -> None:
+    def piece(index: int, arguments: str, name: str | None = None) -> dict:
+        call: dict = {"index": index, "function": {"arguments": arguments}}
+        if name:
+            call |= {"id": f"call_{index}", "type": "function"}
+            call["function"]["name"] = name
+        return delta(tool_calls=[call])
+
+    body = sse(piece(0, '{"path": ', "read"), piece(1, '{"pattern": ', "grep"),
+               piece(0, '"a.txt"}'), piece(1, '"TODO"}'), delta(finish="tool_calls"))
+    events, message = replay(body)
+    assert message.stop_reason == "toolUse"
+    assert [(b.id, b.name, b.arguments) for b in message.content] == [
+        ("call_0", "read", {"path": "a.txt"}), ("call_1", "grep", {"pattern": "TODO"})]
+    for index in (0, 1):
+        joined = "".join(e.delta for e in events
+                         if e.type == "toolcall_delta" and e.content_index == index)
+        assert json.loads(joined) == message.content[index].arguments
+
+
+def test_a_key_in_repr_form_or_cut_in_half_never_reaches_the_error_text() -> None:
+    from pi.ai.redact import clip, redact
+    key = "sk-live-ABCDEFGH12345678\r"
+    echoed = [f"Illegal header value b'Bearer {key}'".replace("\r", "\\r"),
+              json.dumps({"sent": key}), clip("x" * 90 + key, 100), key[10:] + " was refused"]
+    for text in echoed:
+        assert "ABCD" not in redact(text, [key]) and "5678" not in redact(text, [key]), text
+
+
+def test_an_error_body_is_redacted_before_it_is_cut() -> None:
+    body = "x" * 490 + KEY  # the cut at 500 characters falls inside the key
+    _, message = call(lambda request: httpx.Response(500, text=body))
+    assert message.stop_reason == "error" and KEY[:6] not in message.error_message
+
+
+def test_a_key_with_a_trailing_newline_is_trimmed_before_it_goes_into_the_header() -> None:
+    sent: list[str] = []
+
+    def echo(request: httpx.Request) -> httpx.Response:
+        sent.append(request.headers["authorization"])
+        return httpx.Response(401, json={"error": {"message": f"bad key {sent[0]}"}})
+
+    _, message = call(echo, StreamOptions(api_key=KEY + "\r\n", clock=lambda: 0))
+    assert sent == [f"Bearer {KEY}"] and KEY not in message.error_message
+
+
+def test_a_key_with_whitespace_inside_is_refused_without_showing_it() -> None:
+    _, message = call(lambda request: httpx.Response(200),
+                      StreamOptions(api_key="sk-abc def-0123456789", clock=lambda: 0))
+    assert message.stop_reason == "error" and "whitespace" in message.error_message
+    assert "0123456789" not in message.error_message
+
+
+def test_unexpected_data_in_a_chunk_is_an_error_without_python_internals() -> None:
+    _, message = replay(sse({"choices": "not a list"}))
+    assert message.stop_reason == "error"
+    assert "object has no attribute" not in message.error_message
+    assert "cannot read" in message.error_message
+
+
+@pytest.mark.parametrize("count", [float("nan"), 12.5, 1e400, -3, "12", None, True])
+def test_a_token_count_that_is_no_whole_number_is_stored_as_one(count) -> None:
+    from pi.ai.providers.openai_finish import token_count
+    body = sse(delta(content="Hi"), delta(finish="stop"), done=False).decode()
+    usage = json.dumps({"choices": [], "usage": {"prompt_tokens": 7, "completion_tokens": 1}})
+    usage = usage.replace('"completion_tokens": 1', f'"completion_tokens": {json.dumps(count)}')
+    _, message = replay((body + f"data: {usage}\n\ndata: [DONE]\n\n").encode())
+    output = message.usage.output
+    assert isinstance(output, int) and output == token_count(count) and output >= 0
+    again = AssistantMessage.model_validate(json.loads(message.model_dump_json(by_alias=True)))
+    assert again.usage == message.usage

@@ -7,6 +7,7 @@ not appear.
 """
 
 import json
+import os
 import re
 from datetime import date
 from pathlib import Path
@@ -140,6 +141,31 @@ def test_context_files_run_from_the_agent_folder_then_root_down_to_cwd(tmp_path)
         ("repo/pkg/app/CLAUDE.md", "app")]
     # An agent folder that is also one of the ancestors is listed once.
     assert len(load_context_files(cwd, tmp_path, ceiling=tmp_path)) == 3
+
+
+@pytest.mark.skipif(os.name != "posix", reason="symlinks, devices and FIFOs are POSIX")
+def test_a_context_file_linking_out_of_its_folder_or_to_a_device_or_fifo_is_not_read(
+    tmp_path,
+) -> None:
+    secret = tmp_path / "outside" / "secret.txt"
+    write(secret, "KEY=sk-never-sent")
+    cases = {"link-out": lambda p: p.symlink_to(secret), "fifo": lambda p: os.mkfifo(p),
+             "device": lambda p: p.symlink_to("/dev/zero"),
+             "environ": lambda p: p.symlink_to("/proc/self/environ")}
+    for name, make in cases.items():
+        cwd = tmp_path / name
+        cwd.mkdir()
+        make(cwd / "AGENTS.md")
+        write(cwd / "CLAUDE.md", "the safe one")
+        problems: list = []
+        found = load_context_files(cwd, tmp_path / "agent", tmp_path / name, problems)
+        assert [f.content for f in found] == ["the safe one"], name
+        assert [p.path for p in problems] == [cwd / "AGENTS.md"], name
+    inside = tmp_path / "inside"
+    write(inside / "docs" / "agents.md", "linked within the tree")
+    (inside / "AGENTS.md").symlink_to(inside / "docs" / "agents.md")
+    found = load_context_files(inside, tmp_path / "agent", inside)
+    assert [f.content for f in found] == ["linked within the tree"]
 
 
 def test_a_skill_command_carries_the_body_then_the_arguments(skills) -> None:

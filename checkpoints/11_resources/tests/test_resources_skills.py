@@ -66,6 +66,20 @@ def test_a_yaml_error_is_one_warning_naming_the_file_and_line(skills_root) -> No
     assert diagnostic.type == "warning" and "line 3" in diagnostic.message
 
 
+def test_one_skill_nested_thousands_deep_is_skipped_and_the_others_still_load(tmp_path) -> (
+    None
+):
+    for name, frontmatter in [("deep", "name: deep\ndescription: " + "[" * 5000 + "]" * 5000),
+                              ("fine", "name: fine\ndescription: A skill that loads.")]:
+        (tmp_path / name).mkdir()
+        (tmp_path / name / "SKILL.md").write_text(f"---\n{frontmatter}\n---\nBody.\n")
+    ours = load_skills_from_dir(tmp_path, "test")
+    assert [skill.name for skill in ours.skills] == ["fine"]
+    [diagnostic] = ours.diagnostics
+    assert diagnostic.path == tmp_path / "deep" / "SKILL.md"
+    assert "nested too deeply" in diagnostic.message
+
+
 @pytest.mark.parametrize("case", ["loadSkills_collision", "loadSkills_collision_includeDefaults"])
 def test_the_first_calendar_wins_and_the_second_is_a_collision(skills_root, expected, case) -> (
     None
@@ -192,3 +206,10 @@ def test_a_description_that_is_not_text_is_one_warning_and_nothing_more(tmp_path
     path = write_skill(tmp_path, "tool", f"name: Bad-Name\ndescription: {value}\n")
     skill, diagnostics = load_skill_file(path, "test")
     assert skill is None and [d.message for d in diagnostics] == ["description must be text"]
+
+
+def test_a_skill_file_that_is_not_utf8_is_one_warning_in_words(tmp_path) -> None:
+    (tmp_path / "latin").mkdir()
+    (tmp_path / "latin" / "SKILL.md").write_bytes(b"---\nname: latin\ndescription: caf\xe9\n---\n")
+    [diagnostic] = load_skills_from_dir(tmp_path, "test").diagnostics
+    assert diagnostic.message == "not valid UTF-8 (byte 32); save the file as UTF-8"

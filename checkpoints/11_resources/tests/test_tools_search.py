@@ -142,3 +142,58 @@ def test_search_tools_do_not_follow_symlinks_out_of_the_workspace(tmp_path, work
     (workspace.root / "leak.txt").symlink_to(tmp_path.parent / f"{tmp_path.name}-secret.txt")
     assert "leak" not in text_of(grep(workspace, pattern="hello"))
     assert text_of(call(FindTool(workspace), {"pattern": "leak*"})).startswith("No files")
+
+
+@pytest.mark.skipif(not hasattr(__import__("os"), "mkfifo"), reason="FIFOs are POSIX")
+def test_grep_skips_a_fifo_instead_of_waiting_on_it_for_ever(workspace) -> None:
+    import os
+    os.mkfifo(workspace.root / "pipe.txt")
+    result = grep(workspace, pattern="bye")
+    assert not result.is_error and result.content[0].text == "sub/other.txt:2: and bye"
+    refused = grep(workspace, pattern="bye", path="pipe.txt")
+    assert refused.is_error and "FIFO" in refused.content[0].text
+
+
+def test_a_runaway_pattern_is_refused_naming_the_line_and_the_loop_keeps_running(
+    workspace, monkeypatch,
+) -> None:
+    from pi.coding_agent.tools import grep as grep_module
+    monkeypatch.setattr(grep_module, "LINE_TIMEOUT", 0.2)
+    (workspace.root / "slow.txt").write_text("a" * 5000 + "!\n")
+
+    async def run() -> tuple[object, int]:
+        ticks = 0
+
+        async def tick() -> None:
+            nonlocal ticks
+            while True:
+                await asyncio.sleep(0.01)
+                ticks += 1
+
+        ticking = asyncio.ensure_future(tick())
+        request = ToolCall(id="c1", name="grep", arguments={"pattern": "(a+)+$"})
+        result = await run_tool_call(ToolRegistry([GrepTool(workspace)]), request,
+                                     AbortSignal(), lambda _: None, lambda: 0)
+        ticking.cancel()
+        return result, ticks
+
+    result, ticks = asyncio.run(run())
+    assert result.is_error and "slow.txt:1" in result.content[0].text
+    assert ticks > 0  # the event loop went on while the pattern ran
+
+
+def test_an_abort_ends_a_long_grep_at_once(workspace, monkeypatch) -> None:
+    from pi.ai import AbortController
+    from pi.coding_agent.tools import grep as grep_module
+    monkeypatch.setattr(grep_module, "LINE_TIMEOUT", 0.5)
+    (workspace.root / "slow.txt").write_text("a" * 5000 + "!\n")
+    controller = AbortController()
+
+    async def run() -> object:
+        request = ToolCall(id="c1", name="grep", arguments={"pattern": "(a+)+$"})
+        asyncio.get_running_loop().call_later(0.05, controller.abort)
+        return await run_tool_call(ToolRegistry([GrepTool(workspace)]), request,
+                                   controller.signal, lambda _: None, lambda: 0)
+
+    result = asyncio.run(run())
+    assert result.is_error and result.content[0].text == "Operation aborted"

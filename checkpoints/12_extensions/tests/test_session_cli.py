@@ -102,3 +102,72 @@ def test_an_unknown_leaf_is_refused(data_dir: Path) -> None:
     sessions, _ = reference(data_dir, "synthetic-tree")
     code, _, err = invoke("context", sessions / "synthetic-tree.v3.jsonl", "--leaf", "nope")
     assert code == 2 and "no entry with id nope" in err
+
+
+def hostile_file(tmp_path: Path, *entries: dict, raw: bytes = b"") -> Path:
+    header = {"type": "session", "version": 3, "id": "s1", "cwd": "/w",
+              "timestamp": "2026-01-01T00:00:00.000Z"}
+    lines = [json.dumps(item) for item in (header, *entries)]
+    path = tmp_path / "hostile.jsonl"
+    path.write_bytes(("\n".join(lines) + "\n").encode() + raw)
+    return path
+
+
+def said(entry_id: str, parent: str | None, text: str) -> dict:
+    return {"type": "message", "id": entry_id, "parentId": parent,
+            "timestamp": "2026-01-01T00:00:01.000Z",
+            "message": {"role": "user", "content": text, "timestamp": 1}}
+
+
+def test_a_loop_of_parents_is_one_line_for_context_and_shown_apart_by_tree(tmp_path) -> None:
+    path = hostile_file(tmp_path, said("a", "b", "first"), said("b", "a", "second"))
+    code, out, err = invoke("context", path)
+    assert code == 2 and out == ""
+    assert err.strip() == f"error: {path}: entry b: its chain of parents loops"
+    code, out, err = invoke("tree", path)
+    assert code == 0 and "first" in out and "second" in out
+    assert "parents loop" in out and err.count("\n") == 1 and "a, b" in err
+
+
+def test_terminal_escapes_and_lone_surrogates_from_the_file_are_shown_escaped(tmp_path) -> None:
+    text = "\x1b]0;pwned\x07 \x1b]52;c;ZXZpbA==\x07 half \ud800 done"
+    path = hostile_file(tmp_path, said("a", None, "x"))
+    path.write_text(path.read_text().replace('"x"', json.dumps(text)))
+    for command in (["tree"], ["info"], ["context"], ["context", "--json"]):
+        code, out, _ = invoke(*command, path)
+        assert code == 0 and "\x1b" not in out and "\x07" not in out, command
+        assert "\ud800" not in out, command
+    assert "\\x1b]0;pwned\\x07" in invoke("tree", path)[1]
+
+
+def test_a_line_nested_thousands_deep_is_one_line_naming_it(tmp_path) -> None:
+    deep = {"type": "custom", "id": "c", "parentId": None, "customType": "x",
+            "timestamp": "2026-01-01T00:00:01.000Z"}
+    path = hostile_file(tmp_path)
+    line = json.dumps(deep)[:-1] + ', "data": ' + "[" * 3000 + "]" * 3000 + "}\n"
+    path.write_bytes(path.read_bytes() + line.encode())
+    for command in ("info", "tree", "context"):
+        code, _, err = invoke(command, path)
+        assert code == 2 and err.strip() == f"error: {path}:2: nested too deeply to read"
+
+
+@pytest.mark.skipif(not hasattr(__import__("os"), "mkfifo"), reason="FIFOs are POSIX")
+def test_a_fifo_or_a_device_given_as_the_session_file_is_refused_not_read(tmp_path) -> None:
+    import os
+    fifo = tmp_path / "fifo.jsonl"
+    os.mkfifo(fifo)
+    zero = tmp_path / "zero.jsonl"
+    zero.symlink_to("/dev/zero")
+    for path in (fifo, zero):
+        code, out, err = invoke("info", path)
+        assert code == 2 and out == "" and "not a regular file" in err and str(path) in err
+
+
+def test_a_tree_far_deeper_than_a_line_is_wide_still_shows_every_entry(tmp_path) -> None:
+    entries, parent = [], None
+    for number in range(200):  # every entry a branch point: 200 levels of indentation
+        entries += [said(f"n{number}", parent, "on"), said(f"m{number}", parent, "side")]
+        parent = f"n{number}"
+    code, out, _ = invoke("tree", hostile_file(tmp_path, *entries))
+    assert code == 0 and "[level 200]" in out
+    assert all(f"n{number} " in out and f"m{number} " in out for number in range(200))

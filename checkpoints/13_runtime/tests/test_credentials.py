@@ -190,3 +190,12 @@ def test_an_unreadable_auth_file_is_an_error_reply_not_an_exception(tmp_path) ->
     auth.chmod(0o600)
     with pytest.raises(CredentialError, match="cannot be read"):
         Credentials(auth_file=auth, env={}).load()
+
+
+@posix_only
+def test_a_key_pasted_with_a_newline_or_a_windows_return_is_used_trimmed(tmp_path) -> None:
+    env = {"ANTHROPIC_API_KEY": ENV_KEY + "\r\n"}
+    assert Credentials(tmp_path / "none.json", env).resolve("anthropic").key == ENV_KEY
+    path = auth_file(tmp_path, stored(f"\t{FILE_KEY}\r"))
+    assert Credentials(path, {}).resolve("anthropic").key == FILE_KEY
+    assert Credentials(path, {}).resolve("anthropic", f"{ENV_KEY}\n").key == ENV_KEY

@@ -221,3 +221,18 @@ def test_a_fork_holds_only_the_path_and_its_labels(data_dir: Path, tmp_path: Pat
     assert build_context(cloned.tree, w.leaf_id).messages == w.context().messages
     assert source.read_bytes() == (data_dir / "pi-reference/sessions/synthetic-tree.v3.jsonl"
                                    ).read_bytes()
+
+
+def test_a_reply_with_a_lone_surrogate_or_a_split_emoji_is_written_and_reads_back(
+    tmp_path: Path,
+) -> None:
+    w = start_session(tmp_path, "/work/app", "sess-1", ids=sequential_ids(),
+                      clock=fixed_clock(START))
+    w.append_message(user("half \ud800 an emoji"))
+    w.append_message(reply(TextContent(text="split: \ud83d" + "\ude00 done")))
+    w.append_message(user("still writing"))
+    w.close()
+    messages = [entry.message for entry in read_session(w.path).entries]
+    assert messages[0].content == "half \ud800 an emoji"
+    assert messages[1].content[0].text == "split: \U0001f600 done"
+    assert messages[2].content == "still writing"

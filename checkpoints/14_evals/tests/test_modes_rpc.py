@@ -115,3 +115,22 @@ def test_a_bad_line_and_an_unknown_command_get_error_responses(
     assert missing["success"] is False and "'message'" in missing["error"]
     assert client.request({"type": "get_state", "id": "s"})["success"] is True
     client.close()
+
+
+def test_each_bad_line_gets_one_error_response_and_the_server_goes_on(
+        tmp_path: Path, data_dir: Path) -> None:
+    client = start(tmp_path, data_dir, "read-greeting.yaml")
+    assert client.process.stdin is not None
+    bad = [b"\xff\xfe not utf-8\n", b'{"type": "get_state", "id": 1e400}\n',
+           b'{"type": "get_state", "id": "\\ud800"}\n', b"[" * 100_000 + b"\n",
+           b'{"type": "get_state", "id": NaN}\n', b"[1, 2]\n"]
+    client.process.stdin.buffer.write(b"".join(bad))  # type: ignore[attr-defined]
+    client.process.stdin.flush()
+    answers = [client.wait_for(lambda line: line.get("type") == "response") for _ in bad]
+    errors = sorted(a["error"].split(": ", 1)[1][:20] for a in answers if not a["success"])
+    assert errors == ["NaN is not JSON", "expected a JSON obje", "nested too deeply",
+                      "the line is not vali"]
+    states = [a for a in answers if a["success"]]
+    assert sorted(str(a.get("id")) for a in states) == ["None", "\ud800"]
+    assert client.request({"type": "get_state", "id": "after"})["success"] is True
+    client.close()

@@ -71,7 +71,9 @@ def err_console() -> Console:
 
 
 def fail(text: str) -> typer.Exit:
-    err_console().print(f"[red]error:[/red] {text}", markup=True)
+    from rich.text import Text
+
+    err_console().print(Text.assemble(("error:", "red"), f" {text}"))  # text is not markup
     return typer.Exit(2)
 
 
@@ -85,8 +87,10 @@ def open_runtime(options: AgentOptions, ui: ExtensionUI) -> Runtime:
         runtime = Runtime(build_config(options, ui))
     except (SetupError, SessionError) as error:
         raise fail(str(error)) from None
-    for note in runtime.assembly.diagnostics:
-        err_console().print(f"warning: {note}", markup=False)
+    from pi.coding_agent.session.show import printable
+
+    for note in runtime.assembly.diagnostics:  # a name from a file may hold escapes
+        err_console().print(f"warning: {printable(note)}", markup=False)
     return runtime
 
 

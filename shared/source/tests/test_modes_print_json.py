@@ -96,3 +96,20 @@ def test_mistakes_are_one_line_and_exit_code_2(tmp_path: Path, data_dir: Path) -
         code, out, err = invoke(*args, *agent)
         assert (code, out) == (2, ""), args
         assert expected in err and len(err.strip().splitlines()) == 1, err
+
+
+def test_a_missing_extension_file_given_with_e_is_one_error_not_ignored(
+        tmp_path: Path, data_dir: Path) -> None:
+    code, out, err = invoke(*fixture_args(tmp_path, data_dir), "-e", "missing.py", "-p", "hi")
+    assert code == 2 and out == ""
+    assert err.strip() == "error: -e missing.py: no such extension file"
+
+
+def test_a_session_path_that_is_a_link_loop_is_one_error(tmp_path: Path, data_dir: Path) -> None:
+    loop = tmp_path / "loop.jsonl"
+    loop.symlink_to(loop)
+    args = fixture_args(tmp_path, data_dir)
+    args[args.index("--session") + 1] = str(loop)
+    code, out, err = invoke(*args, "-p", "hi")
+    assert code == 2 and out == "" and err.startswith(f"error: --session {loop}:")
+    assert err.count("\n") == 1

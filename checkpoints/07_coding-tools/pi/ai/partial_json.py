@@ -14,6 +14,8 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from pi.ai.redact import clip
+
 CLOSERS = {"{": "}", "[": "]"}
 
 
@@ -35,9 +37,9 @@ def strict_arguments(text: str) -> tuple[dict[str, Any], str]:
     try:
         value = json.loads(text or "{}")
     except ValueError as error:
-        return {}, f"the arguments are not valid JSON ({error}): {text[:200]}"
+        return {}, f"the arguments are not valid JSON ({error}): {clip(text, 200)}"
     if not isinstance(value, dict):
-        return {}, f"the arguments are not a JSON object: {text[:200]}"
+        return {}, f"the arguments are not a JSON object: {clip(text, 200)}"
     return value, ""
 
 

@@ -13,6 +13,9 @@ field for field and never sent to a model.
 
 from __future__ import annotations
 
+import json
+import re
+
 from typing import Annotated, Any, Literal
 
 from pydantic import ConfigDict, Field, ValidationError
@@ -125,3 +128,20 @@ def parse_message(data: object, where: str = "message") -> AgentMessage:
 def dump_message(message: AgentMessage) -> dict[str, Any]:
     """The message as Pi's JSON: camelCase keys, absent optional fields left out."""
     return message.model_dump(mode="json", by_alias=True, exclude_none=True)
+
+
+LONE_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def json_text(data: Any) -> str:
+    """Compact JSON of `data` that UTF-8 can always encode, and that reads back as `data`.
+
+    A model reply or a prompt may hold a lone surrogate (half an emoji, cut between two
+    chunks). UTF-8 cannot encode one, so a file write, an HTTP body or a line on stdout
+    holding it raw would fail. It is written as a `\\udXXX` escape instead, as JavaScript's
+    JSON.stringify does; two halves that arrived apart read back as the character they make.
+    """
+    text = json.dumps(data, ensure_ascii=False, separators=(",", ":"))
+    if LONE_SURROGATE.search(text):
+        text = LONE_SURROGATE.sub(lambda half: f"\\u{ord(half.group()):04x}", text)
+    return text

@@ -10,6 +10,9 @@ call, and no long-lived object holds a key it does not need.
 The auth file holds secrets, so it is written readable by its owner only (0600), and a file
 that other users can read is *refused*, not merely warned about: a warning scrolls by, and a
 leaked key keeps working. The error says how to fix it. No error text ever holds a key.
+A key pasted with a trailing newline (or from a Windows `.env`, with `\r`) is trimmed: the
+whitespace is never part of a key, and a header value with a `\r` in it is refused by httpx
+with the whole header quoted in its message.
 """
 
 from __future__ import annotations
@@ -53,15 +56,15 @@ class Credentials:
         """The key to use for `provider`, or None when there is none (a local server may
         need none). Raises CredentialError for an auth file that must not be used.
         """
-        if explicit:
-            return Credential(explicit, "options.api_key")
+        if explicit and explicit.strip():
+            return Credential(explicit.strip(), "options.api_key")
         stored = self.load().get(provider)
         if stored is not None:
             return Credential(stored_key(stored, f"{self.auth_file}: {provider}"),
                               str(self.auth_file))
         name = self.env_keys.get(provider)
-        if name and self.env.get(name):
-            return Credential(self.env[name], f"${name}")
+        if name and self.env.get(name, "").strip():
+            return Credential(self.env[name].strip(), f"${name}")
         return None
 
     def load(self) -> dict[str, Any]:
@@ -69,8 +72,10 @@ class Credentials:
         path = self.auth_file
         try:
             mode = path.stat().st_mode
-        except FileNotFoundError:
+        except (FileNotFoundError, NotADirectoryError):  # no such file, or no such folder
             return {}
+        except OSError as error:
+            raise CredentialError(f"{path}: cannot be read ({error.strerror})") from None
         if os.name == "posix" and mode & 0o077:
             raise CredentialError(
                 f"{path}: other users can access it (mode {mode & 0o777:o}); "
@@ -104,9 +109,9 @@ def stored_key(entry: object, where: str) -> str:
         kind = entry.get("type") if isinstance(entry, dict) else type(entry).__name__
         raise CredentialError(f"{where}: only api_key entries are supported, found {kind!r}")
     key = entry.get("key")
-    if not isinstance(key, str) or not key:
+    if not isinstance(key, str) or not key.strip():
         raise CredentialError(f"{where}.key: expected a non-empty string")
-    return key
+    return key.strip()
 
 
 def write_private(path: Path, text: str) -> None:

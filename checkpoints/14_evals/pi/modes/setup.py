@@ -133,15 +133,22 @@ def build_config(options: AgentOptions, ui: ExtensionUI,
         raise SetupError(f"--cwd {options.cwd}: not a folder")
     if options.leaf is not None and not (options.session and options.session.is_file()):
         raise SetupError(f"--leaf needs an existing --session file ({options.session})")
+    for path in options.extensions:  # asked for by name: a typo must not pass unnoticed
+        if not path.is_file():
+            raise SetupError(f"-e {path}: no such extension file")
     deterministic = options.script is not None or env.get("PI_COURSE_DETERMINISTIC") == "1"
     clock, ids = time_and_ids(deterministic)
     try:
         sessions = sessions_root(Path.home(), agent_dir / "sessions")
     except SessionError as error:
         raise SetupError(str(error)) from None
+    try:
+        session_file = options.session.resolve() if options.session else None
+    except (OSError, RuntimeError) as error:  # a link loop
+        raise SetupError(f"--session {options.session}: {error}") from None
     return RuntimeConfig(
         cwd=cwd, model=model, providers=providers, clock=clock, ids=ids,
-        session_file=options.session.resolve() if options.session else None,
+        session_file=session_file,
         leaf_id=options.leaf, agent_dir=agent_dir, sessions_dir=sessions,
         trusted=options.trust_project, ui=ui,
         extension_paths=tuple(path.resolve() for path in options.extensions),

@@ -17,6 +17,7 @@ from typing import TextIO
 from pi.ai import AssistantMessage, TextContent
 from pi.coding_agent.runtime.commands import submit
 from pi.coding_agent.runtime.runtime import Runtime
+from pi.ai.messages import LONE_SURROGATE
 
 
 async def run_prompts(runtime: Runtime, prompts: Sequence[str]) -> None:
@@ -38,12 +39,18 @@ async def print_answer(runtime: Runtime, prompts: Sequence[str], out: TextIO,
     if reply is None:
         return 0
     if reply.stop_reason in ("error", "aborted"):
-        print(reply.error_message or f"Request {reply.stop_reason}", file=err)
+        print(encodable(reply.error_message or f"Request {reply.stop_reason}"), file=err)
         return 1
     for block in reply.content:
         if isinstance(block, TextContent):
-            print(block.text, file=out)
+            print(encodable(block.text), file=out)
     return 0
+
+
+def encodable(text: str) -> str:
+    """`text` with each lone surrogate (half an emoji) shown as U+FFFD, as Node writes it:
+    UTF-8 cannot encode one, and printing it raw would lose the whole answer."""
+    return LONE_SURROGATE.sub("\ufffd", text)
 
 
 def run_to_end(runtime: Runtime, work: Callable[[], Awaitable[int]], err: TextIO) -> int:

@@ -11,11 +11,14 @@ to a question an extension is waiting on. An extension's `ui.confirm` becomes an
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
+import math
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import Any, TextIO
 
+from pi.ai.messages import LONE_SURROGATE, json_text
 from pi.coding_agent.extensions.ui import NotifyLevel
 
 Write = Callable[[dict[str, Any]], None]
@@ -36,7 +39,7 @@ class JsonLines:
         self.stream = stream
 
     def write(self, data: dict[str, Any]) -> None:
-        self.stream.write(json.dumps(data, ensure_ascii=False, separators=(",", ":")) + "\n")
+        self.stream.write(json_text(data) + "\n")  # a lone surrogate goes out escaped
         self.stream.flush()
 
 
@@ -86,17 +89,70 @@ class RpcUI:
 
 
 def read_lines_in_thread(stream: TextIO, queue: asyncio.Queue[str | None]) -> threading.Thread:
-    """Feed `stream`'s lines into `queue` from a daemon thread; None marks the end."""
+    """Feed `stream`'s lines into `queue` from a daemon thread; None marks the end.
+
+    The bytes are read, not the text: a line that is not UTF-8 must become one error
+    response, not end the reading thread (which left the server waiting forever). Each line
+    is decoded with `surrogateescape`, so its bad bytes show as lone surrogates, which valid
+    UTF-8 never gives; `parse_command` refuses such a line.
+    """
     loop = asyncio.get_running_loop()
+    binary = getattr(stream, "buffer", None)
+
+    def lines() -> Iterator[str]:
+        if binary is None:
+            yield from stream
+            return
+        for raw in binary:
+            yield raw.decode("utf-8", "surrogateescape")
 
     def pump() -> None:
         try:
-            for line in stream:
+            for line in lines():
                 loop.call_soon_threadsafe(queue.put_nowait, line)
-            loop.call_soon_threadsafe(queue.put_nowait, None)
         except RuntimeError:  # the loop has ended (the server stopped early): stop reading
             return
+        except (OSError, ValueError):  # stdin broke or was closed: that is its end
+            pass
+        with contextlib.suppress(RuntimeError):
+            loop.call_soon_threadsafe(queue.put_nowait, None)
 
     thread = threading.Thread(target=pump, name="rpc-stdin", daemon=True)
     thread.start()
     return thread
+
+
+class BadCommand(Exception):
+    """A line that is not a command; the message says why, for the one error response."""
+
+
+def parse_command(line: str) -> dict[str, Any]:
+    """The JSON object on one line, or BadCommand saying what is wrong with it.
+
+    Whatever a client sends, the answer must be JSON again: `NaN` and `Infinity` are not
+    JSON and are refused, and a number too big for a float (`1e400`) reads as null, as
+    JavaScript's JSON.stringify would write it. A line nested too deeply to read, or not
+    UTF-8, is refused like any other bad line.
+    """
+    if LONE_SURROGATE.search(line):
+        raise BadCommand("Failed to parse command: the line is not valid UTF-8")
+    try:
+        command = json.loads(line, parse_constant=refuse_constant, parse_float=finite_or_none)
+    except json.JSONDecodeError as error:
+        raise BadCommand(f"Failed to parse command: {error}") from None
+    except ValueError as error:
+        raise BadCommand(f"Failed to parse command: {error}") from None
+    except RecursionError:
+        raise BadCommand("Failed to parse command: nested too deeply") from None
+    if not isinstance(command, dict):
+        raise BadCommand("Failed to parse command: expected a JSON object")
+    return command
+
+
+def refuse_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not JSON")
+
+
+def finite_or_none(text: str) -> float | None:
+    value = float(text)
+    return value if math.isfinite(value) else None

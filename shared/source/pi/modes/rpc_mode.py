@@ -11,7 +11,6 @@ session: the transcript on disk is complete before the process exits.
 from __future__ import annotations
 
 import asyncio
-import json
 import sys
 from typing import Any, TextIO
 
@@ -21,7 +20,14 @@ from pi.coding_agent.runtime.events import AutoCompactionEnd, AutoCompactionStar
 from pi.coding_agent.runtime.runtime import Runtime
 from pi.modes.events_json import entry_lookup, event_json
 from pi.modes.rpc_commands import CORE_COMMANDS, NULL
-from pi.modes.rpc_io import JsonLines, RpcUI, Write, read_lines_in_thread
+from pi.modes.rpc_io import (
+    BadCommand,
+    JsonLines,
+    RpcUI,
+    Write,
+    parse_command,
+    read_lines_in_thread,
+)
 from pi.modes.rpc_model_commands import MODEL_COMMANDS
 from pi.modes.rpc_session_commands import SESSION_COMMANDS
 
@@ -93,13 +99,11 @@ class RpcServer:
 
     def accept(self, line: str) -> None:
         try:
-            command = json.loads(line)
-        except json.JSONDecodeError as error:
-            self.write(failure("parse", None, f"Failed to parse command: {error}"))
+            command = parse_command(line)
+        except BadCommand as error:
+            self.write(failure("parse", None, str(error)))
             return
-        if not isinstance(command, dict):
-            self.write(failure("parse", None, "Failed to parse command: expected a JSON object"))
-        elif command.get("type") == "extension_ui_response":
+        if command.get("type") == "extension_ui_response":
             self.ui.answer(command)
         else:
             task = asyncio.create_task(self.respond(command))

@@ -19,6 +19,7 @@ from pi.ai.content import ImageContent, TextContent
 from pi.ai.messages import AssistantMessage, ToolResultMessage, UserMessage
 from pi.ai.model import Context, Model, StreamOptions, Tool
 from pi.ai.providers.compat import compat_messages
+from pi.ai.redact import usable_key
 
 Json = dict[str, Any]
 TOOL_IMAGES = "Attached image(s) from tool result:"
@@ -45,8 +46,9 @@ def chat_completions_body(model: Model, context: Context, options: StreamOptions
 def headers_for(options: StreamOptions) -> dict[str, str]:
     """The only place the API key goes: the Authorization header."""
     headers = {"Content-Type": "application/json", "Accept": "text/event-stream"}
-    if options.api_key:
-        headers["Authorization"] = f"Bearer {options.api_key}"
+    key = usable_key(options.api_key)
+    if key:
+        headers["Authorization"] = f"Bearer {key}"
     return headers
 
 

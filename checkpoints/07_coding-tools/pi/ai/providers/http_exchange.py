@@ -15,9 +15,10 @@ from collections.abc import Awaitable, Callable
 
 import httpx
 
+from pi.ai.messages import json_text
 from pi.ai.model import Context, Model, StreamOptions, empty_reply
 from pi.ai.providers.openai_wire import ReplyBuilder, WireError
-from pi.ai.redact import redact
+from pi.ai.redact import clip, redact
 from pi.ai.retry import RetryPolicy, decide
 from pi.ai.stream import AssistantMessageEventStream, produce
 
@@ -56,7 +57,8 @@ class HttpProvider:
         client = self.client or httpx.AsyncClient(timeout=TIMEOUT)
         request = client.build_request(
             "POST", f"{model.base_url.rstrip('/')}{self.path}",
-            json=self.body(model, context, options), headers=self.headers(options),
+            content=json_text(self.body(model, context, options)).encode("utf-8"),
+            headers=self.headers(options),
         )
         try:
             response = await send_with_retry(client, request, self.retry, options)
@@ -107,7 +109,7 @@ def stream_exchange(
                 raise
             out.fail("Request was aborted", "aborted")
         except Exception as error:  # every failure becomes an error reply, key redacted
-            out.fail(redact(describe(error), [options.api_key]))
+            out.fail(redact(describe(error, model), [options.api_key]))
 
     return produce(pump, empty_reply(model, options))
 
@@ -132,7 +134,7 @@ async def send_with_retry(
             if response.is_success:
                 return response
             status, headers = response.status_code, response.headers
-            text = await error_text(response)
+            text = await error_text(response, options.api_key)
         decision = decide(policy, attempt, status, headers, options.clock())
         if not decision.retry:
             raise WireError(f"{text} ({decision.note})" if decision.note else text)
@@ -140,8 +142,11 @@ async def send_with_retry(
         attempt += 1
 
 
-async def error_text(response: httpx.Response) -> str:
-    """`HTTP 429: <the provider's own message>`, read from an error response (then closed)."""
+async def error_text(response: httpx.Response, key: str | None = None) -> str:
+    """`HTTP 429: <the provider's own message>`, read from an error response (then closed).
+
+    The body is redacted before it is cut: a key the server echoes must not survive in part.
+    """
     try:
         body = (await response.aread()).decode("utf-8", "replace").strip()
     finally:
@@ -151,10 +156,21 @@ async def error_text(response: httpx.Response) -> str:
     except (ValueError, AttributeError):
         error = None
     message = error.get("message") if isinstance(error, dict) else error
-    text = str(message) if isinstance(message, str) and message else body[:500]
+    text = message if isinstance(message, str) and message else clip(redact(body, [key]), 500)
     return f"HTTP {response.status_code}: {text or response.reason_phrase}"
 
 
-def describe(error: Exception) -> str:
-    """Our own errors say what happened; others also name their type (`ReadError: …`)."""
-    return str(error) if isinstance(error, WireError) else f"{type(error).__name__}: {error}"
+def describe(error: Exception, model: Model | None = None) -> str:
+    """Our own errors say what happened; network errors also name their type (`ReadError: …`).
+
+    Anything else is data this adapter did not expect (a list where an object belongs, …):
+    the reader is told that, not Python's own words about it.
+    """
+    if isinstance(error, (WireError, ValueError)):
+        return str(error)
+    if isinstance(error, (httpx.HTTPError, OSError)):
+        return f"{type(error).__name__}: {error}"
+    server = f"the {model.provider} server" if model is not None else "the server"
+    if isinstance(error, RecursionError):
+        return f"{server} sent JSON nested too deeply to read"
+    return f"{server} sent a reply in a shape this client cannot read"

@@ -21,6 +21,7 @@ from pi.ai.model import Context, Model, StreamOptions
 from pi.ai.providers.http_exchange import HttpProvider
 from pi.ai.providers.openai_convert import chat_completions_body, headers_for
 from pi.ai.providers.openai_wire import ReplyBuilder, WireError
+from pi.ai.redact import clip
 
 API = "openai-completions"
 
@@ -50,8 +51,8 @@ async def read_stream(response: httpx.Response, builder: ReplyBuilder) -> None:
         try:
             chunk = json.loads(event.data)
         except ValueError:
-            raise WireError(f"a stream chunk is not JSON: {event.data[:200]}") from None
+            raise WireError(f"a stream chunk is not JSON: {clip(event.data, 200)}") from None
         if not isinstance(chunk, dict):
-            raise WireError(f"a stream chunk is not a JSON object: {event.data[:200]}")
+            raise WireError(f"a stream chunk is not a JSON object: {clip(event.data, 200)}")
         builder.feed(chunk)
     builder.finish()

@@ -1,8 +1,10 @@
-"""Step 07: small file helpers shared by the tools: atomic writes and binary detection."""
+"""Step 07: small file helpers shared by the tools: atomic writes, binary detection, and
+reading only regular files (a FIFO would block for ever, `/dev/zero` would never end)."""
 
 from __future__ import annotations
 
 import os
+import stat
 from pathlib import Path
 
 
@@ -27,3 +29,29 @@ def atomic_write(path: Path, data: bytes) -> None:
 def looks_binary(head: bytes) -> bool:
     """ripgrep's rule of thumb: a NUL byte near the start means "not text", so skip it."""
     return b"\x00" in head
+
+
+def is_regular_file(path: Path) -> bool:
+    try:
+        return stat.S_ISREG(path.stat().st_mode)
+    except OSError:
+        return False
+
+
+def read_regular(path: Path) -> bytes | None:
+    """The bytes of `path` if it is a regular file; None for anything else or on an error.
+
+    It is opened without blocking and checked once open, so a FIFO that appears between
+    the walk and the read cannot stall the search.
+    """
+    try:
+        descriptor = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
+    except OSError:
+        return None  # unreadable (permissions, vanished): nothing to report from it
+    with os.fdopen(descriptor, "rb") as file:
+        try:
+            if not stat.S_ISREG(os.fstat(descriptor).st_mode):
+                return None
+            return file.read()
+        except OSError:
+            return None

@@ -7,6 +7,7 @@ Pi's terms: a stop reason and a `Usage`.
 
 from __future__ import annotations
 
+import math
 from typing import Any, Literal
 
 from pi.ai.events import DoneEvent, TerminalEvent
@@ -34,8 +35,24 @@ def terminal_event(message: AssistantMessage, finish_reason: str | None) -> Term
 
 def usage_from(data: dict[str, Any]) -> Usage:
     """OpenAI counts cached prompt tokens inside `prompt_tokens`; Pi counts them apart."""
-    prompt, output = data.get("prompt_tokens") or 0, data.get("completion_tokens") or 0
-    cached = (data.get("prompt_tokens_details") or {}).get("cached_tokens") or 0
+    prompt = token_count(data.get("prompt_tokens"))
+    output = token_count(data.get("completion_tokens"))
+    details = data.get("prompt_tokens_details")
+    cached = token_count(details.get("cached_tokens") if isinstance(details, dict) else 0)
     zero = Usage.zero()
     return zero.model_copy(update={"input": prompt - cached, "output": output,
                                    "cache_read": cached, "total_tokens": prompt + output})
+
+
+def token_count(value: object) -> int:
+    """A count as a server should send it: a whole number, never negative.
+
+    Servers have sent `12.5`, `NaN` and `1e400`; written as they are, the session file would
+    hold `null` or a fraction where a count belongs, and would no longer open. A fraction is
+    rounded; anything that is not a finite number counts as 0.
+    """
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        return 0
+    if isinstance(value, float) and not math.isfinite(value):
+        return 0
+    return max(0, round(value))

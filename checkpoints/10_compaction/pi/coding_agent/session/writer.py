@@ -11,11 +11,11 @@ lines before the failure stay readable; a half-written last line is ignored when
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any, TextIO, cast
 
+from pi.ai.messages import json_text
 from pi.coding_agent.session.appends import Base, EntryAppends
 from pi.coding_agent.session.context import SessionContext, build_context
 from pi.coding_agent.session.entries import (
@@ -83,8 +83,7 @@ class SessionWriter(EntryAppends):
 
     def write_line(self, item: SessionHeader | SessionEntry) -> None:
         """One JSON line, written and flushed; any failure closes the writer for good."""
-        line = json.dumps(dump_line(item), ensure_ascii=False, separators=(",", ":")) + "\n"
-        self.write_text(line)
+        self.write_text(json_text(dump_line(item)) + "\n")  # a lone surrogate is escaped
 
     def write_text(self, line: str) -> None:
         """Write one finished line and flush it; any failure closes the writer for good."""

@@ -1,23 +1,33 @@
 """Step 07: `grep`, search file contents with a regex, in pure Python.
 
-Pi runs ripgrep; this course uses `re` and the `.gitignore`-aware walk, which needs nothing
-installed and is fast enough for a project. The output is what ripgrep-based Pi prints:
-`path:12: text` for a match and `path-11- text` for context lines, paths relative to the
-searched folder. Three limits keep it small: 100 matches (by default), 500 characters per
-line, 50 KB in all; each one that bites adds a notice. Binary files are skipped. Python's
-regex syntax differs from ripgrep's in corners (e.g. `\\d` also matches non-ASCII digits).
+Pi runs ripgrep; this course uses Python regular expressions and the `.gitignore`-aware
+walk, which needs no program installed and is fast enough for a project. The output is what
+ripgrep-based Pi prints: `path:12: text` for a match and `path-11- text` for context lines,
+paths relative to the searched folder. Three limits keep it small: 100 matches (by default),
+500 characters per line, 50 KB in all; each one that bites adds a notice. Binary files are
+skipped. Python's regex syntax differs from ripgrep's in corners (e.g. `\\d` also matches
+non-ASCII digits).
+
+The search runs in a worker thread, so it never stalls the agent, and an abort ends the call
+at once. Patterns are compiled by the `regex` package in its `re`-compatible mode, not by
+`re`, for two things `re` cannot do: give up on a line after a second or so (a pattern like
+`(a+)+$` can backtrack for hours) and let other threads run meanwhile. FIFOs and devices
+are skipped: reading one would wait for ever, or never end.
 """
 
 from __future__ import annotations
 
-import re
+import asyncio
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
+import regex  # type: ignore[import-untyped, unused-ignore]
 from pydantic import Field
 
 from pi.agent import AgentTool, ProgressCallback, ToolResult
 from pi.ai import AbortSignal
-from pi.coding_agent.tools.files import looks_binary
+from pi.coding_agent.tools.files import is_regular_file, looks_binary, read_regular
 from pi.coding_agent.tools.globs import compile_glob
 from pi.coding_agent.tools.params import ToolParams
 from pi.coding_agent.tools.listing import listing_result
@@ -26,6 +36,8 @@ from pi.coding_agent.tools.walk import walk
 from pi.coding_agent.tools.workspace import Workspace
 
 DEFAULT_GREP_LIMIT = 100
+LINE_TIMEOUT = 1.0  # seconds one line may take; only a runaway pattern needs that long
+Pattern = Any  # a compiled `regex` pattern (the package ships no type hints)
 
 
 class GrepParams(ToolParams):
@@ -58,11 +70,19 @@ class GrepTool(AgentTool[GrepParams]):
         top = self.workspace.resolve(params.path or ".")
         if not top.exists():
             raise FileNotFoundError(f"Path not found: {params.path}")
+        if not top.is_dir() and not is_regular_file(top):
+            raise ValueError(f"Not a file or folder: {params.path} (a device, FIFO or socket)")
         regex = compile_pattern(params)
+        return await off_the_loop(lambda: self.search(top, regex, params, signal), signal)
+
+    def search(self, top: Path, regex: Pattern, params: GrepParams, signal: AbortSignal) -> (
+        ToolResult
+    ):
+        """The whole search; it runs in a worker thread and stops at an abort."""
         lines: list[str] = []
         matches, cut = 0, False
         for path, label in files_to_search(self.workspace, top, params.glob, signal):
-            for number, found in search_file(path, regex):
+            for number, found in search_file(path, regex, signal):
                 if matches == params.limit:
                     return finish(lines, params.limit, cut)
                 block, was_cut = context_block(found, number, params.context, label)
@@ -71,11 +91,28 @@ class GrepTool(AgentTool[GrepParams]):
         return finish(lines, None, cut) if matches else ToolResult.text("No matches found")
 
 
-def compile_pattern(params: GrepParams) -> re.Pattern[str]:
-    source = re.escape(params.pattern) if params.literal else params.pattern
+async def off_the_loop(work: Callable[[], ToolResult], signal: AbortSignal) -> ToolResult:
+    """Run `work` in a thread, so a slow search never stalls the agent; an abort returns at
+    once (the thread notices it before the next line and stops)."""
+    aborted = asyncio.Event()
+    signal.on_abort(aborted.set)
+    searching = asyncio.ensure_future(asyncio.to_thread(work))
+    stopped = asyncio.ensure_future(aborted.wait())
     try:
-        return re.compile(source, re.IGNORECASE if params.ignore_case else 0)
-    except re.error as error:
+        await asyncio.wait({searching, stopped}, return_when=asyncio.FIRST_COMPLETED)
+    finally:
+        stopped.cancel()
+    if not searching.done():
+        raise RuntimeError("Operation aborted")
+    return searching.result()
+
+
+def compile_pattern(params: GrepParams) -> Pattern:
+    """The pattern in `regex`'s re-compatible mode (V0): unlike `re`, it can time out."""
+    source = regex.escape(params.pattern) if params.literal else params.pattern
+    try:
+        return regex.compile(source, (regex.IGNORECASE if params.ignore_case else 0) | regex.V0)
+    except (regex.error, RecursionError, OverflowError, ValueError) as error:
         raise ValueError(f"Invalid regular expression {params.pattern!r}: {error}") from None
 
 
@@ -94,17 +131,34 @@ def files_to_search(workspace: Workspace, top: Path, glob: str | None, signal: A
     return found
 
 
-def search_file(path: Path, regex: re.Pattern[str]) -> list[tuple[int, list[str]]]:
-    """(line number, all lines of the file) for each matching line; binary files give none."""
-    try:
-        data = path.read_bytes()
-    except OSError:
-        return []  # unreadable (permissions, vanished): nothing to report from it
-    if looks_binary(data[:8192]):
+def search_file(path: Path, pattern: Pattern, signal: AbortSignal) -> (
+    list[tuple[int, list[str]]]
+):
+    """(line number, all lines of the file) for each matching line; binary files give none,
+    nor do FIFOs and devices (reading one would wait for ever, or never end)."""
+    data = read_regular(path)
+    if data is None or looks_binary(data[:8192]):
         return []
     text = data.decode("utf-8", errors="replace").replace("\r\n", "\n").replace("\r", "\n")
     lines = text.removesuffix("\n").split("\n")
-    return [(number, lines) for number, line in enumerate(lines, 1) if regex.search(line)]
+    found = []
+    for number, line in enumerate(lines, 1):
+        if signal.aborted:
+            raise RuntimeError("Operation aborted")
+        if matches(pattern, line, path, number):
+            found.append((number, lines))
+    return found
+
+
+def matches(pattern: Pattern, line: str, path: Path, number: int) -> bool:
+    """Whether `line` matches; a pattern still busy after LINE_TIMEOUT seconds on one line
+    backtracks without end (`(a+)+$` on `aaaa…b`), and the search is refused, not waited for."""
+    try:
+        return pattern.search(line, timeout=LINE_TIMEOUT, concurrent=True) is not None
+    except TimeoutError:
+        raise TimeoutError(
+            f"The pattern took more than {LINE_TIMEOUT:g} s on {path.name}:{number}; it "
+            "backtracks too much (nested repeats like (a+)+). Simplify it.") from None
 
 
 def context_block(lines: list[str], number: int, context: int, label: str) -> (

@@ -5,93 +5,29 @@ Each SSE `data:` line holds one JSON chunk. Its `choices[0].delta` carries a pie
 of tool calls (`tool_calls`, each piece naming its call by `index`). `ReplyBuilder` grows the
 reply block by block and pushes the matching start / delta / end events, each with the
 partial message so far. The `finish_reason` is remembered until the stream is over, and the
-token usage arrives last, in a chunk with no choices.
-
-A reply can be long (100 KB of tool arguments in thousands of small deltas), and an event per
-delta must not cost time in the length of the reply so far, or decoding costs its square.
-So a block collects its pieces and joins them only when asked, and the partial message shows
-a growing block afresh only while it is small (`EXACT_UP_TO`) or once it has grown by a
-quarter since it was last shown: a long text, or a tool call's argument preview, in a delta
-event may trail the deltas by at most a fifth of its length. Every `*_end` event and the
-terminal event show the whole reply, and so does a reply that fails or is aborted mid-way.
+token usage arrives last, in a chunk with no choices. How a long reply stays cheap to stream
+is `reply_blocks.py`'s business.
 """
 
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from pi.ai.content import AssistantBlock, TextContent, ThinkingContent, ToolCall
+from pi.ai.content import AssistantBlock, ToolCall
 from pi.ai.events import StartEvent, TextDeltaEvent, TextEndEvent, TextStartEvent
 from pi.ai.events import ThinkingDeltaEvent, ThinkingEndEvent, ThinkingStartEvent
 from pi.ai.events import ToolCallDeltaEvent, ToolCallEndEvent, ToolCallStartEvent
 from pi.ai.messages import AssistantMessage
-from pi.ai.partial_json import parse_partial_json, strict_arguments
+from pi.ai.partial_json import strict_arguments
 from pi.ai.providers.openai_finish import terminal_event, usage_from
+from pi.ai.providers.reply_blocks import Block, WireError
 from pi.ai.stream import AssistantMessageEventStream
 REASONING_FIELDS = ("reasoning_content", "reasoning")
 STARTS: dict[str, type[TextStartEvent] | type[ThinkingStartEvent] | type[ToolCallStartEvent]] = {
     "text": TextStartEvent, "thinking": ThinkingStartEvent, "toolCall": ToolCallStartEvent}
 DELTAS: dict[str, type[TextDeltaEvent] | type[ThinkingDeltaEvent] | type[ToolCallDeltaEvent]] = {
     "text": TextDeltaEvent, "thinking": ThinkingDeltaEvent, "toolCall": ToolCallDeltaEvent}
-
-
-class WireError(Exception):
-    """The server sent something this adapter cannot read; the reply ends as an error."""
-
-
-EXACT_UP_TO = 1_000  # characters: a block up to this size is shown exactly in every event
-
-
-@dataclass
-class Block:
-    """One content block while it grows; for a tool call, `text` is its arguments' JSON."""
-
-    type: Literal["text", "thinking", "toolCall"]
-    id: str = ""
-    name: str = ""
-    signature: str | None = None  # which wire field the reasoning came in
-    arguments: dict[str, Any] | None = None  # set once the call is complete
-    pieces: list[str] = field(default_factory=list)  # the text, joined only when read
-    size: int = 0  # characters so far
-    shown: AssistantBlock | None = None  # the content last built, and the state it shows
-    shown_as: tuple[int, bool, str | None] | None = None
-
-    @property
-    def text(self) -> str:
-        if len(self.pieces) > 1:
-            self.pieces[:] = ["".join(self.pieces)]
-        return self.pieces[0] if self.pieces else ""
-
-    @text.setter
-    def text(self, value: str) -> None:
-        self.pieces[:], self.size = [value], len(value)
-
-    def add(self, piece: str) -> None:
-        self.pieces.append(piece)
-        self.size += len(piece)
-
-    def content(self, exact: bool = True) -> AssistantBlock:
-        """The block as a message shows it, rebuilt only when it changed and either `exact`
-        is asked or a rebuild is worth it (see the top)."""
-        state = (self.size, self.arguments is not None, self.signature)
-        if self.shown is None or (state != self.shown_as and (exact or self.worth_rebuilding())):
-            self.shown, self.shown_as = self.build(), state
-        return self.shown
-
-    def worth_rebuilding(self) -> bool:
-        """A small block always; a long one once it grew by a quarter since it was built."""
-        shown_size = self.shown_as[0] if self.shown_as is not None else 0
-        return self.size <= EXACT_UP_TO or 4 * (self.size - shown_size) >= shown_size
-
-    def build(self) -> AssistantBlock:
-        if self.type == "text":
-            return TextContent(text=self.text)
-        if self.type == "thinking":
-            return ThinkingContent(thinking=self.text, thinking_signature=self.signature)
-        arguments = parse_partial_json(self.text) if self.arguments is None else self.arguments
-        return ToolCall(id=self.id, name=self.name, arguments=arguments)
 
 
 class ReplyBuilder:
@@ -102,7 +38,8 @@ class ReplyBuilder:
         self.reply = out.partial  # everything but the content: ids, usage, timestamp
         self.blocks: list[Block] = []
         self.calls: dict[int, Block] = {}  # a tool call's wire `index` -> its block
-        self.open: Block | None = None
+        self.open_calls: list[Block] = []  # calls still taking pieces, in content order
+        self.open: Block | None = None  # the text or thinking block now growing
         self.finish_reason: str | None = None
         self.last_snapshot: tuple[AssistantMessage, tuple[AssistantBlock, ...],
                                   AssistantMessage] | None = None
@@ -155,43 +92,77 @@ class ReplyBuilder:
         self.push_delta(piece)
 
     def add_call(self, call: dict[str, Any]) -> None:
-        """A piece of a tool call: the first names it, the rest add argument text."""
+        """A piece of a tool call: the first names it, the rest add argument text.
+
+        Pieces belong to the call their `index` names, and some servers interleave two
+        calls (index 0 starts, index 1 starts, index 0 goes on), so a call whose arguments
+        are unfinished stays open until the text after it or the end of the stream.
+        """
         index, function = call.get("index", 0), call.get("function") or {}
         block = self.calls.get(index)
         if block is None:
             block = self.begin(Block("toolCall", id=call.get("id") or f"call_{index}"))
             self.calls[index] = block
-        elif block is not self.open:
-            raise WireError(f"tool call {index} continued after another block had started")
+        elif block not in self.open_calls:
+            raise WireError(f"tool call {index} continued after it had ended")
         block.name = function.get("name") or block.name
         if function.get("arguments"):
             block.add(function["arguments"])
-            self.push_delta(function["arguments"])
+            self.push_delta(function["arguments"], block)
 
     def begin(self, block: Block) -> Block:
-        self.close()
+        """Start `block`. A new tool call ends the calls before it whose arguments are
+        complete; one still unfinished stays open, since its pieces may go on."""
+        if block.type == "toolCall" and self.open_calls:
+            self.close_calls(only_complete=True)
+        else:
+            self.close_calls()
+            self.close()
         self.blocks.append(block)
         self.open = block
+        if block.type == "toolCall":
+            self.open_calls.append(block)
         start = STARTS[block.type]
         self.out.push(start(content_index=len(self.blocks) - 1, partial=self.snapshot()))
         return block
 
-    def push_delta(self, piece: str) -> None:
-        assert self.open is not None
-        event = DELTAS[self.open.type](
-            content_index=len(self.blocks) - 1, delta=piece, partial=self.snapshot())
+    def push_delta(self, piece: str, block: Block | None = None) -> None:
+        block = block or self.open
+        assert block is not None
+        event = DELTAS[block.type](
+            content_index=self.position(block), delta=piece, partial=self.snapshot())
         self.out.push(event)
 
+    def position(self, block: Block) -> int:
+        """The content index of `block`: the last one, unless calls are interleaved."""
+        last = len(self.blocks) - 1
+        return last if self.blocks[last] is block else self.blocks.index(block)
+
     def close(self) -> None:
-        """End the open block; a tool call's arguments are parsed strictly now, or refused."""
+        """End the block begun last; a tool call's arguments are parsed strictly now."""
         block, self.open = self.open, None
-        index = len(self.blocks) - 1
         if block is None:
             return
-        if block.type != "toolCall":
-            end = TextEndEvent if block.type == "text" else ThinkingEndEvent
-            self.out.push(end(content_index=index, content=block.text, partial=self.snapshot()))
+        if block.type == "toolCall":
+            self.open_calls.remove(block)
+            self.close_call(block)
             return
+        end = TextEndEvent if block.type == "text" else ThinkingEndEvent
+        index = self.position(block)
+        self.out.push(end(content_index=index, content=block.text, partial=self.snapshot()))
+
+    def close_calls(self, only_complete: bool = False) -> None:
+        """End the tool calls still open (or only those with complete arguments), in order."""
+        ending = [block for block in self.open_calls if not only_complete or complete(block)]
+        self.open_calls = [block for block in self.open_calls if block not in ending]
+        if self.open in ending:
+            self.open = None
+        for block in ending:
+            self.close_call(block)
+
+    def close_call(self, block: Block) -> None:
+        """End one tool call; its arguments are parsed strictly now, or refused."""
+        index = self.position(block)
         block.arguments, problem = strict_arguments(block.text)
         call = ToolCall(id=block.id, name=block.name, arguments=block.arguments)
         partial = self.snapshot()
@@ -201,5 +172,11 @@ class ReplyBuilder:
 
     def finish(self) -> None:
         """The stream is over: close the last block and push the one terminal event."""
+        self.close_calls()
         self.close()
         self.out.push(terminal_event(self.snapshot(), self.finish_reason))
+
+
+def complete(call: Block) -> bool:
+    """Whether a tool call's arguments so far are a whole JSON object (nothing can follow)."""
+    return bool(call.text.strip()) and not strict_arguments(call.text)[1]

@@ -21,7 +21,12 @@ from dataclasses import dataclass, field
 from datetime import date
 from pathlib import Path
 
-from pi.coding_agent.resources.context_files import ContextFile, load_context_files
+from pi.coding_agent.resources.context_files import (
+    ContextFile,
+    Unsafe,
+    load_context_files,
+    read_inside,
+)
 from pi.coding_agent.resources.diagnostics import Diagnostic
 from pi.coding_agent.resources.discovery import PROJECT_DIR, discover_skills
 from pi.coding_agent.resources.prompt_templates import (
@@ -46,11 +51,13 @@ def default_agent_dir() -> Path:
 
 
 def read_optional(path: Path) -> str | None:
-    """The text of `path` without trailing blank space, or None if it cannot be read."""
+    """The text of `path` without trailing blank space, or None if it cannot be read
+    (or must not be: a link out of its folder, a device, a FIFO; see `read_inside`)."""
     try:
-        return path.read_text(encoding="utf-8").rstrip()
-    except (OSError, UnicodeDecodeError):
+        text = read_inside(path, path.parent)
+    except Unsafe:
         return None
+    return None if text is None else text.rstrip()
 
 
 def first_file(folders: list[Path], name: str) -> str | None:
@@ -100,11 +107,14 @@ class ResourceLoader:
         skills = discover_skills(self.cwd, self.agent_dir, trusted, self.skill_paths, self.home)
         templates, template_problems = load_prompt_templates(
             [(folder / "prompts", source) for folder, source in places])
-        context = load_context_files(self.cwd, self.agent_dir, self.context_ceiling)
+        context_problems: list[Diagnostic] = []
+        context = load_context_files(self.cwd, self.agent_dir, self.context_ceiling,
+                                     context_problems)
         prompt = build_system_prompt(
             tool_names=self.tool_names, today=self.today, cwd=self.cwd,
             custom_prompt=self.system_prompt or first_file(folders, "SYSTEM.md"),
             append=self.append_system_prompt or first_file(folders, "APPEND_SYSTEM.md"),
             context_files=context, skills=skills.skills, tool_prompts=self.tool_prompts)
         return Resources(prompt, skills.skills, templates, context,
-                         skills.diagnostics + template_problems, trusted)
+                         skills.diagnostics + template_problems + tuple(context_problems),
+                         trusted)

@@ -24,7 +24,7 @@ from pathlib import Path
 from typing import Any
 
 from pi.coding_agent.resources.diagnostics import Diagnostic, warning
-from pi.coding_agent.resources.frontmatter import FrontmatterError, parse_markdown
+from pi.coding_agent.resources.frontmatter import FrontmatterError, parse_markdown, read_problem
 from pi.coding_agent.session.tokens import js_length
 
 MAX_NAME_LENGTH = 64
@@ -90,7 +90,9 @@ def load_skill_file(path: Path, source: str) -> tuple[Skill | None, list[Diagnos
     """The skill in `path` (None when it cannot be loaded) and every warning about it."""
     try:
         frontmatter = parse_markdown(path.read_text(encoding="utf-8")).frontmatter
-    except (OSError, UnicodeDecodeError, FrontmatterError) as error:
+    except (OSError, UnicodeDecodeError) as error:
+        return None, [warning(path, read_problem(error))]
+    except FrontmatterError as error:
         return None, [warning(path, str(error))]
     description = frontmatter.get("description")
     name = frontmatter.get("name") if given(frontmatter.get("name")) else path.parent.name

@@ -7,14 +7,21 @@ most specific file is read last and can refine the general ones. Each folder con
 most one file, `AGENTS.md` when it has both. The files go into the system prompt whole, each
 under its own heading with its path.
 
+A context file is read only when it is a regular file inside its own folder's tree: not
+through a link leading elsewhere, not a device, not a FIFO (see `read_inside`).
+
 `ceiling` stops the climb below the filesystem root; Pi always starts at the root. Tests and
 the demo set it so that a stray `/tmp/AGENTS.md` cannot change their output.
 """
 
 from __future__ import annotations
 
+import os
+import stat
 from dataclasses import dataclass
 from pathlib import Path
+
+from pi.coding_agent.resources.diagnostics import Diagnostic, warning
 
 CONTEXT_FILE_NAMES = ("AGENTS.md", "CLAUDE.md")
 
@@ -25,14 +32,55 @@ class ContextFile:
     content: str
 
 
-def context_file_in(folder: Path) -> ContextFile | None:
-    """The first readable file of CONTEXT_FILE_NAMES in `folder`, or None."""
+class Unsafe(Exception):
+    """A context file that is there but must not be read; the message says why."""
+
+
+def read_inside(path: Path, folder: Path) -> str | None:
+    """The text of `path`, a regular file inside `folder`'s tree; None when it is not there.
+
+    Everything in a context file goes to the model, so a link is followed only while it
+    stays inside the folder the file is in: an `AGENTS.md` pointing at `~/.ssh/id_rsa` or
+    `/proc/self/environ` would send a secret to the server. A device or a FIFO is no file
+    to read either (`/dev/zero` never ends, a FIFO never answers): both raise Unsafe.
+    """
+    if not path.is_symlink() and not path.exists():
+        return None
+    try:
+        real = path.resolve()
+    except (OSError, RuntimeError):  # a link loop
+        raise Unsafe("is a link that loops; not read") from None
+    if not real.is_relative_to(folder.resolve()):
+        raise Unsafe(f"links to {real}, outside {folder}; not read")
+    try:
+        descriptor = os.open(real, os.O_RDONLY | os.O_NONBLOCK)
+    except OSError as error:
+        raise Unsafe(f"cannot be read ({error.strerror or error})") from None
+    with os.fdopen(descriptor, "rb") as file:
+        if not stat.S_ISREG(os.fstat(descriptor).st_mode):
+            raise Unsafe("is not a regular file (a folder, device or FIFO); not read")
+        data = file.read()
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError:
+        raise Unsafe("is not valid UTF-8; not read") from None
+
+
+def context_file_in(folder: Path, problems: list[Diagnostic] | None = None) -> ContextFile | None:
+    """The first readable file of CONTEXT_FILE_NAMES in `folder`, or None.
+
+    A file that must not be read is skipped with a diagnostic in `problems`.
+    """
     for name in CONTEXT_FILE_NAMES:
         path = folder / name
         try:
-            return ContextFile(path, path.read_text(encoding="utf-8"))
-        except (OSError, UnicodeDecodeError):
+            content = read_inside(path, folder)
+        except Unsafe as problem:
+            if problems is not None:
+                problems.append(warning(path, str(problem)))
             continue
+        if content is not None:
+            return ContextFile(path, content)
     return None
 
 
@@ -44,14 +92,16 @@ def folders_down_to(cwd: Path, ceiling: Path | None) -> list[Path]:
     return [folder for folder in chain if folder.is_relative_to(ceiling)]
 
 
-def load_context_files(cwd: Path, agent_dir: Path, ceiling: Path | None = None) -> (
-    tuple[ContextFile, ...]
-):
-    """The agent folder's file, then one per folder from the top down to `cwd`, no repeats."""
+def load_context_files(cwd: Path, agent_dir: Path, ceiling: Path | None = None,
+                       problems: list[Diagnostic] | None = None) -> tuple[ContextFile, ...]:
+    """The agent folder's file, then one per folder from the top down to `cwd`, no repeats.
+
+    Files that are there but must not be read are reported in `problems`, if given.
+    """
     found: list[ContextFile] = []
     seen: set[Path] = set()
     for folder in [agent_dir, *folders_down_to(cwd, ceiling)]:
-        context = context_file_in(folder)
+        context = context_file_in(folder, problems)
         if context is not None and context.path.resolve() not in seen:
             seen.add(context.path.resolve())
             found.append(context)

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from pi.coding_agent.resources.diagnostics import Diagnostic, collision, warning
-from pi.coding_agent.resources.frontmatter import FrontmatterError, parse_markdown
+from pi.coding_agent.resources.frontmatter import FrontmatterError, parse_markdown, read_problem
 
 PLACEHOLDER = re.compile(r"\$(?:(\d+)|ARGUMENTS|@)")
 DESCRIPTION_FALLBACK_CHARS = 60
@@ -43,7 +43,9 @@ def describe(frontmatter_description: object, body: str) -> str:
 def load_template(path: Path, source: str) -> PromptTemplate | Diagnostic:
     try:
         markdown = parse_markdown(path.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, FrontmatterError) as error:
+    except (OSError, UnicodeDecodeError) as error:
+        return warning(path, read_problem(error))
+    except FrontmatterError as error:
         return warning(path, str(error))
     description = describe(markdown.frontmatter.get("description"), markdown.body)
     return PromptTemplate(path.stem, description, markdown.body, path, source)

@@ -10,6 +10,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from pi.coding_agent.runtime.config import RuntimeConfig
+from pi.coding_agent.session.errors import SessionError
 from pi.coding_agent.session.entries import CURRENT_VERSION, SessionHeader
 from pi.coding_agent.session.ids import iso_timestamp
 from pi.coding_agent.session.reader import read_session
@@ -23,6 +24,11 @@ def open_writer(config: RuntimeConfig) -> SessionWriter:
                                       clock=config.clock, opener=config.opener)
         if config.leaf_id is not None:
             writer.branch(config.leaf_id)
+        try:
+            writer.context()  # a loop of parents is found now, and said with the file's name
+        except SessionError as error:
+            writer.close()
+            raise SessionError(f"{config.session_file}: {error}") from None
         return writer
     if config.session_file is not None:
         header = SessionHeader(version=CURRENT_VERSION, id=config.ids(),

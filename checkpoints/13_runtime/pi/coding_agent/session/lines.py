@@ -10,6 +10,7 @@ that is not valid JSON, or not a valid entry, stops the reading with one line sa
 from __future__ import annotations
 
 import json
+import stat
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -45,6 +46,9 @@ class JsonLines:
     def raw(self) -> Iterator[tuple[int, bytes]]:
         """(line number, the line's bytes) for every committed, non-blank line."""
         try:
+            if not stat.S_ISREG(self.path.stat().st_mode):  # a FIFO never ends, nor /dev/zero
+                raise SessionError(f"{self.path}: not a regular file (a folder, FIFO or "
+                                   "device); not read")
             with self.path.open("rb") as file:
                 for number, raw in enumerate(file, start=1):
                     if not raw.endswith(b"\n"):
@@ -64,6 +68,8 @@ def decode(raw: bytes, where: str) -> Any:
         raise SessionError(f"{where}: not valid JSON ({error.msg}, column {error.colno})") from None
     except UnicodeDecodeError:
         raise SessionError(f"{where}: not valid UTF-8") from None
+    except RecursionError:
+        raise SessionError(f"{where}: nested too deeply to read") from None
 
 
 def header_at(data: Any, where: str) -> SessionHeader:

@@ -9,6 +9,7 @@ are several) opens a new level, and the rest of its chain is listed beneath it.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 
 from pi.ai import AssistantMessage, TextContent, ToolCall, ToolResultMessage, UserMessage
@@ -42,9 +43,9 @@ def preview(entry: SessionEntry) -> str:
 
 def row_parts(entry: SessionEntry, label: str | None, is_leaf: bool) -> list[tuple[str, str]]:
     """`id kind [label] ◀ leaf  preview` as (text, style) pairs, for any screen to colour."""
-    parts = [(entry.id, "bold"), (" ", ""), (entry_kind(entry), "cyan")]
-    if label:
-        parts.append((f" [{label}]", "yellow"))
+    parts = [(printable(entry.id), "bold"), (" ", ""), (printable(entry_kind(entry)), "cyan")]
+    if label:  # a session file is data: an id or a label may hold terminal escapes
+        parts.append((f" [{printable(label)}]", "yellow"))
     if is_leaf:
         parts.append((" ◀ leaf", "bold green"))
     words = preview(entry)
@@ -92,8 +93,32 @@ def blocks_text(content: str | tuple[object, ...]) -> str:
 
 
 def shorten(text: str) -> str:
-    flat = " ".join(text.split())
+    flat = printable(" ".join(text.split()))
     return flat if len(flat) <= PREVIEW else flat[: PREVIEW - 1] + "…"
+
+
+UNPRINTABLE = re.compile("[\x00-\x1f\x7f-\x9f\ud800-\udfff]")
+
+
+def printable(text: str) -> str:
+    """`text` safe for a terminal: control characters and lone surrogates shown escaped.
+
+    A session file is data, and data may hold `ESC ] 0 ;` (set the window title), `ESC ] 52`
+    (write the clipboard) or half an emoji, which no terminal can print. Shown as `\\x1b`,
+    `\\ud800`, … they are visible and harmless.
+    """
+    return UNPRINTABLE.sub(lambda found: escaped(found.group()), text)
+
+
+def escaped(char: str) -> str:
+    code = ord(char)
+    return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}"
+
+
+def in_loops(tree: SessionTree) -> list[SessionEntry]:
+    """The entries no root leads to: each one's chain of parents goes round in a loop."""
+    reached = {entry.id for _, entry in tree_rows(tree)}
+    return [entry for entry in tree.entries if entry.id not in reached]
 
 
 def tree_rows(tree: SessionTree) -> Iterator[tuple[str | None, SessionEntry]]:

@@ -53,7 +53,7 @@ def utf8_len(text: str) -> int:
 
 def utf16_len(text: str) -> int:
     """JavaScript's `String.length`: characters outside the BMP count twice."""
-    return len(text.encode("utf-16-le")) // 2
+    return len(text.encode("utf-16-le", "surrogatepass")) // 2
 
 
 def _result(

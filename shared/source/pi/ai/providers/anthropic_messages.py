@@ -19,6 +19,7 @@ from pi.ai.providers.anthropic_convert import messages_body
 from pi.ai.providers.anthropic_wire import AnthropicReader
 from pi.ai.providers.http_exchange import HttpProvider
 from pi.ai.providers.openai_wire import ReplyBuilder, WireError
+from pi.ai.redact import clip, usable_key
 
 API = "anthropic-messages"
 ANTHROPIC_VERSION = "2023-06-01"  # the API version this adapter speaks, sent with every request
@@ -43,8 +44,9 @@ def headers_for(options: StreamOptions) -> dict[str, str]:
     """The only place the API key goes: the `x-api-key` header."""
     headers = {"content-type": "application/json", "accept": "text/event-stream",
                "anthropic-version": ANTHROPIC_VERSION}
-    if options.api_key:
-        headers["x-api-key"] = options.api_key
+    key = usable_key(options.api_key)
+    if key:
+        headers["x-api-key"] = key
     return headers
 
 
@@ -56,9 +58,9 @@ async def read_events(response: httpx.Response, reader: AnthropicReader) -> None
         try:
             data = json.loads(event.data)
         except ValueError:
-            raise WireError(f"a stream event is not JSON: {event.data[:200]}") from None
+            raise WireError(f"a stream event is not JSON: {clip(event.data, 200)}") from None
         if not isinstance(data, dict):
-            raise WireError(f"a stream event is not a JSON object: {event.data[:200]}")
+            raise WireError(f"a stream event is not a JSON object: {clip(event.data, 200)}")
         reader.feed(event.event, data)
         if reader.stopped:
             break

@@ -19,7 +19,8 @@ from typing import Any
 
 from pi.ai.content import AssistantBlock, ThinkingContent
 from pi.ai.providers.anthropic_finish import terminal_event, usage_from
-from pi.ai.providers.openai_wire import Block, ReplyBuilder, WireError
+from pi.ai.providers.openai_wire import ReplyBuilder
+from pi.ai.providers.reply_blocks import Block, WireError
 
 Data = dict[str, Any]
 DELTAS = {"text_delta": ("text", "text"), "thinking_delta": ("thinking", "thinking"),

@@ -82,6 +82,8 @@ def parse_yaml_block(block: str) -> dict[str, Any]:
         problem = ": ".join(p for p in parts if p) or str(error).splitlines()[0]
         # The block starts on line 2 of the file; PyYAML counts its lines from 0.
         raise FrontmatterError(problem, mark.line + 2 if mark is not None else None) from None
+    except RecursionError:  # `[[[[…` thousands deep: PyYAML recurses once per level
+        raise FrontmatterError("nested too deeply to read", 2) from None
     if data is None:
         return {}
     if not isinstance(data, dict):
@@ -98,3 +100,10 @@ def parse_markdown(text: str) -> Markdown:
 def strip_frontmatter(text: str) -> str:
     """The body alone, trimmed; never raises, whatever the block holds."""
     return split_frontmatter(text)[1].strip()
+
+
+def read_problem(error: OSError | UnicodeDecodeError) -> str:
+    """Why a resource file could not be read, in words for its author."""
+    if isinstance(error, UnicodeDecodeError):
+        return f"not valid UTF-8 (byte {error.start}); save the file as UTF-8"
+    return f"cannot be read ({error.strerror or error})"

@@ -1,0 +1,75 @@
+"""The blocks of a reply while it streams in, for every wire adapter (OpenAI, Anthropic).
+
+A reply can be long (100 KB of tool arguments in thousands of small deltas), and an event per
+delta must not cost time in the length of the reply so far, or decoding costs its square.
+So a block collects its pieces and joins them only when asked, and the partial message shows
+a growing block afresh only while it is small (`EXACT_UP_TO`) or once it has grown by a
+quarter since it was last shown: a long text, or a tool call's argument preview, in a delta
+event may trail the deltas by at most a fifth of its length. Every `*_end` event and the
+terminal event show the whole reply, and so does a reply that fails or is aborted mid-way.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+from pi.ai.content import AssistantBlock, TextContent, ThinkingContent, ToolCall
+from pi.ai.partial_json import parse_partial_json
+
+
+class WireError(Exception):
+    """The server sent something this adapter cannot read; the reply ends as an error."""
+
+
+EXACT_UP_TO = 1_000  # characters: a block up to this size is shown exactly in every event
+
+
+@dataclass
+class Block:
+    """One content block while it grows; for a tool call, `text` is its arguments' JSON."""
+
+    type: Literal["text", "thinking", "toolCall"]
+    id: str = ""
+    name: str = ""
+    signature: str | None = None  # which wire field the reasoning came in
+    arguments: dict[str, Any] | None = None  # set once the call is complete
+    pieces: list[str] = field(default_factory=list)  # the text, joined only when read
+    size: int = 0  # characters so far
+    shown: AssistantBlock | None = None  # the content last built, and the state it shows
+    shown_as: tuple[int, bool, str | None] | None = None
+
+    @property
+    def text(self) -> str:
+        if len(self.pieces) > 1:
+            self.pieces[:] = ["".join(self.pieces)]
+        return self.pieces[0] if self.pieces else ""
+
+    @text.setter
+    def text(self, value: str) -> None:
+        self.pieces[:], self.size = [value], len(value)
+
+    def add(self, piece: str) -> None:
+        self.pieces.append(piece)
+        self.size += len(piece)
+
+    def content(self, exact: bool = True) -> AssistantBlock:
+        """The block as a message shows it, rebuilt only when it changed and either `exact`
+        is asked or a rebuild is worth it (see the top)."""
+        state = (self.size, self.arguments is not None, self.signature)
+        if self.shown is None or (state != self.shown_as and (exact or self.worth_rebuilding())):
+            self.shown, self.shown_as = self.build(), state
+        return self.shown
+
+    def worth_rebuilding(self) -> bool:
+        """A small block always; a long one once it grew by a quarter since it was built."""
+        shown_size = self.shown_as[0] if self.shown_as is not None else 0
+        return self.size <= EXACT_UP_TO or 4 * (self.size - shown_size) >= shown_size
+
+    def build(self) -> AssistantBlock:
+        if self.type == "text":
+            return TextContent(text=self.text)
+        if self.type == "thinking":
+            return ThinkingContent(thinking=self.text, thinking_signature=self.signature)
+        arguments = parse_partial_json(self.text) if self.arguments is None else self.arguments
+        return ToolCall(id=self.id, name=self.name, arguments=arguments)
