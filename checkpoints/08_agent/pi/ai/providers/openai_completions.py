@@ -20,7 +20,8 @@ from httpx_sse import EventSource
 from pi.ai.model import Context, Model, StreamOptions
 from pi.ai.providers.http_exchange import HttpProvider
 from pi.ai.providers.openai_convert import chat_completions_body, headers_for
-from pi.ai.providers.openai_wire import ReplyBuilder, WireError
+from pi.ai.providers.openai_wire import ReplyBuilder
+from pi.ai.providers.reply_blocks import WireError
 from pi.ai.redact import clip
 
 API = "openai-completions"

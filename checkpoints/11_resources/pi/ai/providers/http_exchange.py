@@ -17,7 +17,8 @@ import httpx
 
 from pi.ai.messages import json_text
 from pi.ai.model import Context, Model, StreamOptions, empty_reply
-from pi.ai.providers.openai_wire import ReplyBuilder, WireError
+from pi.ai.providers.openai_wire import ReplyBuilder
+from pi.ai.providers.reply_blocks import WireError
 from pi.ai.redact import clip, redact
 from pi.ai.retry import RetryPolicy, decide
 from pi.ai.stream import AssistantMessageEventStream, produce

@@ -18,7 +18,8 @@ from pi.ai.model import Context, Model, StreamOptions
 from pi.ai.providers.anthropic_convert import messages_body
 from pi.ai.providers.anthropic_wire import AnthropicReader
 from pi.ai.providers.http_exchange import HttpProvider
-from pi.ai.providers.openai_wire import ReplyBuilder, WireError
+from pi.ai.providers.openai_wire import ReplyBuilder
+from pi.ai.providers.reply_blocks import WireError
 from pi.ai.redact import clip, usable_key
 
 API = "anthropic-messages"
