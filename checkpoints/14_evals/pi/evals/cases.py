@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any, Literal, get_args
 
 import yaml  # type: ignore[import-untyped, unused-ignore]
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
@@ -21,6 +21,10 @@ from pi.ai.messages import describe_error
 from pi.evals.judges import JUDGE_KINDS, arg_problem
 
 Terminal = Literal["completed", "error", "aborted", "max_turns"]
+# The layer a case guards: a mutant planted in a layer runs that layer's cases (evals/mutants).
+Layer = Literal["loop", "concurrency", "tools", "steering", "abort", "session", "compaction",
+                "resources", "extensions", "retry", "overflow", "rpc"]
+LAYERS: tuple[str, ...] = get_args(Layer)
 
 
 class CaseError(ValueError):
@@ -40,6 +44,7 @@ class CaseSpec(BaseModel):
     id: str = Field(pattern=r"^[a-z0-9][a-z0-9-]*$")
     prompt: str
     first_checkpoint: int = Field(ge=6, le=14)
+    layer: Layer | None = None
     description: str = ""
     workspace: str | None = None
     script: str | None = None
