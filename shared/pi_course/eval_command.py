@@ -118,7 +118,7 @@ def mutants_command(layout: Layout, harness: Path, only: list[str], jobs: int) -
     chosen = [m for m in catalog if not only or m.id in only]
     checkpoint = harness if harness != layout.source else latest_checkpoint(layout)
     step = int(checkpoint.name[:2])
-    verdicts = run_mutants(layout, harness, checkpoint, step, chosen, jobs)
+    verdicts = run_mutants(layout, harness, checkpoint, step, chosen, jobs, parallel=2)
     table = Table(title=f"mutants of checkpoints/{checkpoint.name}", title_justify="left")
     for column in ("mutant", "layers", *SUITES, "verdict"):
         table.add_column(column)
