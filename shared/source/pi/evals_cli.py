@@ -84,6 +84,8 @@ def explain(results: list[Result]) -> None:
         if outcome.status == "passed":
             continue
         why = "; ".join(f"{c.name}: {c.detail}" for c in outcome.checks if not c.passed)
+        if outcome.reason:
+            why = f"{why}; {outcome.reason}" if why else outcome.reason
         exercise = f" [exercise {outcome.exercise}]" if outcome.exercise else ""
         out.print(f"{result.case.id} @ {result.target.label}: {outcome.status} "
                   f"({outcome.phase}/{outcome.code}){exercise} {why}".rstrip(), markup=False)

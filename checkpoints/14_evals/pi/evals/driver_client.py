@@ -66,15 +66,16 @@ def run_driver(checkpoint: Path, prepared: Prepared, timeout: float,
     except subprocess.TimeoutExpired:
         raise DriverFailure("driver_timeout", f"no observation after {timeout:g} s") from None
     if done.returncode == 2:
-        raise DriverFailure("case_refused", last_line(done.stderr))
+        raise DriverFailure("case_refused", last_lines(done.stderr, 1))
     if done.returncode != 0:
-        raise DriverFailure("driver_crashed", f"exit {done.returncode}: {last_line(done.stderr)}")
+        raise DriverFailure("driver_crashed", f"exit {done.returncode}: {last_lines(done.stderr)}")
     return done.stdout
 
 
-def last_line(text: str) -> str:
-    lines = [line for line in text.strip().splitlines() if line.strip()]
-    return lines[-1][:200] if lines else "(no output)"
+def last_lines(text: str, count: int = 3) -> str:
+    """The last lines of a child's stderr, joined: where a crash says what went wrong."""
+    lines = [line.strip() for line in text.strip().splitlines() if line.strip()]
+    return " | ".join(lines[-count:])[:300] if lines else "(no output)"
 
 
 def messages(value: Any, field: str) -> tuple[Mapping[str, Any], ...]:

@@ -35,6 +35,7 @@ def result_data(result: Result) -> dict[str, Any]:
         "outcome": outcome.status,
         "phase": outcome.phase,
         "code": outcome.code,
+        "reason": outcome.reason,
         "exercise": outcome.exercise,
         "failed_checks": list(outcome.failed_checks),
         "secondary": sorted({code for run in result.runs for code in run.secondary}),

@@ -61,6 +61,7 @@ class Outcome:
     secondary: tuple[str, ...] = ()
     stats: Mapping[str, Any] = field(default_factory=dict)
     trajectory: tuple[Step, ...] = ()
+    reason: str | None = None  # why an infra failure happened: exit code, last stderr lines
 
     @property
     def failed_checks(self) -> tuple[str, ...]:
@@ -70,10 +71,13 @@ class Outcome:
         return replace(self, secondary=(*self.secondary, code))
 
 
-def infra(case: str, step: int, phase: Phase, code: str, error: str | None = None) -> Outcome:
-    """An infra failure; a practice stub's `exercise NN-name` in the error is named."""
+def infra(case: str, step: int, phase: Phase, code: str, error: str | None = None,
+          reason: str | None = None) -> Outcome:
+    """An infra failure with its reason; a practice stub's `exercise NN-name` is named."""
     found = EXERCISE.match(error or "")
-    return Outcome(case, step, "infra_failed", phase, code, found[1] if found else None)
+    why = redact((reason or error or "")[:400], env_secrets()) or None
+    return Outcome(case, step, "infra_failed", phase, code, found[1] if found else None,
+                   reason=why)
 
 
 def stub_in(path: Sequence[Mapping[str, Any]]) -> str | None:
