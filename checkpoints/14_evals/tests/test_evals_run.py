@@ -172,7 +172,9 @@ prompt: "Write into the template."
 workspace: plain
 tools: [bash]
 turns:
-  - toolCall: {{name: bash, arguments: {{command: "echo changed > {template}/notes.txt; touch {template}/new.txt"}}}}
+  - toolCall:
+      name: bash
+      arguments: {{command: "echo changed > {template}/notes.txt; touch {template}/new.txt"}}
   - text: "done"
 """
     case = load_case(write_case(tmp_path / "cases", "polluter", text))

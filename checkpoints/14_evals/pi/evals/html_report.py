@@ -60,14 +60,16 @@ def matrix(data: dict[str, Any]) -> str:
 
 
 def outcomes(data: dict[str, Any]) -> str:
-    head = ["case", "checkpoint", "outcome", "phase / code", "reason", "exercise", "failed checks",
+    head = ["case", "checkpoint", "outcome", "phase / code", "reason", "exercise",
+            "failed checks",
             "tool calls", "tool errors", "checks passed"]
     lines = [row(head, True)]
     for e in data["results"]:
         stats = e["stats"]
         lines.append(row([escape(str(x)) for x in (
             e["case"], e["checkpoint"], e["outcome"], f"{e['phase'] or ''} {e['code'] or ''}",
-            e.get("reason") or "", e["exercise"] or "", ", ".join(e["failed_checks"]), stats.get("tool_calls", ""),
+            e.get("reason") or "", e["exercise"] or "", ", ".join(e["failed_checks"]),
+            stats.get("tool_calls", ""),
             stats.get("tool_errors", ""), f"{stats['checks_passed']}/{stats['checks_total']}")]))
     return tag("table", "".join(lines), id="outcomes")
 
