@@ -130,7 +130,16 @@ def path_stats(path: Sequence[Mapping[str, Any]], files_checked: int) -> dict[st
         "tool_calls": sum(len(tool_names(m)) for m in path if m.get("role") == "assistant"),
         "tool_errors": sum(1 for m in path if m.get("role") == "toolResult" and m.get("isError")),
         "files_checked": files_checked,
+        **usage_of(path),
     }
+
+
+def usage_of(path: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
+    """Tokens and cost the replies on the path report (zero for the MockModel)."""
+    usages = [m.get("usage") or {} for m in path if m.get("role") == "assistant"]
+    tokens = sum(int(u.get("totalTokens", 0)) for u in usages)
+    cost = sum(float((u.get("cost") or {}).get("total", 0)) for u in usages)
+    return {"tokens": tokens, "cost": round(cost, 6)}
 
 
 def env_secrets() -> list[str]:

@@ -16,7 +16,7 @@ from typing import Any
 
 from rich.table import Table
 
-from pi.evals.matrix import Result, pass_at_k
+from pi.evals.matrix import Result, pass_at_k, wilson
 from pi.evals.outcomes import STATUSES
 from pi.evals.phases import Target
 
@@ -44,6 +44,7 @@ def result_data(result: Result) -> dict[str, Any]:
         "runs": n,
         "passes": c,
         "pass_at_k": {str(k): round(pass_at_k(n, c, k), 4) for k in sorted({1, n})},
+        "pass_rate_ci95": [round(bound, 4) for bound in wilson(c, n)],
     }
 
 
