@@ -108,9 +108,9 @@ def test_merged_shards_hold_every_cell_once_with_one_summary() -> None:
 
 
 def test_shards_of_different_runs_or_a_cell_twice_cannot_be_merged() -> None:
-    with pytest.raises(MergeError, match="2.json: b @ 14 is also in 1.json"):
+    with pytest.raises(MergeError, match=r"2\.json: b @ 14 is also in 1\.json"):
         merge_reports([("1.json", report(("b", "14", "passed"))),
                        ("2.json", report(("b", "14", "passed")))])
     other = {**report(("c", "14", "passed")), "mode": "openai/x"}
-    with pytest.raises(MergeError, match="2.json: mode is 'openai/x'"):
+    with pytest.raises(MergeError, match=r"2\.json: mode is 'openai/x'"):
         merge_reports([("1.json", report(("b", "14", "passed"))), ("2.json", other)])
