@@ -69,3 +69,18 @@ def test_fresh_runs_through_a_real_endpoint_with_identical_fixtures_per_seed(
     other = run_eval(tmp_path, server, 8, "c")
     assert first["mode"] == "openai/mock-1" and first["fresh"] == 7
     assert fixture_of(first) == fixture_of(again) != fixture_of(other)
+
+
+def test_an_anthropic_endpoint_runs_the_suite_too(tmp_path: Path, server: str) -> None:
+    suite = tmp_path / "suite"
+    suite.mkdir()
+    shutil.copy(ROOT / "evals" / "cases" / "plain-answer.yaml", suite / "plain-answer.yaml")
+    (suite / "plain-answer.yaml").write_text(
+        (suite / "plain-answer.yaml").read_text().replace('"= 5"', '"PASS"'), encoding="utf-8")
+    env = {**os.environ, "ANTHROPIC_BASE_URL": server, "ANTHROPIC_API_KEY": "sk-ant-test-1"}
+    done = subprocess.run([str(Path(sys.executable).parent / "pi-course"), "eval", "14",
+                           "--suite", str(suite), "--model", "anthropic/claude-test"],
+                          cwd=ROOT, env=env, capture_output=True, text=True, timeout=120,
+                          check=False)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "1 passed, 0 not passed" in done.stdout

@@ -60,7 +60,8 @@ from pi.coding_agent import ScriptedUI
 
 # [end]
 # [from 13]
-from pi.ai import Credentials, WithCredentials
+from pi.ai import AnthropicMessagesProvider, Credentials, WithCredentials
+from pi.ai.models_catalog import builtin_models, find_model
 
 # [end]
 
@@ -259,9 +260,15 @@ def boundary(case: dict[str, Any]) -> tuple[Model, Providers, StreamOptions]:
     providers = Providers({"openai-completions": OpenAICompletionsProvider()})
     # [from 13]
     # The runtime makes its own StreamOptions, so the key is looked up for every request.
-    found = WithCredentials(OpenAICompletionsProvider(),
-                            Credentials(env_keys={provider: f"{env}_API_KEY"}))
-    providers = Providers({"openai-completions": found})
+    # OpenAI and Anthropic come from the model catalog, with pi-agent's variables
+    # (OPENAI_/ANTHROPIC_BASE_URL and _API_KEY); any other provider is OpenAI-compatible.
+    keys = Credentials(env_keys={provider: f"{env}_API_KEY"})
+    providers = Providers({"openai-completions": WithCredentials(OpenAICompletionsProvider(),
+                                                                 keys),
+                           "anthropic-messages": WithCredentials(AnthropicMessagesProvider(),
+                                                                 keys)})
+    if provider in ("openai", "anthropic"):
+        model = find_model(str(case["model"]), builtin_models())
     # [end]
     return model, providers, StreamOptions(api_key=os.environ.get(f"{env}_API_KEY"))
 

@@ -118,7 +118,8 @@ def write_report(data: dict[str, Any], file: Path) -> None:
 def cell(entry: dict[str, Any]) -> str:
     text = SHORT[entry["outcome"]]
     if entry["runs"] > 1:
-        text += f" {entry['passes']}/{entry['runs']}"
+        low, high = entry["pass_rate_ci95"]
+        text += f" {entry['passes']}/{entry['runs']} [{low:.2f}-{high:.2f}]"
     return text + (f" ({entry['exercise']})" if entry["exercise"] else "")
 
 
