@@ -58,3 +58,28 @@ def test_every_case_states_the_layer_it_guards() -> None:
     for suite in ("cases", "held_out"):
         for case, (layer, _) in case_layers(ROOT / "evals" / suite).items():
             assert layer != "None", f"{suite}/{case} has no layer"
+
+
+def test_a_planted_bug_must_be_caught_by_both_suites_and_an_equivalent_needs_a_reason() -> None:
+    from pi_course.eval_mutants import Verdict
+
+    planted = next(m for m in load_catalog(CATALOG) if m.planted)
+    other = next(m for m in load_catalog(CATALOG) if not m.planted)
+    assert not Verdict(planted, {"cases": ("a (task: roles)",), "held_out": ()}).ok
+    assert Verdict(planted, {"cases": ("a",), "held_out": ("b",)}).ok
+    assert Verdict(other, {"cases": (), "held_out": ("b",)}).ok
+    assert not Verdict(other, {"cases": (), "held_out": ()}).ok
+    equivalent = other.model_copy(update={"equivalent": "no case can observe it"})
+    assert Verdict(equivalent, {"cases": (), "held_out": ()}).ok
+
+
+def test_pi_course_eval_mutants_kills_a_chosen_mutant(tmp_path: Path) -> None:
+    import subprocess
+    import sys
+
+    command = [str(Path(sys.executable).parent / "pi-course"), "eval", "--mutants",
+               "--mutant", "12-turn-limit-late"]
+    done = subprocess.run(command, cwd=ROOT, capture_output=True, text=True, timeout=240,
+                          check=False)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "1 of 1 mutants killed" in done.stdout and "turn-limit-declared" in done.stdout

@@ -56,6 +56,7 @@ from pi.coding_agent import DEFAULT_COMPACTION_SETTINGS, CompactionSettings, fix
 from pi.coding_agent import sequential_ids
 from pi.eval_case import NO_USER_FOLDER, START_MS, Compaction, Retry, extension_file, setting
 from pi.eval_case import ui_of
+from pi.eval_rpc import over_rpc
 
 
 CONTRACT = 1
@@ -69,6 +70,8 @@ class Observer:
         self.ended: list[AgentMessage] = []
         self.actions, self.aborted = actions, False
         self.do: dict[str, Callable[[Any], object]] = {}
+        self.rpc: list[dict[str, Any]] = []  # the responses of an `rpc` case
+        self.session_file: Path | None = None  # where the run ended, when an rpc fork moved it
 
     def __call__(self, event: AgentEvent, *state: object) -> None:
         self.counts[event.type] += 1
@@ -92,12 +95,16 @@ async def run(case: dict[str, Any], config: LoopConfig, observer: Observer,
     writer.close()  # the runtime opens the same file and goes on from the same leaf
     if not writer.tree.entries:  # a new session: the runtime starts the file in its own way
         writer.path.unlink()
-    runtime = Runtime(replace(settings, session_file=writer.path, leaf_id=writer.leaf_id))
+    runtime = Runtime(replace(settings, session_file=writer.path, leaf_id=writer.leaf_id,
+                              sessions_dir=writer.path.parent))
     problems = runtime.assembly.extensions.diagnostics
     if problems:
         raise CaseError(f"extensions: {problems[0]}")
     runtime.agent.config = replace(runtime.agent.config, max_turns=config.max_turns)
     runtime.subscribe(observer)  # type: ignore[arg-type]  # it also counts the runtime's events
+    if "rpc" in case:  # Pi's RPC protocol in process; a fork may move to another file
+        messages, result, observer.session_file = await over_rpc(case, runtime, observer.rpc)
+        return messages, result
     observer.do = {"abort": lambda _: runtime.abort(), "steer": runtime.steer,
                    "follow_up": runtime.follow_up}
     await runtime.prompt(case["prompt"])
@@ -199,7 +206,8 @@ async def observe(case: dict[str, Any], workspace: Path, folder: Path) -> dict[s
     writer.close()
     return {"contract": CONTRACT, "step": STEP, "terminal": terminal, "error": error,
             "transcript": [dump_message(m) for m in messages],
-            "session": active_path(writer.path),
+            "session": active_path(observer.session_file or writer.path),
+            **({"rpc": observer.rpc} if "rpc" in case else {}),
             "events": dict(sorted(observer.counts.items()))}
 
 

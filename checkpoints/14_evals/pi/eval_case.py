@@ -62,7 +62,7 @@ NO_USER_FOLDER = ".pi-course-none"  # inside the workspace, never there: the use
 STEP = 12
 KNOWN_KEYS |= {"extensions", "ui"}
 STEP = 13
-KNOWN_KEYS |= {"retry", "compaction"}
+KNOWN_KEYS |= {"retry", "compaction", "rpc"}
 STEP = 14
 
 
@@ -187,6 +187,10 @@ def checked_case(case: Any) -> dict[str, Any]:
             raise CaseError(f"actions[{index}]: expected `event` and one of: {', '.join(ACTIONS)}")
     for kind in SETUPS:
         setting(case, kind)
+    commands = case.get("rpc", [])
+    if not isinstance(commands, list) or not all(isinstance(c, dict) and isinstance(
+            c.get("type"), str) for c in commands):
+        raise CaseError("rpc: expected a list of commands, each with a `type`")
     names = case.get("extensions", [])
     if not isinstance(names, list) or not all(isinstance(name, str) for name in names):
         raise CaseError("extensions: expected a list of extension files")

@@ -95,7 +95,7 @@ KNOWN_KEYS |= {"extensions", "ui"}
 # [end]
 # [from 13]
 STEP = 13
-KNOWN_KEYS |= {"retry", "compaction"}
+KNOWN_KEYS |= {"retry", "compaction", "rpc"}
 # [end]
 # [from 14]
 STEP = 14
@@ -234,6 +234,12 @@ def checked_case(case: Any) -> dict[str, Any]:
     # [from 09]
     for kind in SETUPS:
         setting(case, kind)
+    # [end]
+    # [from 13]
+    commands = case.get("rpc", [])
+    if not isinstance(commands, list) or not all(isinstance(c, dict) and isinstance(
+            c.get("type"), str) for c in commands):
+        raise CaseError("rpc: expected a list of commands, each with a `type`")
     # [end]
     # [from 12]
     names = case.get("extensions", [])

@@ -81,6 +81,7 @@ from pi.coding_agent import DEFAULT_COMPACTION_SETTINGS, CompactionSettings, fix
 from pi.coding_agent import sequential_ids
 from pi.eval_case import NO_USER_FOLDER, START_MS, Compaction, Retry, extension_file, setting
 from pi.eval_case import ui_of
+from pi.eval_rpc import over_rpc
 
 # [end]
 
@@ -95,6 +96,10 @@ class Observer:
         self.ended: list[AgentMessage] = []
         self.actions, self.aborted = actions, False
         self.do: dict[str, Callable[[Any], object]] = {}
+        # [from 13]
+        self.rpc: list[dict[str, Any]] = []  # the responses of an `rpc` case
+        self.session_file: Path | None = None  # where the run ended, when an rpc fork moved it
+        # [end]
 
     def __call__(self, event: AgentEvent, *state: object) -> None:
         self.counts[event.type] += 1
@@ -151,12 +156,16 @@ async def run(case: dict[str, Any], config: LoopConfig, observer: Observer,
     writer.close()  # the runtime opens the same file and goes on from the same leaf
     if not writer.tree.entries:  # a new session: the runtime starts the file in its own way
         writer.path.unlink()
-    runtime = Runtime(replace(settings, session_file=writer.path, leaf_id=writer.leaf_id))
+    runtime = Runtime(replace(settings, session_file=writer.path, leaf_id=writer.leaf_id,
+                              sessions_dir=writer.path.parent))
     problems = runtime.assembly.extensions.diagnostics
     if problems:
         raise CaseError(f"extensions: {problems[0]}")
     runtime.agent.config = replace(runtime.agent.config, max_turns=config.max_turns)
     runtime.subscribe(observer)  # type: ignore[arg-type]  # it also counts the runtime's events
+    if "rpc" in case:  # Pi's RPC protocol in process; a fork may move to another file
+        messages, result, observer.session_file = await over_rpc(case, runtime, observer.rpc)
+        return messages, result
     observer.do = {"abort": lambda _: runtime.abort(), "steer": runtime.steer,
                    "follow_up": runtime.follow_up}
     await runtime.prompt(case["prompt"])
@@ -307,9 +316,14 @@ async def observe(case: dict[str, Any], workspace: Path, folder: Path) -> dict[s
             # [only 06-08]
             #| "transcript": [dump_message(m) for m in messages], "session": None,
             # [end]
-            # [from 09]
+            # [only 09-12]
+            #| "transcript": [dump_message(m) for m in messages],
+            #| "session": active_path(writer.path),
+            # [end]
+            # [from 13]
             "transcript": [dump_message(m) for m in messages],
-            "session": active_path(writer.path),
+            "session": active_path(observer.session_file or writer.path),
+            **({"rpc": observer.rpc} if "rpc" in case else {}),
             # [end]
             "events": dict(sorted(observer.counts.items()))}
 

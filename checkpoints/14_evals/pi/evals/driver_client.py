@@ -42,6 +42,7 @@ class Observation:
     transcript: tuple[Mapping[str, Any], ...]
     session: tuple[Mapping[str, Any], ...] | None
     events: Mapping[str, int]
+    rpc: tuple[Mapping[str, Any], ...] = ()  # responses of a case driven over RPC (step 13 on)
 
     @property
     def active_path(self) -> tuple[Mapping[str, Any], ...]:
@@ -102,6 +103,10 @@ def parse_observation(stdout: str) -> Observation:
         raise DriverFailure("bad_observation", "events: expected counts by type")
     session = data.get("session")
     error = data.get("error")
+    rpc = data.get("rpc", [])
+    if not isinstance(rpc, list) or not all(isinstance(r, dict) for r in rpc):
+        raise DriverFailure("bad_observation", "rpc: expected a list of responses")
     return Observation(data["step"], data["terminal"], error if isinstance(error, str) else None,
                        messages(data.get("transcript"), "transcript"),
-                       None if session is None else messages(session, "session"), events)
+                       None if session is None else messages(session, "session"), events,
+                       tuple(rpc))

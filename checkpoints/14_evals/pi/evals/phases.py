@@ -122,7 +122,8 @@ def observe_and_judge(case: Case, target: Target, settings: Settings,
         extra = {"command": command_judge(prepared.workspace, timeout),
                  "model_graded": model_judge(settings.model)}
         try:
-            judged = run_judges(case.spec.judges, judge_view(path, files), extra)
+            judged = run_judges(case.spec.judges, judge_view(path, files, observation.rpc),
+                               extra)
         except Exception as error:  # a judge is harness code; its crash is ours, not the agent's
             return infra(case.id, target.step, "judge", "judge_crashed",
                          reason=f"{type(error).__name__}: {error}")
