@@ -38,11 +38,14 @@ def test_every_mutant_applies_once_to_the_latest_checkpoint_and_compiles(
     assert not (LATEST / "data").exists(), "the checkpoint itself is never touched"
 
 
-def test_every_layer_a_mutant_names_has_public_and_held_out_cases() -> None:
+def test_every_layer_has_public_and_held_out_cases_and_mutants_name_only_those() -> None:
     public = {layer for layer, _ in case_layers(ROOT / "evals" / "cases").values()}
     held_out = {layer for layer, _ in case_layers(ROOT / "evals" / "held_out").values()}
     named = {layer for m in load_catalog(CATALOG) for layer in m.layers}
     assert named <= public and named <= held_out
+    every = {"loop", "concurrency", "tools", "steering", "abort", "session", "compaction",
+             "resources", "extensions", "retry", "overflow", "rpc"}
+    assert public == held_out == every, "each layer from step 06 on has cases in both suites"
 
 
 def test_a_search_text_that_no_longer_fits_is_an_error_naming_the_mutant(tmp_path: Path) -> None:
