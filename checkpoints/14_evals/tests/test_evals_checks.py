@@ -173,3 +173,16 @@ def test_extra_judges_get_the_same_view() -> None:
     view = judge_view(GOOD, {})
     assert run_judges([{"command": "python t.py"}], view, {"command": spy})[0].passed
     assert seen == [view]
+
+
+def test_a_result_missing_from_the_compacted_part_of_the_history_is_still_caught() -> None:
+    summary = {"role": "compactionSummary", "summary": "s", "tokensBefore": 9, "timestamp": 0}
+    active = [summary, reply("Done.")]
+    lost = [user("x"), reply("", READ), reply("Done.")]  # c1's result was never recorded
+    observation = Observation(14, "completed", None, tuple(active), tuple(active), {}, (),
+                              tuple(lost))
+    broken = [c.name for c in check_protocol(observation, Expect()) if not c.passed]
+    assert broken == ["results_paired", "results_follow_calls"]
+    whole = [user("x"), reply("", READ), result("c1"), reply("Done.")]
+    kept = Observation(14, "completed", None, tuple(active), tuple(active), {}, (), tuple(whole))
+    assert all(c.passed for c in check_protocol(kept, Expect()))

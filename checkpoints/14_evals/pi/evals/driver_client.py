@@ -43,6 +43,7 @@ class Observation:
     session: tuple[Mapping[str, Any], ...] | None
     events: Mapping[str, int]
     rpc: tuple[Mapping[str, Any], ...] = ()  # responses of a case driven over RPC (step 13 on)
+    history: tuple[Mapping[str, Any], ...] | None = None  # root → leaf, compacted parts too
 
     @property
     def active_path(self) -> tuple[Mapping[str, Any], ...]:
@@ -109,4 +110,5 @@ def parse_observation(stdout: str) -> Observation:
     return Observation(data["step"], data["terminal"], error if isinstance(error, str) else None,
                        messages(data.get("transcript"), "transcript"),
                        None if session is None else messages(session, "session"), events,
-                       tuple(rpc))
+                       tuple(rpc), None if data.get("history") is None else messages(
+                           data["history"], "history"))

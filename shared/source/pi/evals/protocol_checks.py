@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import json
 from collections import Counter
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from pi.evals.cases import Expect
@@ -134,9 +134,24 @@ def terminal_expected(observation: Observation, expect: Expect) -> Check:
     return Check("terminal_expected", ok, "" if ok else f"ended {terminal}, expected {want}")
 
 
+PATH_CHECKS = (results_paired, no_orphan_results, results_follow_calls, tool_names_match,
+               stop_reasons_consistent)
+
+
+def on_every_path(check: Callable[[Path], Check], paths: Sequence[Path]) -> Check:
+    """The check on each path (the first that fails, or the first result)."""
+    results = [check(path) for path in paths]
+    return next((result for result in results if not result.passed), results[0])
+
+
 def check_protocol(observation: Observation, expect: Expect) -> tuple[Check, ...]:
-    """All protocol checks, in a fixed order, on the run's active path."""
-    path = observation.active_path
-    return (results_paired(path), no_orphan_results(path), results_follow_calls(path),
-            tool_names_match(path), stop_reasons_consistent(path), session_matches(observation),
-            terminal_expected(observation, expect))
+    """All protocol checks, in a fixed order, on the active path and the whole history.
+
+    The history (every message root → leaf, step 09 on) includes what a compaction
+    summarised away: a result dropped there is hidden from the active path, not from it.
+    """
+    paths = [observation.active_path]
+    if observation.history is not None:
+        paths.append(observation.history)
+    return (*(on_every_path(check, paths) for check in PATH_CHECKS),
+            session_matches(observation), terminal_expected(observation, expect))
