@@ -79,18 +79,75 @@ def eval_command(
         help="Write this run's report as the new baseline.")] = None,
     model: Annotated[str | None, typer.Option(help="A real model, provider/id.")] = None,
     repeats: Annotated[int, typer.Option(min=1, help="Runs per cell (pass@k).")] = 1,
+    mutants: Annotated[bool, typer.Option(
+        "--mutants", help="Plant the catalog's bugs in the latest checkpoint; all must be "
+        "caught (evals/mutants/catalog.yaml).")] = False,
+    mutant: Annotated[list[str] | None, typer.Option(
+        help="With --mutants: only this mutant id (repeatable).")] = None,
+    jobs: Annotated[int, typer.Option(min=1, help="Runs at once.")] = 2,
+    fresh: Annotated[int | None, typer.Option(
+        help="With --model: new variants of the fixtures for this seed.")] = None,
+    shard: Annotated[str | None, typer.Option(
+        help="I/N: run only the I-th of N parts of the cells (a CI matrix).")] = None,
+    merge: Annotated[list[Path] | None, typer.Option(
+        help="Join these shard reports into one (repeatable); with --report/--html.")] = None,
 ) -> None:
     """Run the eval suite with the latest harness; its exit code is passed on."""
     from pi_course.paths import find_layout
 
     layout = find_layout()
     harness = harness_folder(layout)
+    if mutants:
+        raise typer.Exit(mutants_command(layout, harness, mutant or [], jobs))
+    if merge:
+        command = [sys.executable, "-m", "pi", "evals", "merge",
+                   *(str(file.resolve()) for file in merge),
+                   *optional("--report", report), *optional("--html", html)]
+        raise typer.Exit(subprocess.run(command, cwd=harness, check=False).returncode)
     cases = (suite or layout.root / "evals" / "cases").resolve()
     command = [sys.executable, "-m", "pi", "evals", "run", "--suite", str(cases),
                *target_arguments(layout, checkpoint, matrix, practice),
                *optional("--report", report), *optional("--html", html),
                *optional("--baseline", baseline), *optional("--write-baseline", write_baseline),
-               *optional("--model", model), "--repeats", str(repeats)]
+               *optional("--model", model), "--repeats", str(repeats), "--jobs", str(jobs),
+               *optional("--fresh", fresh), *optional("--shard", shard)]
     sys.stdout.flush()
     env = {**os.environ, "PYTHONDONTWRITEBYTECODE": "1"}
     raise typer.Exit(subprocess.run(command, cwd=harness, env=env, check=False).returncode)
+
+
+def mutants_command(layout: Layout, harness: Path, only: list[str], jobs: int) -> int:
+    """Judge the catalog's mutants on the latest checkpoint; print the kill table."""
+    from rich.console import Console
+    from rich.table import Table
+
+    from pi_course.eval_mutants import SUITES, load_catalog, run_mutants, verdict_line
+
+    catalog = load_catalog(layout.root / "evals" / "mutants" / "catalog.yaml")
+    unknown = sorted(set(only) - {m.id for m in catalog})
+    if unknown:
+        raise CourseError(f"--mutant {unknown[0]}: not in evals/mutants/catalog.yaml")
+    chosen = [m for m in catalog if not only or m.id in only]
+    checkpoint = harness if harness != layout.source else latest_checkpoint(layout)
+    step = int(checkpoint.name[:2])
+    verdicts = run_mutants(layout, harness, checkpoint, step, chosen, jobs, parallel=2)
+    table = Table(title=f"mutants of checkpoints/{checkpoint.name}", title_justify="left")
+    for column in ("mutant", "layers", *SUITES, "verdict"):
+        table.add_column(column)
+    for verdict in verdicts:
+        cells = [", ".join(verdict.killers.get(s, ())) or "-" for s in SUITES]
+        table.add_row(verdict.mutant.id, ", ".join(verdict.mutant.layers), *cells,
+                      verdict_line(verdict))
+    console = Console(highlight=False, soft_wrap=True, width=200)
+    console.print(table)
+    bad = [v.mutant.id for v in verdicts if not v.ok]
+    console.print(f"{len(verdicts) - len(bad)} of {len(verdicts)} mutants killed"
+                  + (f"; not caught: {', '.join(bad)}" if bad else ""), markup=False)
+    return 1 if bad else 0
+
+
+def latest_checkpoint(layout: Layout) -> Path:
+    folders = sorted(layout.checkpoints.glob("[0-9][0-9]_*"))
+    if not folders:
+        raise CourseError("no checkpoints: run `pi-course generate`")
+    return folders[-1]

@@ -19,6 +19,7 @@ from typing import Any
 
 import pytest
 import typer
+import yaml  # type: ignore[import-untyped, unused-ignore]
 
 from pi_course.eval_command import eval_command
 from pi_course.generate import write_folder
@@ -258,9 +259,19 @@ def test_a_copy_whose_loop_drops_a_tool_result_fails_the_protocol_and_the_baseli
               and r["outcome"] == "passed"}
     now = {r["case"]: r["outcome"] for r in json.loads(report.read_text(encoding="utf-8"))[
         "results"] if r["case"] in passed}
-    with_tools = {case for case, r in passed.items() if r["stats"]["tool_calls"]}
+    # A case that calls tools loses a result: its active path, or the history behind a
+    # compaction, shows the call without it. A case without tools is not affected.
+    with_tools = {case for case in passed if uses_tools(scratch / "evals" / "cases", case)}
     assert with_tools and {now[case] for case in with_tools} == {"protocol_failed"}
     assert {now[case] for case in set(passed) - with_tools} == {"passed"}
+
+
+def uses_tools(suite: Path, case_id: str) -> bool:
+    for file in suite.glob("*.yaml"):
+        data = yaml.safe_load(file.read_text(encoding="utf-8"))
+        if data["id"] == case_id:
+            return bool(data.get("tools"))
+    raise AssertionError(f"no case {case_id} in {suite}")
 
 
 def test_a_practice_copy_of_step_06_is_graded_with_its_exercise_named(

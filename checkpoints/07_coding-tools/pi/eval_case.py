@@ -12,12 +12,13 @@ Case keys (contract 1): `prompt` (str), `script` (`{"turns": [...]}`, MockModel 
 
 from __future__ import annotations
 
+import asyncio
 import json
 import os
 from pathlib import Path
 from typing import Any
 
-from pydantic import BaseModel
+from pydantic import BaseModel, Field
 
 from mock_model import MockModel, ScriptError, script_from_data
 from pi.agent import AgentTool, ProgressCallback, ToolRegistry, ToolResult
@@ -40,17 +41,23 @@ class CaseError(ValueError):
 
 class EchoText(BaseModel):
     text: str
+    delay_ms: int = Field(0, ge=0, le=5000)
 
 
 class EchoTool(AgentTool[EchoText]):
-    """The driver's own tool, there at every step, so a round trip needs no workspace tools."""
+    """The driver's own tool, there at every step, so a round trip needs no workspace tools.
+
+    `delay_ms` makes one call finish after another that started later: the order results
+    are recorded in must not depend on which tool finishes first.
+    """
 
     name = "echo"
-    description = "Repeat the given text."
+    description = "Repeat the given text (after delay_ms milliseconds, if given)."
     parameters = EchoText
 
     async def execute(self, call_id: str, params: EchoText, signal: AbortSignal,
                       on_update: ProgressCallback) -> ToolResult:
+        await asyncio.sleep(params.delay_ms / 1000)
         return ToolResult.text(params.text)
 
 

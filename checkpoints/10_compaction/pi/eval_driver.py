@@ -47,6 +47,7 @@ from contextlib import contextmanager
 from dataclasses import replace
 
 from pi.coding_agent import SessionWriter, build_context, convert_to_llm, read_session
+from pi.coding_agent.session.entries import MessageEntry
 from pi.eval_case import open_session
 
 from pi.eval_case import branch_to
@@ -119,6 +120,19 @@ def active_path(session: Path) -> list[dict[str, Any]]:
     return [m.model_dump(mode="json", by_alias=True, exclude_none=True) for m in context.messages]
 
 
+def history(session: Path) -> list[dict[str, Any]]:
+    """Every message on the file's path root → leaf, compacted or not: what really happened.
+
+    The active path hides what a compaction summarised; a call left without its result
+    there is still a broken history, so the harness checks this path too.
+    """
+    loaded = read_session(session)
+    leaf = loaded.tree.leaf_on_load
+    path = loaded.tree.path_to(leaf) if leaf is not None else []
+    return [entry.message.model_dump(mode="json", by_alias=True, exclude_none=True)
+            for entry in path if isinstance(entry, MessageEntry)]
+
+
 def ending(result: LoopResult, messages: list[AgentMessage], aborted: bool) -> tuple[
     str, str | None
 ]:
@@ -168,7 +182,7 @@ async def observe(case: dict[str, Any], workspace: Path, folder: Path) -> dict[s
     writer.close()
     return {"contract": CONTRACT, "step": STEP, "terminal": terminal, "error": error,
             "transcript": [dump_message(m) for m in messages],
-            "session": active_path(writer.path),
+            "session": active_path(writer.path), "history": history(writer.path),
             "events": dict(sorted(observer.counts.items()))}
 
 

@@ -45,6 +45,7 @@ from contextlib import contextmanager
 from dataclasses import replace
 
 from pi.coding_agent import SessionWriter, build_context, convert_to_llm, read_session
+from pi.coding_agent.session.entries import MessageEntry
 from pi.eval_case import open_session
 
 from pi.eval_case import branch_to
@@ -56,6 +57,7 @@ from pi.coding_agent import DEFAULT_COMPACTION_SETTINGS, CompactionSettings, fix
 from pi.coding_agent import sequential_ids
 from pi.eval_case import NO_USER_FOLDER, START_MS, Compaction, Retry, extension_file, setting
 from pi.eval_case import ui_of
+from pi.eval_rpc import over_rpc
 
 
 CONTRACT = 1
@@ -69,6 +71,8 @@ class Observer:
         self.ended: list[AgentMessage] = []
         self.actions, self.aborted = actions, False
         self.do: dict[str, Callable[[Any], object]] = {}
+        self.rpc: list[dict[str, Any]] = []  # the responses of an `rpc` case
+        self.session_file: Path | None = None  # where the run ended, when an rpc fork moved it
 
     def __call__(self, event: AgentEvent, *state: object) -> None:
         self.counts[event.type] += 1
@@ -92,12 +96,16 @@ async def run(case: dict[str, Any], config: LoopConfig, observer: Observer,
     writer.close()  # the runtime opens the same file and goes on from the same leaf
     if not writer.tree.entries:  # a new session: the runtime starts the file in its own way
         writer.path.unlink()
-    runtime = Runtime(replace(settings, session_file=writer.path, leaf_id=writer.leaf_id))
+    runtime = Runtime(replace(settings, session_file=writer.path, leaf_id=writer.leaf_id,
+                              sessions_dir=writer.path.parent))
     problems = runtime.assembly.extensions.diagnostics
     if problems:
         raise CaseError(f"extensions: {problems[0]}")
     runtime.agent.config = replace(runtime.agent.config, max_turns=config.max_turns)
     runtime.subscribe(observer)  # type: ignore[arg-type]  # it also counts the runtime's events
+    if "rpc" in case:  # Pi's RPC protocol in process; a fork may move to another file
+        messages, result, observer.session_file = await over_rpc(case, runtime, observer.rpc)
+        return messages, result
     observer.do = {"abort": lambda _: runtime.abort(), "steer": runtime.steer,
                    "follow_up": runtime.follow_up}
     await runtime.prompt(case["prompt"])
@@ -120,6 +128,19 @@ def active_path(session: Path) -> list[dict[str, Any]]:
     loaded = read_session(session)
     context = build_context(loaded.tree, loaded.tree.leaf_on_load)
     return [m.model_dump(mode="json", by_alias=True, exclude_none=True) for m in context.messages]
+
+
+def history(session: Path) -> list[dict[str, Any]]:
+    """Every message on the file's path root → leaf, compacted or not: what really happened.
+
+    The active path hides what a compaction summarised; a call left without its result
+    there is still a broken history, so the harness checks this path too.
+    """
+    loaded = read_session(session)
+    leaf = loaded.tree.leaf_on_load
+    path = loaded.tree.path_to(leaf) if leaf is not None else []
+    return [entry.message.model_dump(mode="json", by_alias=True, exclude_none=True)
+            for entry in path if isinstance(entry, MessageEntry)]
 
 
 async def no_wait(ms: int) -> None:
@@ -202,7 +223,9 @@ async def observe(case: dict[str, Any], workspace: Path, folder: Path) -> dict[s
     writer.close()
     return {"contract": CONTRACT, "step": STEP, "terminal": terminal, "error": error,
             "transcript": [dump_message(m) for m in messages],
-            "session": active_path(writer.path),
+            "session": active_path(observer.session_file or writer.path),
+            "history": history(observer.session_file or writer.path),
+            **({"rpc": observer.rpc} if "rpc" in case else {}),
             "events": dict(sorted(observer.counts.items()))}
 
 

@@ -12,12 +12,13 @@ Case keys (contract 1): `prompt` (str), `script` (`{"turns": [...]}`, MockModel 
 
 from __future__ import annotations
 
+import asyncio
 import json
 import os
 from pathlib import Path
 from typing import Any
 
-from pydantic import BaseModel
+from pydantic import BaseModel, Field
 
 from mock_model import MockModel, ScriptError, script_from_data
 from pi.agent import AgentTool, ProgressCallback, ToolRegistry, ToolResult
@@ -40,9 +41,8 @@ from pi.coding_agent import generate_branch_summary
 
 from pi.coding_agent import ScriptedUI
 
-from pydantic import Field
-
-from pi.ai import Credentials, WithCredentials
+from pi.ai import AnthropicMessagesProvider, Credentials, WithCredentials
+from pi.ai.models_catalog import builtin_models, find_model
 
 
 STEP = 6
@@ -62,7 +62,7 @@ NO_USER_FOLDER = ".pi-course-none"  # inside the workspace, never there: the use
 STEP = 12
 KNOWN_KEYS |= {"extensions", "ui"}
 STEP = 13
-KNOWN_KEYS |= {"retry", "compaction"}
+KNOWN_KEYS |= {"retry", "compaction", "rpc"}
 STEP = 14
 
 
@@ -143,17 +143,23 @@ def setting(case: dict[str, Any], kind: type[S]) -> S | None:
 
 class EchoText(BaseModel):
     text: str
+    delay_ms: int = Field(0, ge=0, le=5000)
 
 
 class EchoTool(AgentTool[EchoText]):
-    """The driver's own tool, there at every step, so a round trip needs no workspace tools."""
+    """The driver's own tool, there at every step, so a round trip needs no workspace tools.
+
+    `delay_ms` makes one call finish after another that started later: the order results
+    are recorded in must not depend on which tool finishes first.
+    """
 
     name = "echo"
-    description = "Repeat the given text."
+    description = "Repeat the given text (after delay_ms milliseconds, if given)."
     parameters = EchoText
 
     async def execute(self, call_id: str, params: EchoText, signal: AbortSignal,
                       on_update: ProgressCallback) -> ToolResult:
+        await asyncio.sleep(params.delay_ms / 1000)
         return ToolResult.text(params.text)
 
 
@@ -181,6 +187,10 @@ def checked_case(case: Any) -> dict[str, Any]:
             raise CaseError(f"actions[{index}]: expected `event` and one of: {', '.join(ACTIONS)}")
     for kind in SETUPS:
         setting(case, kind)
+    commands = case.get("rpc", [])
+    if not isinstance(commands, list) or not all(isinstance(c, dict) and isinstance(
+            c.get("type"), str) for c in commands):
+        raise CaseError("rpc: expected a list of commands, each with a `type`")
     names = case.get("extensions", [])
     if not isinstance(names, list) or not all(isinstance(name, str) for name in names):
         raise CaseError("extensions: expected a list of extension files")
@@ -203,9 +213,15 @@ def boundary(case: dict[str, Any]) -> tuple[Model, Providers, StreamOptions]:
                   base_url=os.environ.get(f"{env}_BASE_URL", default_url))
     providers = Providers({"openai-completions": OpenAICompletionsProvider()})
     # The runtime makes its own StreamOptions, so the key is looked up for every request.
-    found = WithCredentials(OpenAICompletionsProvider(),
-                            Credentials(env_keys={provider: f"{env}_API_KEY"}))
-    providers = Providers({"openai-completions": found})
+    # OpenAI and Anthropic come from the model catalog, with pi-agent's variables
+    # (OPENAI_/ANTHROPIC_BASE_URL and _API_KEY); any other provider is OpenAI-compatible.
+    keys = Credentials(env_keys={provider: f"{env}_API_KEY"})
+    providers = Providers({"openai-completions": WithCredentials(OpenAICompletionsProvider(),
+                                                                 keys),
+                           "anthropic-messages": WithCredentials(AnthropicMessagesProvider(),
+                                                                 keys)})
+    if provider in ("openai", "anthropic"):
+        model = find_model(str(case["model"]), builtin_models())
     return model, providers, StreamOptions(api_key=os.environ.get(f"{env}_API_KEY"))
 
 

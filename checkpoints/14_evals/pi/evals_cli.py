@@ -8,8 +8,11 @@ not a checkpoint), always with one line saying what and where.
 
 from __future__ import annotations
 
+import json
+import re
+import tempfile
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 from rich.console import Console
@@ -36,6 +39,8 @@ from pi.evals import (
     write_html,
     write_report,
 )
+from pi.evals.fresh import fresh_case
+from pi.evals.report import MergeError, merge_reports
 
 evals_app = typer.Typer(no_args_is_help=True, add_completion=False)
 out = Console(highlight=False, soft_wrap=True)
@@ -84,6 +89,8 @@ def explain(results: list[Result]) -> None:
         if outcome.status == "passed":
             continue
         why = "; ".join(f"{c.name}: {c.detail}" for c in outcome.checks if not c.passed)
+        if outcome.reason:
+            why = f"{why}; {outcome.reason}" if why else outcome.reason
         exercise = f" [exercise {outcome.exercise}]" if outcome.exercise else ""
         out.print(f"{result.case.id} @ {result.target.label}: {outcome.status} "
                   f"({outcome.phase}/{outcome.code}){exercise} {why}".rstrip(), markup=False)
@@ -105,17 +112,34 @@ def run(
     repeats: Annotated[int, typer.Option(min=1, help="runs per cell (pass@k)")] = 1,
     jobs: Annotated[int, typer.Option(min=1, help="runs at once")] = 4,
     timeout: Annotated[float, typer.Option(help="seconds per driver run")] = 120.0,
+    fresh: Annotated[int | None, typer.Option(
+        help="with --model: new variants of the fixtures, the same for the same seed")] = None,
+    shard: Annotated[str | None, typer.Option(
+        help="I/N: run only the I-th of N equal parts of the cells (for a CI matrix)")] = None,
 ) -> None:
     """Run every case on every target it applies to, then report."""
+    if fresh is not None and model is None:
+        raise fail("--fresh needs --model: the MockModel scripts are written for the "
+                   "original fixtures")
     try:
+        part = shard_of(shard)
         cases = chosen_cases(load_suite(suite.resolve()), case or [])
         chosen = chosen_targets(targets or [], checkpoints)
-        pairs = plan(cases, chosen)
         previous = load_baseline(baseline) if baseline else None
     except (CaseError, TargetError, BaselineError) as error:
         raise fail(str(error)) from None
-    results = run_with_progress(pairs, Settings(timeout=timeout, model=model), repeats, jobs)
-    data = report_data(results, chosen, suite.resolve(), model or "mock", repeats)
+    with tempfile.TemporaryDirectory(prefix="pi-eval-fresh-") as variants:
+        try:
+            if fresh is not None:
+                cases = [fresh_case(c, fresh, Path(variants)) for c in cases]
+            pairs = plan(cases, chosen)
+        except (CaseError, TargetError) as error:
+            raise fail(str(error)) from None
+        if part is not None:
+            pairs = [pair for index, pair in enumerate(pairs) if index % part[1] == part[0] - 1]
+        results = run_with_progress(pairs, Settings(timeout=timeout, model=model), repeats,
+                                    jobs)
+    data = report_data(results, chosen, suite.resolve(), model or "mock", repeats, fresh, shard)
     out.print(matrix_table(data))
     explain(results)
     for file in (report, write_baseline):
@@ -130,4 +154,47 @@ def run(
         for line in comparison.lines():
             out.print(line, markup=False)
         raise typer.Exit(0 if comparison.ok else 1)
+    raise typer.Exit(0 if failed == 0 else 1)
+
+
+def shard_of(text: str | None) -> tuple[int, int] | None:
+    """`I/N` as (I, N), 1 <= I <= N; TargetError (one line) for anything else."""
+    if text is None:
+        return None
+    found = re.fullmatch(r"(\d+)/(\d+)", text.strip())
+    if not found or not 1 <= int(found[1]) <= int(found[2]):
+        raise TargetError(f"--shard {text}: expected I/N with 1 <= I <= N, e.g. 2/4")
+    return int(found[1]), int(found[2])
+
+
+def read_report(file: Path) -> dict[str, Any]:
+    try:
+        data = json.loads(file.read_text(encoding="utf-8"))
+    except OSError as error:
+        raise MergeError(f"{file}: {error.strerror}") from None
+    except json.JSONDecodeError as error:
+        raise MergeError(f"{file}:{error.lineno}: not valid JSON ({error.msg})") from None
+    if not isinstance(data, dict) or not isinstance(data.get("results"), list):
+        raise MergeError(f"{file}: not an eval report")
+    return data
+
+
+@evals_app.command("merge")
+def merge(
+    reports: Annotated[list[Path], typer.Argument(help="the shards' JSON reports")],
+    report: Annotated[Path | None, typer.Option(help="write the joined JSON report here")] = None,
+    html: Annotated[Path | None, typer.Option(help="write the joined HTML report here")] = None,
+) -> None:
+    """Join the reports of a sharded run (`--shard I/N`) into one; exit 1 if a cell failed."""
+    try:
+        data = merge_reports([(file.name, read_report(file)) for file in reports])
+    except MergeError as error:
+        raise fail(str(error)) from None
+    out.print(matrix_table(data))
+    if report is not None:
+        write_report(data, report)
+    if html is not None:
+        write_html(data, [], html)
+    failed = sum(1 for entry in data["results"] if entry["outcome"] != "passed")
+    out.print(f"{len(data['results']) - failed} passed, {failed} not passed", markup=False)
     raise typer.Exit(0 if failed == 0 else 1)

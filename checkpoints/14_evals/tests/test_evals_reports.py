@@ -163,3 +163,48 @@ def test_the_model_graded_judge_goes_through_the_model_boundary(
     view = judge_view([{"role": "user", "content": "fix", "timestamp": 0}], {"a.py": "x"})
     check = model_judge(None)({"rubric": "fixed?", "turns": [{"text": answer}]}, view)
     assert (check.name, check.passed, check.detail) == ("model_graded", passed, detail)
+
+
+def test_the_wilson_interval_brackets_the_pass_rate_and_stays_in_zero_to_one() -> None:
+    from pi.evals.matrix import wilson
+
+    low, high = wilson(3, 3)
+    assert 0.4 < low < 1.0 and high == 1.0  # 3 of 3 is not "always"
+    low, high = wilson(0, 5)
+    assert low == 0.0 and 0.0 < high < 0.5
+    low, high = wilson(50, 100)
+    assert low < 0.5 < high and round(high - low, 2) == 0.19
+
+
+def test_an_infra_failure_shows_its_reason_in_the_cli_the_json_and_the_html(
+    tmp_path: Path
+) -> None:
+    suite = tmp_path / "suite"
+    write_case(suite, "simple", SIMPLE_CASE.format(id="simple"))
+    checkpoints = tmp_path / "checkpoints"
+    fake_checkpoint(checkpoints / "06_loop", exit=5, stderr="Traceback\nKeyError: 'turns'\n")
+    report, page = tmp_path / "r.json", tmp_path / "r.html"
+    result = evals("--suite", str(suite), "--checkpoints", str(checkpoints), "--report",
+                   str(report), "--html", str(page))
+    assert result.exit_code == 1
+    assert "driver_crashed" in result.stdout and "KeyError: 'turns'" in result.stdout
+    entry = json.loads(report.read_text())["results"][0]
+    assert entry["code"] == "driver_crashed" and "exit 5" in entry["reason"]
+    assert "KeyError: &#x27;turns&#x27;" in page.read_text()
+
+
+def test_shards_cover_every_cell_once_and_merge_into_the_whole_run(
+    layout: dict[str, Path]
+) -> None:
+    whole, parts = layout["out"] / "whole.json", []
+    matrix(layout, "--report", str(whole))
+    for index in (1, 2):
+        parts.append(layout["out"] / f"shard{index}.json")
+        assert matrix(layout, "--shard", f"{index}/2", "--report", str(parts[-1])).exit_code == 0
+    sizes = [len(json.loads(p.read_text())["results"]) for p in parts]
+    assert sizes == [2, 1]
+    merged = layout["out"] / "merged.json"
+    result = CliRunner().invoke(evals_app, ["merge", *map(str, parts), "--report", str(merged)])
+    assert result.exit_code == 0, result.stdout
+    assert json.loads(merged.read_text())["results"] == json.loads(whole.read_text())["results"]
+    assert matrix(layout, "--shard", "3/2").exit_code == 2, "a shard beyond N is refused"

@@ -157,3 +157,39 @@ def test_the_real_driver_of_this_checkpoint_fixes_the_fixture(bugfix: Case, tmp_
     assert [c.name for c in outcome.checks][-3:] == ["read_before_edit", "command", "model_graded"]
     assert [step.role for step in outcome.trajectory][:2] == ["user", "assistant"]
     assert "a - b" in (tmp_path / "workspaces" / "buggy-calc" / "calc.py").read_text()
+
+
+def test_a_case_that_writes_into_its_template_fails_naming_it_and_the_template_is_restored(
+    tmp_path: Path,
+) -> None:
+    template = tmp_path / "workspaces" / "plain"
+    template.mkdir(parents=True)
+    (template / "notes.txt").write_text("original\n", encoding="utf-8")
+    text = f"""\
+id: polluter
+first_checkpoint: 7
+prompt: "Write into the template."
+workspace: plain
+tools: [bash]
+turns:
+  - toolCall:
+      name: bash
+      arguments: {{command: "echo changed > {template}/notes.txt; touch {template}/new.txt"}}
+  - text: "done"
+"""
+    case = load_case(write_case(tmp_path / "cases", "polluter", text))
+    settings = Settings(make_folder=scratch_in(tmp_path / "runs"), driver=(sys.executable,
+                                                                           *REAL_DRIVER))
+    outcome = run_case(case, Target(HERE, eval_case.STEP), settings)
+    assert (outcome.status, outcome.code) == ("protocol_failed", "template_unchanged")
+    assert "workspaces/plain" in outcome.checks[0].detail
+    assert sorted(p.name for p in template.iterdir()) == ["notes.txt"]
+    assert (template / "notes.txt").read_text(encoding="utf-8") == "original\n"
+
+
+def test_a_driver_crash_carries_its_exit_code_and_last_stderr_lines(case: Case,
+                                                                    tmp_path: Path) -> None:
+    outcome = run(case, tmp_path, exit=3, stderr="first\nsecond\nBoom: disk on fire\n")
+    assert (outcome.status, outcome.code) == ("infra_failed", "driver_crashed")
+    assert outcome.reason is not None
+    assert "exit 3" in outcome.reason and "Boom: disk on fire" in outcome.reason

@@ -12,12 +12,13 @@ Case keys (contract 1): `prompt` (str), `script` (`{"turns": [...]}`, MockModel 
 
 from __future__ import annotations
 
+import asyncio
 import json
 import os
 from pathlib import Path
 from typing import Any
 
-from pydantic import BaseModel
+from pydantic import BaseModel, Field
 
 from mock_model import MockModel, ScriptError, script_from_data
 from pi.agent import AgentTool, ProgressCallback, ToolRegistry, ToolResult
@@ -59,9 +60,8 @@ from pi.coding_agent import ScriptedUI
 
 # [end]
 # [from 13]
-from pydantic import Field
-
-from pi.ai import Credentials, WithCredentials
+from pi.ai import AnthropicMessagesProvider, Credentials, WithCredentials
+from pi.ai.models_catalog import builtin_models, find_model
 
 # [end]
 
@@ -95,7 +95,7 @@ KNOWN_KEYS |= {"extensions", "ui"}
 # [end]
 # [from 13]
 STEP = 13
-KNOWN_KEYS |= {"retry", "compaction"}
+KNOWN_KEYS |= {"retry", "compaction", "rpc"}
 # [end]
 # [from 14]
 STEP = 14
@@ -189,17 +189,23 @@ def setting(case: dict[str, Any], kind: type[S]) -> S | None:
 # [end]
 class EchoText(BaseModel):
     text: str
+    delay_ms: int = Field(0, ge=0, le=5000)
 
 
 class EchoTool(AgentTool[EchoText]):
-    """The driver's own tool, there at every step, so a round trip needs no workspace tools."""
+    """The driver's own tool, there at every step, so a round trip needs no workspace tools.
+
+    `delay_ms` makes one call finish after another that started later: the order results
+    are recorded in must not depend on which tool finishes first.
+    """
 
     name = "echo"
-    description = "Repeat the given text."
+    description = "Repeat the given text (after delay_ms milliseconds, if given)."
     parameters = EchoText
 
     async def execute(self, call_id: str, params: EchoText, signal: AbortSignal,
                       on_update: ProgressCallback) -> ToolResult:
+        await asyncio.sleep(params.delay_ms / 1000)
         return ToolResult.text(params.text)
 
 
@@ -229,6 +235,12 @@ def checked_case(case: Any) -> dict[str, Any]:
     for kind in SETUPS:
         setting(case, kind)
     # [end]
+    # [from 13]
+    commands = case.get("rpc", [])
+    if not isinstance(commands, list) or not all(isinstance(c, dict) and isinstance(
+            c.get("type"), str) for c in commands):
+        raise CaseError("rpc: expected a list of commands, each with a `type`")
+    # [end]
     # [from 12]
     names = case.get("extensions", [])
     if not isinstance(names, list) or not all(isinstance(name, str) for name in names):
@@ -254,9 +266,15 @@ def boundary(case: dict[str, Any]) -> tuple[Model, Providers, StreamOptions]:
     providers = Providers({"openai-completions": OpenAICompletionsProvider()})
     # [from 13]
     # The runtime makes its own StreamOptions, so the key is looked up for every request.
-    found = WithCredentials(OpenAICompletionsProvider(),
-                            Credentials(env_keys={provider: f"{env}_API_KEY"}))
-    providers = Providers({"openai-completions": found})
+    # OpenAI and Anthropic come from the model catalog, with pi-agent's variables
+    # (OPENAI_/ANTHROPIC_BASE_URL and _API_KEY); any other provider is OpenAI-compatible.
+    keys = Credentials(env_keys={provider: f"{env}_API_KEY"})
+    providers = Providers({"openai-completions": WithCredentials(OpenAICompletionsProvider(),
+                                                                 keys),
+                           "anthropic-messages": WithCredentials(AnthropicMessagesProvider(),
+                                                                 keys)})
+    if provider in ("openai", "anthropic"):
+        model = find_model(str(case["model"]), builtin_models())
     # [end]
     return model, providers, StreamOptions(api_key=os.environ.get(f"{env}_API_KEY"))
 

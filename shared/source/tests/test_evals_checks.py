@@ -29,8 +29,11 @@ def reply(text: str = "", *calls: tuple[str, str, dict[str, Any]]) -> dict[str, 
     return {"role": "assistant", "content": blocks, "stopReason": "toolUse" if calls else "stop"}
 
 
-def result(call: str, text: str = "ok", error: bool = False) -> dict[str, Any]:
-    return {"role": "toolResult", "toolCallId": call, "toolName": "read",
+NAMES = {"c1": "read", "c2": "edit"}
+
+
+def result(call: str, text: str = "ok", error: bool = False, name: str = "") -> dict[str, Any]:
+    return {"role": "toolResult", "toolCallId": call, "toolName": name or NAMES.get(call, "read"),
             "content": [{"type": "text", "text": text}], "isError": error}
 
 
@@ -57,16 +60,38 @@ def test_a_well_formed_run_passes_every_protocol_check() -> None:
 
 
 @pytest.mark.parametrize(("path", "broken"), [
-    ([user("x"), reply("", READ), reply("late")], ["results_paired"]),
+    ([user("x"), reply("", READ), reply("late")], ["results_paired", "results_follow_calls"]),
     ([user("x"), reply("", READ), result("c1"), result("c1"), reply("done")], ["results_paired"]),
     ([user("x"), reply("", READ), reply("oops"), result("c1")],
-     ["results_paired", "no_orphan_results"]),
+     ["results_paired", "no_orphan_results", "results_follow_calls"]),
     ([user("x"), result("c9"), reply("done")], ["no_orphan_results"]),
 ])
 def test_every_call_has_exactly_one_result_in_its_own_turn(
     path: list[dict[str, Any]], broken: list[str]
 ) -> None:
     assert failed(path) == broken
+
+
+@pytest.mark.parametrize(("path", "broken"), [
+    ([user("x"), reply("", READ, EDIT), user("steer"), result("c1"), result("c2"), reply("ok")],
+     ["results_follow_calls"]),
+    ([user("x"), reply("", READ, EDIT), result("c2"), result("c1"), reply("ok")],
+     ["results_follow_calls"]),
+    ([user("x"), reply("", READ), result("c1", name="edit"), reply("ok")], ["tool_names_match"]),
+    ([user("x"), {**reply("", READ), "stopReason": "stop"}, result("c1"), reply("ok")],
+     ["stop_reasons_consistent"]),
+    ([user("x"), {**reply("no calls"), "stopReason": "toolUse"}], ["stop_reasons_consistent"]),
+])
+def test_results_follow_their_calls_in_order_with_their_names_and_stop_reasons_agree(
+    path: list[dict[str, Any]], broken: list[str]
+) -> None:
+    assert failed(path) == broken
+
+
+def test_an_error_or_aborted_reply_may_end_with_or_without_calls() -> None:
+    cut = {**reply("", READ), "stopReason": "aborted"}
+    assert failed([user("x"), cut, result("c1")]) == []
+    assert failed([user("x"), {**reply("partial"), "stopReason": "error"}]) == []
 
 
 def test_the_transcript_must_equal_the_sessions_active_path() -> None:
@@ -148,3 +173,16 @@ def test_extra_judges_get_the_same_view() -> None:
     view = judge_view(GOOD, {})
     assert run_judges([{"command": "python t.py"}], view, {"command": spy})[0].passed
     assert seen == [view]
+
+
+def test_a_result_missing_from_the_compacted_part_of_the_history_is_still_caught() -> None:
+    summary = {"role": "compactionSummary", "summary": "s", "tokensBefore": 9, "timestamp": 0}
+    active = [summary, reply("Done.")]
+    lost = [user("x"), reply("", READ), reply("Done.")]  # c1's result was never recorded
+    observation = Observation(14, "completed", None, tuple(active), tuple(active), {}, (),
+                              tuple(lost))
+    broken = [c.name for c in check_protocol(observation, Expect()) if not c.passed]
+    assert broken == ["results_paired", "results_follow_calls"]
+    whole = [user("x"), reply("", READ), result("c1"), reply("Done.")]
+    kept = Observation(14, "completed", None, tuple(active), tuple(active), {}, (), tuple(whole))
+    assert all(c.passed for c in check_protocol(kept, Expect()))

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any, Literal, get_args
 
 import yaml  # type: ignore[import-untyped, unused-ignore]
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
@@ -21,6 +21,10 @@ from pi.ai.messages import describe_error
 from pi.evals.judges import JUDGE_KINDS, arg_problem
 
 Terminal = Literal["completed", "error", "aborted", "max_turns"]
+# The layer a case guards: a mutant planted in a layer runs that layer's cases (evals/mutants).
+Layer = Literal["loop", "concurrency", "tools", "steering", "abort", "session", "compaction",
+                "resources", "extensions", "retry", "overflow", "rpc"]
+LAYERS: tuple[str, ...] = get_args(Layer)
 
 
 class CaseError(ValueError):
@@ -35,11 +39,36 @@ class Expect(BaseModel):
     error_contains: str | None = None
 
 
+class FreshEdit(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+    file: str
+    find: str
+    replace: str
+
+
+class BugPlacement(BaseModel):
+    """Another place for the fixture's bug: the edits that move it, the judges that see it."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+    name: str
+    edits: tuple[FreshEdit, ...] = ()
+    judges: tuple[dict[str, Any], ...] | None = None
+
+
+class FreshSpec(BaseModel):
+    """How `--fresh SEED` may vary the fixture: names to rename, places for the bug."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+    rename: dict[str, tuple[str, ...]] = Field(default_factory=dict)
+    bugs: tuple[BugPlacement, ...] = ()
+
+
 class CaseSpec(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
     id: str = Field(pattern=r"^[a-z0-9][a-z0-9-]*$")
     prompt: str
     first_checkpoint: int = Field(ge=6, le=14)
+    layer: Layer | None = None
     description: str = ""
     workspace: str | None = None
     script: str | None = None
@@ -56,6 +85,7 @@ class CaseSpec(BaseModel):
     session: str | None = None
     show_trajectory: bool = False
     timeout: float | None = Field(default=None, gt=0)
+    fresh: FreshSpec | None = None
 
 
 @dataclass(frozen=True)
@@ -67,6 +97,7 @@ class Case:
     workspace: Path | None
     script: dict[str, Any] | None
     session: Path | None
+    fixture: str | None = None  # the fingerprint of a fresh variant's fixture (`--fresh`)
 
     @property
     def id(self) -> str:
@@ -102,16 +133,23 @@ def script_of(spec: CaseSpec, file: Path) -> dict[str, Any] | None:
 def check_spec(spec: CaseSpec, file: Path) -> None:
     if sum(x is not None for x in (spec.turns, spec.script, spec.model)) != 1:
         raise CaseError(f"{file}: give exactly one of turns, script or model")
-    for index, judge in enumerate(spec.judges):
+    check_judges(spec, spec.judges, file, "judges")
+    for number, bug in enumerate(spec.fresh.bugs if spec.fresh else ()):
+        check_judges(spec, bug.judges or (), file, f"fresh.bugs[{number}].judges")
+
+
+def check_judges(spec: CaseSpec, judges: tuple[dict[str, Any], ...], file: Path,
+                 where: str) -> None:
+    for index, judge in enumerate(judges):
         kind, arg = next(iter(judge.items()), ("", None))
         if len(judge) != 1 or kind not in JUDGE_KINDS:
-            raise CaseError(f"{file}: judges[{index}]: expected one of {', '.join(JUDGE_KINDS)}")
+            raise CaseError(f"{file}: {where}[{index}]: expected one of {', '.join(JUDGE_KINDS)}")
         problem = arg_problem(kind, arg)
         if problem is None and isinstance(arg, dict) and "path" in arg:
             declared = arg["path"] in spec.files
             problem = None if declared else f"{kind}: {arg['path']} is not in the case's files"
         if problem:
-            raise CaseError(f"{file}: judges[{index}].{problem}")
+            raise CaseError(f"{file}: {where}[{index}].{problem}")
 
 
 def read_yaml(file: Path) -> Any:

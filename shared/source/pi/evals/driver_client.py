@@ -42,6 +42,8 @@ class Observation:
     transcript: tuple[Mapping[str, Any], ...]
     session: tuple[Mapping[str, Any], ...] | None
     events: Mapping[str, int]
+    rpc: tuple[Mapping[str, Any], ...] = ()  # responses of a case driven over RPC (step 13 on)
+    history: tuple[Mapping[str, Any], ...] | None = None  # root → leaf, compacted parts too
 
     @property
     def active_path(self) -> tuple[Mapping[str, Any], ...]:
@@ -66,15 +68,16 @@ def run_driver(checkpoint: Path, prepared: Prepared, timeout: float,
     except subprocess.TimeoutExpired:
         raise DriverFailure("driver_timeout", f"no observation after {timeout:g} s") from None
     if done.returncode == 2:
-        raise DriverFailure("case_refused", last_line(done.stderr))
+        raise DriverFailure("case_refused", last_lines(done.stderr, 1))
     if done.returncode != 0:
-        raise DriverFailure("driver_crashed", f"exit {done.returncode}: {last_line(done.stderr)}")
+        raise DriverFailure("driver_crashed", f"exit {done.returncode}: {last_lines(done.stderr)}")
     return done.stdout
 
 
-def last_line(text: str) -> str:
-    lines = [line for line in text.strip().splitlines() if line.strip()]
-    return lines[-1][:200] if lines else "(no output)"
+def last_lines(text: str, count: int = 3) -> str:
+    """The last lines of a child's stderr, joined: where a crash says what went wrong."""
+    lines = [line.strip() for line in text.strip().splitlines() if line.strip()]
+    return " | ".join(lines[-count:])[:300] if lines else "(no output)"
 
 
 def messages(value: Any, field: str) -> tuple[Mapping[str, Any], ...]:
@@ -101,6 +104,11 @@ def parse_observation(stdout: str) -> Observation:
         raise DriverFailure("bad_observation", "events: expected counts by type")
     session = data.get("session")
     error = data.get("error")
+    rpc = data.get("rpc", [])
+    if not isinstance(rpc, list) or not all(isinstance(r, dict) for r in rpc):
+        raise DriverFailure("bad_observation", "rpc: expected a list of responses")
     return Observation(data["step"], data["terminal"], error if isinstance(error, str) else None,
                        messages(data.get("transcript"), "transcript"),
-                       None if session is None else messages(session, "session"), events)
+                       None if session is None else messages(session, "session"), events,
+                       tuple(rpc), None if data.get("history") is None else messages(
+                           data["history"], "history"))

@@ -60,16 +60,25 @@ def matrix(data: dict[str, Any]) -> str:
 
 
 def outcomes(data: dict[str, Any]) -> str:
-    head = ["case", "checkpoint", "outcome", "phase / code", "exercise", "failed checks",
-            "tool calls", "tool errors", "checks passed"]
+    head = ["case", "checkpoint", "outcome", "phase / code", "reason", "exercise",
+            "failed checks", "tool calls", "tool errors", "checks passed",
+            "passes (95% CI)", "tokens", "cost"]
     lines = [row(head, True)]
     for e in data["results"]:
         stats = e["stats"]
         lines.append(row([escape(str(x)) for x in (
             e["case"], e["checkpoint"], e["outcome"], f"{e['phase'] or ''} {e['code'] or ''}",
-            e["exercise"] or "", ", ".join(e["failed_checks"]), stats.get("tool_calls", ""),
-            stats.get("tool_errors", ""), f"{stats['checks_passed']}/{stats['checks_total']}")]))
+            e.get("reason") or "", e["exercise"] or "", ", ".join(e["failed_checks"]),
+            stats.get("tool_calls", ""),
+            stats.get("tool_errors", ""), f"{stats['checks_passed']}/{stats['checks_total']}",
+            passes(e), stats.get("tokens", ""), stats.get("cost", ""))]))
     return tag("table", "".join(lines), id="outcomes")
+
+
+def passes(entry: dict[str, Any]) -> str:
+    """`c/n` runs passed, with the Wilson 95 % interval of the pass rate."""
+    low, high = entry.get("pass_rate_ci95") or (0.0, 1.0)
+    return f"{entry['passes']}/{entry['runs']} ({low:.2f}-{high:.2f})"
 
 
 def trajectories(results: Sequence[Result]) -> str:

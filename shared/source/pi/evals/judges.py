@@ -27,13 +27,14 @@ def freeze(value: Any) -> Any:
     return value
 
 
-def judge_view(path: Sequence[Mapping[str, Any]], files: Mapping[str, str | None]) -> JudgeView:
-    return JudgeView(freeze(list(path)), freeze(dict(files)))
+def judge_view(path: Sequence[Mapping[str, Any]], files: Mapping[str, str | None],
+               rpc: Sequence[Mapping[str, Any]] = ()) -> JudgeView:
+    return JudgeView(freeze(list(path)), freeze(dict(files)), freeze(list(rpc)))
 
 
 JUDGE_KINDS = (*PURE, "command", "model_graded")
 MAPPING_ARGS = {"file_equals": ("path", "text"), "file_contains": ("path", "text"),
-                "model_graded": ("rubric",)}
+                "model_graded": ("rubric",), "rpc_response": ("command", "text")}
 
 
 def arg_problem(kind: str, arg: Any) -> str | None:

@@ -61,6 +61,7 @@ class Outcome:
     secondary: tuple[str, ...] = ()
     stats: Mapping[str, Any] = field(default_factory=dict)
     trajectory: tuple[Step, ...] = ()
+    reason: str | None = None  # why an infra failure happened: exit code, last stderr lines
 
     @property
     def failed_checks(self) -> tuple[str, ...]:
@@ -70,10 +71,13 @@ class Outcome:
         return replace(self, secondary=(*self.secondary, code))
 
 
-def infra(case: str, step: int, phase: Phase, code: str, error: str | None = None) -> Outcome:
-    """An infra failure; a practice stub's `exercise NN-name` in the error is named."""
+def infra(case: str, step: int, phase: Phase, code: str, error: str | None = None,
+          reason: str | None = None) -> Outcome:
+    """An infra failure with its reason; a practice stub's `exercise NN-name` is named."""
     found = EXERCISE.match(error or "")
-    return Outcome(case, step, "infra_failed", phase, code, found[1] if found else None)
+    why = redact((reason or error or "")[:400], env_secrets()) or None
+    return Outcome(case, step, "infra_failed", phase, code, found[1] if found else None,
+                   reason=why)
 
 
 def stub_in(path: Sequence[Mapping[str, Any]]) -> str | None:
@@ -126,7 +130,16 @@ def path_stats(path: Sequence[Mapping[str, Any]], files_checked: int) -> dict[st
         "tool_calls": sum(len(tool_names(m)) for m in path if m.get("role") == "assistant"),
         "tool_errors": sum(1 for m in path if m.get("role") == "toolResult" and m.get("isError")),
         "files_checked": files_checked,
+        **usage_of(path),
     }
+
+
+def usage_of(path: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
+    """Tokens and cost the replies on the path report (zero for the MockModel)."""
+    usages = [m.get("usage") or {} for m in path if m.get("role") == "assistant"]
+    tokens = sum(int(u.get("totalTokens", 0)) for u in usages)
+    cost = sum(float((u.get("cost") or {}).get("total", 0)) for u in usages)
+    return {"tokens": tokens, "cost": round(cost, 6)}
 
 
 def env_secrets() -> list[str]:

@@ -19,6 +19,7 @@ from pi.evals.judges import judge_view, run_judges
 from pi.evals.outcomes import (
     Check,
     Outcome,
+    Phase,
     env_secrets,
     infra,
     path_stats,
@@ -32,7 +33,10 @@ from pi.evals.workspace import (
     ScratchFactory,
     dispose,
     prepare,
+    Snapshot,
     read_declared,
+    restore,
+    snapshot,
     temporary_folder,
 )
 
@@ -61,14 +65,16 @@ class Target:
 
 def run_case(case: Case, target: Target, settings: Settings) -> Outcome:
     """Run every phase for `case` on `target`; always one outcome, cleanup always done."""
+    before = snapshot(case.workspace)  # the template, to prove the run left it alone
     # [exercise 14-run-case]
     try:
         prepared = prepare(case, settings.make_folder, settings.model)
-    except OSError:
-        return infra(case.id, target.step, "prepare", "workspace_setup")
+    except OSError as error:
+        return infra(case.id, target.step, "prepare", "workspace_setup", reason=str(error))
     outcome = None
     try:
         outcome = observe_and_judge(case, target, settings, prepared)
+        outcome = template_kept(case, target, before) or outcome
     finally:
         try:
             dispose(prepared)
@@ -79,6 +85,22 @@ def run_case(case: Case, target: Target, settings: Settings) -> Outcome:
     # [end]
 
 
+def template_kept(case: Case, target: Target, before: Snapshot) -> Outcome | None:
+    """None if the case's template is as it was; else restore it and fail, naming it.
+
+    Every run works in a copy outside the repository, but a tool call can still name the
+    template's absolute path. A changed template would poison every later "fresh" copy.
+    """
+    changed = restore(case.workspace, before)
+    if not changed:
+        return None
+    where = f"workspaces/{case.spec.workspace}"
+    check = Check("template_unchanged", False, f"the run changed its template {where} "
+                  f"({', '.join(changed[:3])}); the template was restored")
+    return Outcome(case.id, target.step, "protocol_failed", "protocol", check.name,
+                   checks=(check,))
+
+
 def observe_and_judge(case: Case, target: Target, settings: Settings,
                       prepared: Prepared) -> Outcome:
     timeout = case.spec.timeout or settings.timeout
@@ -86,15 +108,15 @@ def observe_and_judge(case: Case, target: Target, settings: Settings,
         observation = parse_observation(
             run_driver(target.folder, prepared, timeout, settings.driver))
     except DriverFailure as failure:
-        if failure.code == "bad_observation":
-            return infra(case.id, target.step, "collect", failure.code)
-        return infra(case.id, target.step, "execute", failure.code)
+        phase: Phase = "collect" if failure.code == "bad_observation" else "execute"
+        reason = failure.detail.replace(str(prepared.root), "<run>")
+        return infra(case.id, target.step, phase, failure.code, reason=reason)
     if observation.terminal == "crashed":
         return infra(case.id, target.step, "execute", "agent_crashed", observation.error)
     try:
         files = read_declared(prepared.workspace, case.spec.files)
-    except (OSError, ValueError):
-        return infra(case.id, target.step, "collect", "files_unreadable")
+    except (OSError, ValueError) as error:
+        return infra(case.id, target.step, "collect", "files_unreadable", reason=str(error))
     path = observation.active_path
     protocol = check_protocol(observation, case.spec.expect)
     judged: tuple[Check, ...] = ()
@@ -102,9 +124,11 @@ def observe_and_judge(case: Case, target: Target, settings: Settings,
         extra = {"command": command_judge(prepared.workspace, timeout),
                  "model_graded": model_judge(settings.model)}
         try:
-            judged = run_judges(case.spec.judges, judge_view(path, files), extra)
-        except Exception:  # a judge is harness code; its crash is ours, not the agent's
-            return infra(case.id, target.step, "judge", "judge_crashed")
+            judged = run_judges(case.spec.judges, judge_view(path, files, observation.rpc),
+                               extra)
+        except Exception as error:  # a judge is harness code; its crash is ours, not the agent's
+            return infra(case.id, target.step, "judge", "judge_crashed",
+                         reason=f"{type(error).__name__}: {error}")
     outcome = verdict(case.id, target.step, protocol, judged, path_stats(path, len(files)))
     if outcome.status != "passed":
         outcome = replace(outcome, exercise=stub_in(path))

@@ -7,6 +7,7 @@ it looked at. They read only the view, so the same view always gets the same ver
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -20,6 +21,7 @@ class JudgeView:
 
     path: tuple[Mapping[str, Any], ...]
     files: Mapping[str, str | None]
+    rpc: tuple[Mapping[str, Any], ...] = ()  # an rpc case's responses
 
 
 Judge = Callable[[Any, JudgeView], Check]
@@ -116,6 +118,16 @@ def roles(arg: str, view: JudgeView) -> Check:
     return Check("roles", ok, "" if ok else f"roles were: {seen}")
 
 
+def rpc_response(arg: Mapping[str, str], view: JudgeView) -> Check:
+    """A response to the command `arg.command` holds `arg.text` (in its compact JSON)."""
+    found = [json.dumps(r, sort_keys=True, separators=(",", ":"), default=dict)
+             for r in view.rpc if r.get("command") == arg["command"]]
+    ok = any(arg["text"] in text for text in found)
+    detail = f"no {arg['command']} response" if not found else \
+        f"no {arg['command']} response with the expected text"
+    return Check("rpc_response", ok, "" if ok else detail)
+
+
 PURE: dict[str, Judge] = {
     "file_equals": file_equals, "file_contains": file_contains,
     "read_before_edit": read_before_edit, "tool_called": tool_called,
@@ -123,5 +135,5 @@ PURE: dict[str, Judge] = {
     "tool_error_contains": tool_error_contains, "tool_result_contains": tool_result_contains,
     "final_text_contains": final_text_contains,
     "text_in_path": text_in_path, "text_not_in_path": text_not_in_path, "user_said": user_said,
-    "roles": roles,
+    "roles": roles, "rpc_response": rpc_response,
 }

@@ -20,6 +20,7 @@ from typing import Any
 from pi.evals.cases import Case
 
 ScratchFactory = Callable[[], Path]
+Snapshot = dict[str, bytes]
 IGNORED = shutil.ignore_patterns("__pycache__", "*.pyc", ".pytest_cache")
 
 
@@ -93,3 +94,28 @@ def read_declared(workspace: Path, names: tuple[str, ...]) -> dict[str, str | No
             raise ValueError(f"declared file {name!r} is outside the workspace")
         files[name] = path.read_text(encoding="utf-8") if path.is_file() else None
     return files
+
+
+def snapshot(template: Path | None) -> Snapshot:
+    """Every file of a template, by relative path (templates are small fixtures)."""
+    if template is None or not template.is_dir():
+        return {}
+    return {path.relative_to(template).as_posix(): path.read_bytes()
+            for path in sorted(template.rglob("*")) if path.is_file() and not path.is_symlink()
+            and "__pycache__" not in path.parts}
+
+
+def restore(template: Path | None, before: Snapshot) -> list[str]:
+    """Put the template back as `before` recorded it; the paths that had changed."""
+    if template is None:
+        return []
+    now = snapshot(template)
+    changed = sorted(name for name in set(before) | set(now) if before.get(name) != now.get(name))
+    for name in changed:
+        path = template / name
+        if name in before:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            path.write_bytes(before[name])
+        else:
+            path.unlink()
+    return changed

@@ -1,0 +1,45 @@
+"""Step 13: an eval case driven through Pi's RPC protocol (the `rpc` case key).
+
+A client of rpc mode (an editor, a script) sees the agent only through JSON commands and
+responses. So a case may list commands (`rpc: [{"type": "get_state"}, ...]`); the driver
+runs an RpcServer in this process, sends the case's prompt as a `prompt` command and then each
+listed command, waiting after each until the server is idle (what a careful client does, and
+what makes the run the same every time). The responses are part of the observation; after a
+`fork` or `new_session` the observed transcript and session are those of the new runtime.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from pathlib import Path
+from typing import Any
+
+from pi.agent import LoopResult
+from pi.ai import AgentMessage
+from pi.coding_agent.runtime.runtime import Runtime
+from pi.modes.rpc_io import RpcUI
+from pi.modes.rpc_mode import RpcServer
+
+
+async def idle(server: RpcServer) -> None:
+    """Wait until no command is being handled and no run is going."""
+    while server.tasks or server.streaming:
+        await asyncio.gather(*server.tasks, *([server.run] if server.run else []))
+
+
+async def over_rpc(case: dict[str, Any], runtime: Runtime, responses: list[dict[str, Any]],
+                   ) -> tuple[list[AgentMessage], LoopResult, Path]:
+    """The prompt and the case's commands through one RpcServer; what it ended with."""
+
+    def write(line: dict[str, Any]) -> None:
+        if line.get("type") == "response":
+            responses.append(line)
+
+    server = RpcServer(runtime, RpcUI(write), write)
+    for command in [{"type": "prompt", "message": case["prompt"]}, *case["rpc"]]:
+        server.accept(json.dumps(command))
+        await idle(server)
+    await server.finish()
+    final = server.runtime
+    return list(final.messages), LoopResult((), final.agent.state.last_error), final.writer.path
