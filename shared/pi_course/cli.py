@@ -50,6 +50,22 @@ out = Console(highlight=False)
 err = Console(stderr=True, highlight=False)
 
 
+def show_version(asked: bool) -> None:
+    if asked:
+        from importlib.metadata import version
+
+        typer.echo(f"pi-course {version('pi-course')}")
+        raise typer.Exit(0)
+
+
+@app.callback()
+def options(
+    version: Annotated[bool, typer.Option("--version", is_eager=True, callback=show_version,
+                                          help="Print the version and exit.")] = False,
+) -> None:
+    """Rebuild the Pi coding agent in fifteen checkpoints."""
+
+
 def command(
     name: str | None = None, context_settings: dict[str, Any] | None = None
 ) -> Callable[[Callable[P, R]], Callable[P, R]]:

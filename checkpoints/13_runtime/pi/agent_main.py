@@ -16,6 +16,7 @@ from typing import Annotated
 import typer
 from rich.console import Console
 
+from pi.ai.models_catalog import EXAMPLE_MODELS
 from pi.coding_agent.extensions.ui import ExtensionUI, NoUI
 from pi.coding_agent.runtime.runtime import Runtime
 from pi.coding_agent.session.errors import SessionError
@@ -25,7 +26,7 @@ from pi.modes.rpc_io import JsonLines, RpcUI, use_utf8
 from pi.modes.rpc_mode import run_rpc
 from pi.modes.setup import AgentOptions, SetupError, build_config
 
-HELP = """Run the coding agent in the working folder (--cwd): answer a prompt (-p), stream
+HELP = f"""Run the coding agent in the working folder (--cwd): answer a prompt (-p), stream
 its events as JSON lines (--mode json), speak Pi's RPC protocol on stdin/stdout (--mode
 rpc), or open the terminal UI (the default mode).
 
@@ -44,7 +45,7 @@ Offline use (the default; no key, no network):
 
 \b
 Real-model use:
-  --model openai/gpt-4.1-mini or --model anthropic/claude-sonnet-4-5
+  --model {EXAMPLE_MODELS[0]} or --model {EXAMPLE_MODELS[1]}
   (any model id of those two providers is accepted).
   Keys: OPENAI_API_KEY / ANTHROPIC_API_KEY, or <agent-dir>/auth.json.
   Servers: OPENAI_BASE_URL / ANTHROPIC_BASE_URL; a local
@@ -52,6 +53,8 @@ Real-model use:
 
 Sessions go to <agent-dir>/sessions (default agent dir: ~/.pi-course/agent), or to
 --session FILE, which is created or continued (at --leaf ID, else at its last entry).
+A run has no turn limit, as in Pi (Ctrl-C stops one); --max-turns N stops it after N
+turns and says so (print: stderr and exit 1; json and rpc: a turn_limit_reached event).
 """
 
 
@@ -64,6 +67,22 @@ class Mode(StrEnum):
 
 app = typer.Typer(add_completion=False, rich_markup_mode=None, help=HELP)
 err_console = Console(stderr=True, highlight=False, soft_wrap=True)
+
+
+def version_text() -> str:
+    """`pi-agent 0.1.0`: the installed pi-course version (a bare checkpoint has none)."""
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return f"pi-agent {version('pi-course')}"
+    except PackageNotFoundError:
+        return "pi-agent (pi-course, not installed)"
+
+
+def show_version(asked: bool) -> None:
+    if asked:
+        print(version_text())
+        raise typer.Exit(0)
 
 
 def fail(text: str) -> typer.Exit:
@@ -135,11 +154,15 @@ def main(
     agent_dir: Annotated[Path | None, typer.Option(help="default ~/.pi-course/agent")] = None,
     extension: Annotated[list[Path] | None, typer.Option("--extension", "-e",
                                                          help="load this extension file")] = None,
+    max_turns: Annotated[int | None, typer.Option(
+        help="stop a run after this many turns (default: no limit, as in Pi)")] = None,
+    version: Annotated[bool, typer.Option("--version", is_eager=True, callback=show_version,
+                                          help="print the version and exit")] = False,
 ) -> None:
     options = AgentOptions(model=model, script=script, session=session, leaf=leaf, cwd=cwd,
                            auto_compaction=auto_compaction, auto_retry=auto_retry,
                            trust_project=trust_project, agent_dir=agent_dir,
-                           extensions=tuple(extension or ()))
+                           extensions=tuple(extension or ()), max_turns=max_turns)
     chosen = mode or (Mode.print if print_mode else Mode.interactive)
     raise typer.Exit(run_mode(chosen, options, list(messages or [])))
 

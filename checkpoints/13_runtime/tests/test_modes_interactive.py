@@ -154,11 +154,11 @@ def test_fork_writes_the_current_path_to_a_new_file(tmp_path, data_dir) -> None:
 
 def test_model_switches_only_to_a_model_of_the_catalog(tmp_path, data_dir) -> None:
     runtime = make_runtime(tmp_path, data_dir)
-    output = drive(runtime, "/model", "/model nowhere/none", "/model openai/gpt-4.1-mini")
+    output = drive(runtime, "/model", "/model nowhere/none", "/model openai/gpt-5.4-mini")
     assert lines_after(output, "/model")[0].startswith("model mock/mock-1")
     assert len(lines_after(output, "/model nowhere/none")) == 1
     assert "not in the catalog" in output
-    assert runtime.agent.config.model.id == "gpt-4.1-mini"
+    assert runtime.agent.config.model.id == "gpt-5.4-mini"
     assert runtime.writer.tree.entries[-1].type == "model_change"
 
 

@@ -59,7 +59,7 @@ def test_help_explains_offline_and_real_model_use() -> None:
     code, out, _ = invoke("--help")
     assert code == 0
     for phrase in ("Offline use", "mock/mock-1", "--script", "built-in policy",
-                   "PI_COURSE_DETERMINISTIC=1", "Real-model use", "openai/gpt-4.1-mini",
+                   "PI_COURSE_DETERMINISTIC=1", "Real-model use", "openai/gpt-5.4-mini",
                    "OPENAI_API_KEY", "ANTHROPIC_BASE_URL", "--mode", "rpc"):
         assert phrase in out, phrase
 
@@ -81,8 +81,8 @@ def test_mistakes_are_one_line_and_exit_code_2(tmp_path: Path, data_dir: Path) -
     bad_script.write_text("turns:\n  - txt: hi\n")
     cases = {
         ("--model", "nobody/x", "-p", "hi"): "unknown provider 'nobody'",
-        ("--model", "openai/gpt-4.1-mini", "-p", "hi"): "no API key for openai",
-        ("--model", "openai/gpt-4.1-mini", "--script", str(bad_script), "-p", "hi"):
+        ("--model", "openai/gpt-5.4-mini", "-p", "hi"): "no API key for openai",
+        ("--model", "openai/gpt-5.4-mini", "--script", str(bad_script), "-p", "hi"):
             "--script drives the MockModel",
         ("--script", str(bad_script), "-p", "hi"): "turns[0]: unknown field 'txt'",
         ("--mode", "json"): "json mode needs a prompt",
@@ -96,3 +96,86 @@ def test_mistakes_are_one_line_and_exit_code_2(tmp_path: Path, data_dir: Path) -
         code, out, err = invoke(*args, *agent)
         assert (code, out) == (2, ""), args
         assert expected in err and len(err.strip().splitlines()) == 1, err
+
+
+def long_script(tmp_path: Path, turns: int) -> Path:
+    """A MockModel script of `turns` turns: each but the last lists the folder."""
+    lines = ["turns:"]
+    for number in range(1, turns):
+        lines.append(f"  - parts: [{{text: \"turn {number}\"}}, "
+                     f"{{toolCall: {{name: ls, arguments: {{path: .}}}}}}]")
+    lines.append(f"  - text: \"done after {turns} turns\"")
+    script = tmp_path / "long.yaml"
+    script.write_text("\n".join(lines) + "\n")
+    return script
+
+
+def long_run_args(tmp_path: Path, *extra: str) -> list[str]:
+    return ["--script", str(long_script(tmp_path, 200)), "--cwd", str(tmp_path),
+            "--agent-dir", str(tmp_path / "agent"), *extra]
+
+
+def test_a_200_turn_run_completes_because_by_default_there_is_no_turn_limit(
+        tmp_path: Path) -> None:
+    done = run_agent("-p", *long_run_args(tmp_path), "go")
+    assert (done.returncode, done.stdout, done.stderr) == (0, "done after 200 turns\n", "")
+
+
+def test_a_run_stopped_by_max_turns_says_so_on_stderr_and_exits_1(tmp_path: Path) -> None:
+    done = run_agent("-p", *long_run_args(tmp_path, "--max-turns", "120"), "go")
+    assert done.returncode == 1
+    assert done.stdout == "turn 120\n"
+    assert done.stderr == ("stopped: the run reached its limit of 120 turns (--max-turns 120) "
+                           "before the model finished\n")
+    assert run_agent("-p", *long_run_args(tmp_path, "--max-turns", "200"), "go").returncode == 0
+
+
+def test_json_mode_reports_the_turn_limit_as_an_event_after_agent_end(tmp_path: Path) -> None:
+    done = run_agent("--mode", "json", *long_run_args(tmp_path, "--max-turns", "3"), "go")
+    events = [json.loads(line) for line in done.stdout.splitlines()]
+    assert [e["type"] for e in events[-2:]] == ["agent_end", "turn_limit_reached"]
+    assert events[-1]["maxTurns"] == 3 and "limit of 3 turns" in events[-1]["message"]
+
+
+def test_max_turns_below_one_is_refused_in_one_line(tmp_path: Path) -> None:
+    code, out, err = invoke("-p", "--max-turns", "0", "--cwd", tmp_path, "hi")
+    assert (code, out) == (2, "") and "--max-turns 0: give at least 1" in err
+
+
+def test_version_prints_one_line_and_exits_0() -> None:
+    code, out, _ = invoke("--version")
+    assert code == 0 and out.startswith("pi-agent ") and len(out.splitlines()) == 1
+
+
+def test_print_mode_announces_each_retry_on_stderr_with_the_wait_and_the_attempt(
+        tmp_path: Path, data_dir: Path) -> None:
+    import io
+
+    from mock_model import MockModel, fail, text, turn
+
+    from pi.ai import MockProvider, Model, Providers
+    from pi.coding_agent.runtime.config import RuntimeConfig
+    from pi.coding_agent.runtime.runtime import Runtime
+    from pi.coding_agent.session.ids import fixed_clock, sequential_ids
+    from pi.modes.print_mode import run_print
+
+    waits: list[int] = []
+
+    async def sleep(ms: int) -> None:
+        waits.append(ms)
+
+    refused = fail("server_error", message="connection refused")
+    mock = MockModel([refused, refused, turn(text("back"))])
+    runtime = Runtime(RuntimeConfig(
+        cwd=tmp_path, providers=Providers({"mock": MockProvider(mock)}),
+        model=Model(id="mock-1", api="mock", provider="mock"), clock=fixed_clock(0),
+        ids=sequential_ids(), session_file=tmp_path / "s.jsonl", agent_dir=tmp_path / "agent",
+        system_prompt="test", sleep=sleep))
+    out, err = io.StringIO(), io.StringIO()
+    assert run_print(runtime, ["hi"], out, err) == 0
+    assert out.getvalue() == "back\n"
+    notes = err.getvalue().splitlines()
+    assert len(notes) == 2 and waits == [2000, 4000]
+    assert notes[0].startswith("retrying in 2 s (attempt 1 of 3): ")
+    assert notes[1].startswith("retrying in 4 s (attempt 2 of 3): ")
+    assert all("connection refused" in note for note in notes)

@@ -27,12 +27,14 @@ from pi.coding_agent.runtime.events import (
     AutoRetryEnd,
     AutoRetryStart,
     RuntimeEvent,
+    TurnLimitReached,
 )
 from pi.coding_agent.runtime.prompt_input import prepare_prompt
 from pi.coding_agent.runtime.session_files import open_writer
 from pi.coding_agent.session.errors import SessionError
 
 Listener = Callable[[RuntimeEvent], None]
+TURN_LIMIT_ERROR = "max_turns_exceeded"  # how the loop (step 06) words a run cut at its limit
 
 
 class RuntimePoisoned(RuntimeError):
@@ -157,6 +159,7 @@ class Runtime:
 
     async def _after_run(self) -> None:
         """Pi's checks when a run ends: retry first, then overflow, then the threshold."""
+        self._report_turn_limit()
         self.agent.replace_messages(self.writer.context().messages)  # type: ignore[arg-type]
         last, window = self._last_reply(), self.config.model.context_window
         if last is None or self.poisoned is not None:
@@ -169,6 +172,12 @@ class Runtime:
                 self.agent.replace_messages(self.writer.context().messages)  # type: ignore[arg-type]
         elif self.auto_compaction and self._over_threshold():
             await self._compact("threshold")
+
+    def _report_turn_limit(self) -> None:
+        """The loop ends a run at `max_turns` with an error, not a reply: announce it."""
+        error = self.agent.state.last_error or ""
+        if error.startswith(TURN_LIMIT_ERROR):
+            self._emit(TurnLimitReached(max_turns=self.agent.config.max_turns, message=error))
 
     async def _retry(self, failed: AssistantMessage) -> None:
         delays = retry_delays(self.config.retry_base_ms, self.config.max_retries)
