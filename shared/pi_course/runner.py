@@ -160,21 +160,21 @@ def run_suites(
                 running.remove(suite.name)
                 show_running()
 
-    with tempfile.TemporaryDirectory(prefix="pi-course-") as tmp, progress:
-        with ThreadPoolExecutor(max_workers=workers) as pool:
-            futures = {
-                pool.submit(tracked, suite, Path(tmp) / f"{index}.xml"): index
-                for index, suite in enumerate(suites)
-            }
-            for future in as_completed(futures):
-                result = future.result()
-                results[futures[future]] = result
-                progress.update(task, advance=1)
-                if not console.is_terminal:  # a log: one line per suite instead of a bar
-                    console.print(log_line(result, len(results), len(suites)), markup=False,
-                                  highlight=False)
-                if on_done is not None:
-                    on_done(result)
+    with (tempfile.TemporaryDirectory(prefix="pi-course-") as tmp, progress,
+          ThreadPoolExecutor(max_workers=workers) as pool):
+        futures = {
+            pool.submit(tracked, suite, Path(tmp) / f"{index}.xml"): index
+            for index, suite in enumerate(suites)
+        }
+        for future in as_completed(futures):
+            result = future.result()
+            results[futures[future]] = result
+            progress.update(task, advance=1)
+            if not console.is_terminal:  # a log: one line per suite instead of a bar
+                console.print(log_line(result, len(results), len(suites)), markup=False,
+                              highlight=False)
+            if on_done is not None:
+                on_done(result)
     return [results[index] for index in range(len(suites))]
 
 
