@@ -4,6 +4,7 @@ The runs go through the real command in a subprocess; the help and the refusals 
 in-process with typer's CliRunner, which is enough for what they print.
 """
 
+import io
 import json
 import shutil
 from pathlib import Path
@@ -11,7 +12,13 @@ from pathlib import Path
 from rpc_client import agent_env, run_agent
 from typer.testing import CliRunner
 
+from mock_model import MockModel, fail, text, turn
 from pi.agent_main import app
+from pi.ai import MockProvider, Model, Providers
+from pi.coding_agent.runtime.config import RuntimeConfig
+from pi.coding_agent.runtime.runtime import Runtime
+from pi.coding_agent.session.ids import fixed_clock, sequential_ids
+from pi.modes.print_mode import run_print
 
 STEP = 13
 PLAIN = {"COLUMNS": "100", "NO_COLOR": "1", "TERM": "dumb", "OPENAI_API_KEY": None,
@@ -149,16 +156,6 @@ def test_version_prints_one_line_and_exits_0() -> None:
 
 def test_print_mode_announces_each_retry_on_stderr_with_the_wait_and_the_attempt(
         tmp_path: Path, data_dir: Path) -> None:
-    import io
-
-    from mock_model import MockModel, fail, text, turn
-
-    from pi.ai import MockProvider, Model, Providers
-    from pi.coding_agent.runtime.config import RuntimeConfig
-    from pi.coding_agent.runtime.runtime import Runtime
-    from pi.coding_agent.session.ids import fixed_clock, sequential_ids
-    from pi.modes.print_mode import run_print
-
     waits: list[int] = []
 
     async def sleep(ms: int) -> None:

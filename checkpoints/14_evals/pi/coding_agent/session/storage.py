@@ -4,9 +4,10 @@ The layout is Pi's: `<root>/--<cwd>--/<time>_<session id>.jsonl`, where the work
 directory loses one leading separator and has every `/`, `\\` and `:` replaced by `-`, and the
 file name starts with the creation time, so files sort by age. A name already taken (a
 deterministic run repeated: same clock, same ids) gets the first free suffix, `…_id-2.jsonl`,
-`…_id-3.jsonl`: a new session never overwrites nor refuses to start because of an old one. The root is the course's own
-(`~/.pi-course/agent/sessions`), never Pi's `~/.pi`: a learner's experiments must not end up
-in the sessions of the real tool, so a root inside `~/.pi` is refused.
+`…_id-3.jsonl`: a new session never overwrites an old one, nor refuses to start because of
+it. The root is the course's own (`~/.pi-course/agent/sessions`), never Pi's `~/.pi`: a
+learner's experiments must not end up in the sessions of the real tool, so a root inside
+`~/.pi` is refused.
 """
 
 from __future__ import annotations

@@ -1,0 +1,93 @@
+"""Step 13: where the interactive mode's lines come from: a line editor with history, or a pipe.
+
+In a terminal the prompt is prompt_toolkit's line editor: the cursor keys, Home/End and the
+usual Emacs keys edit the line, and Up/Down walk through the prompts typed before (kept in
+`<agent-dir>/prompt-history`, so they survive a restart, as a shell's do). Ctrl-C at the prompt
+only clears it and says how to leave; Ctrl-D on an empty line leaves. When stdin is not a
+terminal (a pipe, a test), lines are read plainly, one per line, and nothing is stored.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import sys
+import threading
+from collections.abc import Callable
+from pathlib import Path
+from typing import Protocol
+
+from rich.console import Console
+
+PROMPT = "> "
+HISTORY_FILE = "prompt-history"
+
+
+class LineReader(Protocol):
+    async def read(self) -> str | None:
+        """The next line, or None when the person is done (Ctrl-D, end of input)."""
+        ...
+
+
+class EditorReader:
+    """prompt_toolkit's editor, with history; `session` may be given (tests use a pipe)."""
+
+    def __init__(self, history_file: Path | None, on_ctrl_c: Callable[[], None],
+                 session: object | None = None) -> None:
+        from prompt_toolkit import PromptSession
+        from prompt_toolkit.history import FileHistory, History, InMemoryHistory
+
+        if session is None:
+            history: History = InMemoryHistory()
+            if history_file is not None:
+                history_file.parent.mkdir(parents=True, exist_ok=True)
+                history = FileHistory(str(history_file))
+            session = PromptSession(history=history)
+        self.session: PromptSession[str] = session  # type: ignore[assignment]
+        self.on_ctrl_c = on_ctrl_c
+
+    async def read(self) -> str | None:
+        while True:
+            try:
+                # handle_sigint=False: the mode's own Ctrl-C handler (abort a run) stays put
+                return await self.session.prompt_async(PROMPT, handle_sigint=False)
+            except KeyboardInterrupt:
+                self.on_ctrl_c()
+            except EOFError:
+                return None
+
+
+class PlainReader:
+    """`console.input` in a daemon thread, so the event loop stays free to handle Ctrl-C."""
+
+    def __init__(self, console: Console) -> None:
+        self.console = console
+
+    async def read(self) -> str | None:
+        loop = asyncio.get_running_loop()
+        answer: asyncio.Future[str | None] = loop.create_future()
+
+        def settle(value: str | None) -> None:
+            if not answer.done():
+                answer.set_result(value)
+
+        def read() -> None:
+            try:
+                value: str | None = self.console.input(PROMPT)
+            except (EOFError, OSError):
+                value = None
+            loop.call_soon_threadsafe(settle, value)
+
+        threading.Thread(target=read, name="pi-input", daemon=True).start()
+        line = await answer
+        if line is None:
+            self.console.print()  # end of input leaves the cursor after the prompt
+        return line
+
+
+def terminal_reader(console: Console, agent_dir: Path | None,
+                    on_ctrl_c: Callable[[], None]) -> LineReader:
+    """The line editor when both ends are a terminal, else plain lines."""
+    if sys.stdin.isatty() and sys.stdout.isatty():
+        history = agent_dir / HISTORY_FILE if agent_dir is not None else None
+        return EditorReader(history, on_ctrl_c)
+    return PlainReader(console)
