@@ -9,7 +9,7 @@ import json
 import shutil
 from pathlib import Path
 
-from rpc_client import agent_env, run_agent
+from rpc_client import RpcClient, agent_env, run_agent
 from typer.testing import CliRunner
 
 from mock_model import MockModel, fail, text, turn
@@ -142,6 +142,15 @@ def test_json_mode_reports_the_turn_limit_as_an_event_after_agent_end(tmp_path: 
     events = [json.loads(line) for line in done.stdout.splitlines()]
     assert [e["type"] for e in events[-2:]] == ["agent_end", "turn_limit_reached"]
     assert events[-1]["maxTurns"] == 3 and "limit of 3 turns" in events[-1]["message"]
+
+
+def test_rpc_mode_reports_the_turn_limit_as_an_event_after_agent_end(tmp_path: Path) -> None:
+    client = RpcClient(*long_run_args(tmp_path, "--max-turns", "2"))
+    client.request({"id": "p1", "type": "prompt", "message": "go"})
+    client.event("agent_end")
+    limit = client.event("turn_limit_reached")
+    assert limit["maxTurns"] == 2
+    client.close()
 
 
 def test_max_turns_below_one_is_refused_in_one_line(tmp_path: Path) -> None:
