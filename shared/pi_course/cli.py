@@ -205,7 +205,8 @@ def demo(step: Latest = None) -> None:
 
 @command(context_settings=PASS_THROUGH)
 def run(ctx: typer.Context, step: NN) -> None:
-    """Run a checkpoint's `python -m pi ARGS...` here: paths are taken from where you are."""
+    """Run a checkpoint's `python -m pi ARGS...` where you are, so paths are yours (write `--`
+    before options meant for pi)."""
     folder = checkpoint(step)
     # -P: the working directory is not put on sys.path, so a `pi` folder here cannot shadow
     # the checkpoint's own package.
