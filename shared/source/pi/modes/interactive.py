@@ -24,7 +24,7 @@ from pi.ai import Model, builtin_models
 from pi.coding_agent.runtime.runtime import Runtime, RuntimePoisoned
 from pi.coding_agent.session.errors import SessionError
 from pi.modes.interactive_commands import COMMANDS
-from pi.modes.interactive_input import PROMPT, LineReader, terminal_reader
+from pi.modes.interactive_input import PROMPT, GivenLines, LineReader, terminal_reader
 from pi.modes.interactive_render import Screen, StreamPrinter
 
 
@@ -41,11 +41,14 @@ async def run_interactive(runtime: Runtime, console: Console,
     unsubscribe = runtime.subscribe(printer)
     busy = asyncio.Event()
     stop_listening = listen_for_ctrl_c(lambda: interrupt(screen, printer, busy.is_set()))
-    reader = reader or terminal_reader(console, runtime.config.agent_dir,
-                                       lambda: screen.say("(Ctrl-D or /quit leaves)", "dim"))
+    if reader is None and input_lines is not None:
+        reader = GivenLines(console, input_lines)
+    elif reader is None:
+        reader = terminal_reader(console, runtime.config.agent_dir,
+                                 lambda: screen.say("(Ctrl-D or /quit leaves)", "dim"))
     greet(screen)
     try:
-        while (line := await next_line(console, input_lines, reader)) is not None:
+        while (line := await reader.read()) is not None:
             if await handle_line(screen, printer, busy, line.strip()):
                 break
     finally:
@@ -121,14 +124,3 @@ def listen_for_ctrl_c(on_interrupt: Callable[[], None]) -> Callable[[], object]:
     except (NotImplementedError, RuntimeError, ValueError):
         return lambda: None
     return lambda: loop.remove_signal_handler(signal.SIGINT)
-
-
-async def next_line(console: Console, lines: Iterator[str] | None,
-                    reader: LineReader) -> str | None:
-    """The next input line, or None at the end (Ctrl-D)."""
-    if lines is None:
-        return await reader.read()
-    line = next(lines, None)
-    if line is not None:
-        console.print(Text(PROMPT + line, "bold"), soft_wrap=True)
-    return line

@@ -4,7 +4,8 @@ In a terminal the prompt is prompt_toolkit's line editor: the cursor keys, Home/
 usual Emacs keys edit the line, and Up/Down walk through the prompts typed before (kept in
 `<agent-dir>/prompt-history`, so they survive a restart, as a shell's do). Ctrl-C at the prompt
 only clears it and says how to leave; Ctrl-D on an empty line leaves. When stdin is not a
-terminal (a pipe, a test), lines are read plainly, one per line, and nothing is stored.
+terminal (a pipe), lines are read plainly, one per line, and nothing is stored; a test gives
+its lines as a list, and each is echoed after the prompt as if typed.
 """
 
 from __future__ import annotations
@@ -12,11 +13,12 @@ from __future__ import annotations
 import asyncio
 import sys
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Protocol
 
 from rich.console import Console
+from rich.text import Text
 
 PROMPT = "> "
 HISTORY_FILE = "prompt-history"
@@ -26,6 +28,19 @@ class LineReader(Protocol):
     async def read(self) -> str | None:
         """The next line, or None when the person is done (Ctrl-D, end of input)."""
         ...
+
+
+class GivenLines:
+    """Lines given in advance (tests, scripts), echoed after the prompt as if typed."""
+
+    def __init__(self, console: Console, lines: Iterator[str]) -> None:
+        self.console, self.lines = console, lines
+
+    async def read(self) -> str | None:
+        line = next(self.lines, None)
+        if line is not None:
+            self.console.print(Text(PROMPT + line, "bold"), soft_wrap=True)
+        return line
 
 
 class EditorReader:
