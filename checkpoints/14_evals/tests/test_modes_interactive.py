@@ -18,7 +18,7 @@ from pi.coding_agent.runtime.config import RuntimeConfig
 from pi.coding_agent.runtime.runtime import Runtime
 from pi.coding_agent.session.ids import fixed_clock, sequential_ids
 from pi.coding_agent.session.reader import read_session
-from pi.modes.interactive import run_interactive
+from pi.modes.interactive import earlier_prompts, run_interactive
 from pi.modes.interactive_input import EditorReader
 from pi.modes.interactive_preview import PREVIEW_LINES, PREVIEW_WIDTH, result_preview
 
@@ -82,19 +82,19 @@ def test_a_long_tool_result_is_previewed_by_its_first_lines_and_a_marker() -> No
     assert result_preview("a\nb\n") == ["a", "b"] and result_preview("") == []
 
 
-def editor(tmp_path: Path, *prompts: str, said: list[str] | None = None) -> list[str | None]:
+def editor(tmp_path: Path, *prompts: str, said: list[str] | None = None,
+           earlier: tuple[str, ...] | list[str] = ()) -> list[str | None]:
     """What an EditorReader returns at each prompt for the keys typed there (into a pipe)."""
     from prompt_toolkit import PromptSession
-    from prompt_toolkit.history import FileHistory
+    from prompt_toolkit.history import InMemoryHistory
     from prompt_toolkit.input import create_pipe_input
     from prompt_toolkit.output import DummyOutput
 
     async def read_all() -> list[str | None]:
         with create_pipe_input() as keyboard:
-            session: PromptSession[str] = PromptSession(
-                input=keyboard, output=DummyOutput(),
-                history=FileHistory(str(tmp_path / "prompt-history")))
-            reader = EditorReader(None, lambda: (said if said is not None else []).append("^C"),
+            session: PromptSession[str] = PromptSession(input=keyboard, output=DummyOutput(),
+                                                        history=InMemoryHistory())
+            reader = EditorReader(earlier, lambda: (said if said is not None else []).append("^C"),
                                   session)
             lines: list[str | None] = []
             for keys in prompts:
@@ -114,9 +114,11 @@ def test_up_recalls_the_previous_prompt_and_the_line_can_be_edited(tmp_path) -> 
     assert lines == ["read the greeting", "tree", "read the greeting", "/session", None]
 
 
-def test_the_history_file_outlives_the_session_that_wrote_it(tmp_path) -> None:
-    editor(tmp_path, "first prompt\r", CTRL_D)
-    assert editor(tmp_path, UP + "\r") == ["first prompt"]
+def test_up_starts_from_the_prompts_of_the_session_being_continued(tmp_path, data_dir) -> None:
+    runtime = make_runtime(tmp_path, data_dir, MockModel([turn(text("one")), turn(text("two"))]))
+    drive(runtime, "first", "second")
+    assert earlier_prompts(runtime) == ["first", "second"]
+    assert editor(tmp_path, UP + UP + "\r", earlier=earlier_prompts(runtime)) == ["first"]
 
 
 def test_ctrl_c_at_the_prompt_only_says_how_to_leave(tmp_path) -> None:

@@ -1,11 +1,12 @@
 """Step 13: where the interactive mode's lines come from: a line editor with history, or a pipe.
 
 In a terminal the prompt is prompt_toolkit's line editor: the cursor keys, Home/End and the
-usual Emacs keys edit the line, and Up/Down walk through the prompts typed before (kept in
-`<agent-dir>/prompt-history`, so they survive a restart, as a shell's do). Ctrl-C at the prompt
-only clears it and says how to leave; Ctrl-D on an empty line leaves. When stdin is not a
-terminal (a pipe), lines are read plainly, one per line, and nothing is stored; a test gives
-its lines as a list, and each is echoed after the prompt as if typed.
+usual Emacs keys edit the line, and Up/Down walk through the prompts typed before. The history
+starts with the prompts of the session being continued and is kept in memory only: what was
+typed is on disk once, in the session file, and nowhere else. Ctrl-C at the prompt only
+clears it and says how to leave; Ctrl-D on an empty line leaves. When stdin is not a
+terminal (a pipe), lines are read plainly, one per line; a test gives its lines as a list,
+and each is echoed after the prompt as if typed.
 """
 
 from __future__ import annotations
@@ -13,15 +14,16 @@ from __future__ import annotations
 import asyncio
 import sys
 import threading
-from collections.abc import Callable, Iterator
-from pathlib import Path
-from typing import Protocol
+from collections.abc import Callable, Iterator, Sequence
+from typing import TYPE_CHECKING, Protocol
 
 from rich.console import Console
 from rich.text import Text
 
+if TYPE_CHECKING:
+    from prompt_toolkit import PromptSession
+
 PROMPT = "> "
-HISTORY_FILE = "prompt-history"
 
 
 class LineReader(Protocol):
@@ -46,18 +48,14 @@ class GivenLines:
 class EditorReader:
     """prompt_toolkit's editor, with history; `session` may be given (tests use a pipe)."""
 
-    def __init__(self, history_file: Path | None, on_ctrl_c: Callable[[], None],
-                 session: object | None = None) -> None:
+    def __init__(self, earlier: Sequence[str], on_ctrl_c: Callable[[], None],
+                 session: PromptSession[str] | None = None) -> None:
         from prompt_toolkit import PromptSession
-        from prompt_toolkit.history import FileHistory, History, InMemoryHistory
+        from prompt_toolkit.history import InMemoryHistory
 
-        if session is None:
-            history: History = InMemoryHistory()
-            if history_file is not None:
-                history_file.parent.mkdir(parents=True, exist_ok=True)
-                history = FileHistory(str(history_file))
-            session = PromptSession(history=history)
-        self.session: PromptSession[str] = session  # type: ignore[assignment]
+        self.session = session if session is not None else PromptSession(history=InMemoryHistory())
+        for line in earlier:
+            self.session.history.append_string(line)
         self.on_ctrl_c = on_ctrl_c
 
     async def read(self) -> str | None:
@@ -99,10 +97,9 @@ class PlainReader:
         return line
 
 
-def terminal_reader(console: Console, agent_dir: Path | None,
+def terminal_reader(console: Console, earlier: Sequence[str],
                     on_ctrl_c: Callable[[], None]) -> LineReader:
     """The line editor when both ends are a terminal, else plain lines."""
     if sys.stdin.isatty() and sys.stdout.isatty():
-        history = agent_dir / HISTORY_FILE if agent_dir is not None else None
-        return EditorReader(history, on_ctrl_c)
+        return EditorReader(earlier, on_ctrl_c)
     return PlainReader(console)

@@ -20,7 +20,7 @@ from collections.abc import Callable, Iterator, Mapping
 from rich.console import Console
 from rich.text import Text
 
-from pi.ai import Model, builtin_models
+from pi.ai import Model, TextContent, UserMessage, builtin_models
 from pi.coding_agent.runtime.runtime import Runtime, RuntimePoisoned
 from pi.coding_agent.session.errors import SessionError
 from pi.modes.interactive_commands import COMMANDS
@@ -44,7 +44,7 @@ async def run_interactive(runtime: Runtime, console: Console,
     if reader is None and input_lines is not None:
         reader = GivenLines(console, input_lines)
     elif reader is None:
-        reader = terminal_reader(console, runtime.config.agent_dir,
+        reader = terminal_reader(console, earlier_prompts(runtime),
                                  lambda: screen.say("(Ctrl-D or /quit leaves)", "dim"))
     greet(screen)
     try:
@@ -55,6 +55,13 @@ async def run_interactive(runtime: Runtime, console: Console,
         stop_listening()
         unsubscribe()
     screen.say("bye", "dim")
+
+
+def earlier_prompts(runtime: Runtime) -> list[str]:
+    """What was typed before on this branch, oldest first: Up recalls it after a restart."""
+    return [m.content if isinstance(m.content, str) else
+            " ".join(b.text for b in m.content if isinstance(b, TextContent))
+            for m in runtime.messages if isinstance(m, UserMessage)]
 
 
 def catalog(runtime: Runtime) -> dict[str, Model]:
