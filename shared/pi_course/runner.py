@@ -172,7 +172,7 @@ def run_suites(
             progress.update(task, advance=1)
             if not console.is_terminal:  # a log: one line per suite instead of a bar
                 console.print(log_line(result, len(results), len(suites)), markup=False,
-                              highlight=False)
+                              highlight=False, soft_wrap=True)
             if on_done is not None:
                 on_done(result)
     return [results[index] for index in range(len(suites))]

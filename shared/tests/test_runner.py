@@ -50,14 +50,14 @@ def test_each_skip_keeps_its_reason(tmp_path: Path) -> None:
     assert result.skips == ["tests/test_it.py::test_needs_tmux: tmux is not installed"]
 
 
-def test_a_log_gets_one_line_per_finished_suite(tmp_path: Path) -> None:
+def test_a_log_gets_one_unwrapped_line_per_finished_suite(tmp_path: Path) -> None:
     from io import StringIO
 
     from rich.console import Console
 
     log = StringIO()
     suites = [make_suite(tmp_path, "good", PASSING), make_suite(tmp_path, "later", SKIPPING)]
-    run_suites(suites, jobs=1, console=Console(file=log, force_terminal=False, width=200))
+    run_suites(suites, jobs=1, console=Console(file=log, force_terminal=False, width=30))
     lines = sorted(log.getvalue().splitlines())
     assert len(lines) == 2
     assert lines[0].startswith("[") and "good: 2 passed, 0 failed, 0 skipped in " in lines[0]
