@@ -236,7 +236,8 @@ def test(
     out.print(grid)
     for r in results:
         for failing in r.failing:
-            out.print(f"FAILED {r.suite.name}: {failing}", style="red", markup=False)
+            out.print(f"FAILED {r.suite.name}: {failing}", style="red", markup=False,
+                      soft_wrap=True)
         if r.reason:
             out.print(f"{r.suite.name} did not run cleanly:\n{r.reason}", markup=False)
     for r in results:
