@@ -117,35 +117,36 @@ def long_script(tmp_path: Path, turns: int) -> Path:
     return script
 
 
-def long_run_args(tmp_path: Path, *extra: str) -> list[str]:
-    return ["--script", str(long_script(tmp_path, 200)), "--cwd", str(tmp_path),
+def long_run_args(tmp_path: Path, turns: int, *extra: str) -> list[str]:
+    return ["--script", str(long_script(tmp_path, turns)), "--cwd", str(tmp_path),
             "--agent-dir", str(tmp_path / "agent"), *extra]
 
 
-def test_a_200_turn_run_completes_because_by_default_there_is_no_turn_limit(
+# shared/tests/test_long_run.py runs 200 turns through the installed command; here the runs
+# stay short, because a practice copy gives each test five seconds.
+def test_a_run_longer_than_the_loops_own_default_completes_as_the_agent_sets_no_limit(
         tmp_path: Path) -> None:
-    done = run_agent("-p", *long_run_args(tmp_path), "go")
-    assert (done.returncode, done.stdout, done.stderr) == (0, "done after 200 turns\n", "")
+    code, out, err = invoke("-p", *long_run_args(tmp_path, 60), "go")
+    assert (code, out, err) == (0, "done after 60 turns\n", "")
 
 
 def test_a_run_stopped_by_max_turns_says_so_on_stderr_and_exits_1(tmp_path: Path) -> None:
-    done = run_agent("-p", *long_run_args(tmp_path, "--max-turns", "120"), "go")
-    assert done.returncode == 1
-    assert done.stdout == "turn 120\n"
-    assert done.stderr == ("stopped: the run reached its limit of 120 turns (--max-turns 120) "
-                           "before the model finished\n")
-    assert run_agent("-p", *long_run_args(tmp_path, "--max-turns", "200"), "go").returncode == 0
+    code, out, err = invoke("-p", *long_run_args(tmp_path, 12, "--max-turns", "5"), "go")
+    assert (code, out) == (1, "turn 5\n")
+    assert err == ("stopped: the run reached its limit of 5 turns (--max-turns 5) "
+                   "before the model finished\n")
+    assert invoke("-p", *long_run_args(tmp_path, 12, "--max-turns", "12"), "go")[0] == 0
 
 
 def test_json_mode_reports_the_turn_limit_as_an_event_after_agent_end(tmp_path: Path) -> None:
-    done = run_agent("--mode", "json", *long_run_args(tmp_path, "--max-turns", "3"), "go")
+    done = run_agent("--mode", "json", *long_run_args(tmp_path, 12, "--max-turns", "3"), "go")
     events = [json.loads(line) for line in done.stdout.splitlines()]
     assert [e["type"] for e in events[-2:]] == ["agent_end", "turn_limit_reached"]
     assert events[-1]["maxTurns"] == 3 and "limit of 3 turns" in events[-1]["message"]
 
 
 def test_rpc_mode_reports_the_turn_limit_as_an_event_after_agent_end(tmp_path: Path) -> None:
-    client = RpcClient(*long_run_args(tmp_path, "--max-turns", "2"))
+    client = RpcClient(*long_run_args(tmp_path, 12, "--max-turns", "2"))
     client.request({"id": "p1", "type": "prompt", "message": "go"})
     client.event("agent_end")
     limit = client.event("turn_limit_reached")
