@@ -6,7 +6,10 @@
 # in a temporary folder) and calls pi.modes.interactive.run_interactive with a terminal Console.
 # Keys are typed with `tmux send-keys`; after each, the pane is polled (`tmux capture-pane`)
 # until the expected text appears, for at most ~10 s. Checked: streamed reply text, a tool
-# call line, `/tree` with the leaf marked, `/compact` with its result, a prompt after it, Ctrl-D.
+# call line with a preview of its result, `/tree` with the leaf marked, `/compact` with its
+# result, a prompt after it, line editing (Home moves the cursor: "session" then Home and "/"
+# runs /session) and history (Up recalls the previous line: /session runs a second time),
+# Ctrl-D.
 #
 # Usage: scripts/check_interactive_tmux.sh [SOURCE_DIR]
 #   SOURCE_DIR holds the `pi` package: shared/source (default) or a checkpoint folder.
@@ -104,6 +107,9 @@ pane | grep -qF "Let me read the greeting file first." || fail "the text before 
 pane | grep -qF "→ read path=greeting.txt" || fail "a tool call line (→ read path=greeting.txt)"
 pane | grep -qF "✓ read ok" || fail "the tool call's outcome line (✓ read ok)"
 echo "ok: a tool call line"
+pane | grep -A1 -F "✓ read ok" | grep -qF "  Hello from the fixture workspace!" \
+    || fail "a preview of the tool's result under its outcome line"
+echo "ok: a tool result preview"
 
 type_line "/tree"
 wait_for "message/assistant ◀ leaf" "/tree marks the current leaf"
@@ -115,6 +121,22 @@ wait_for "compaction ◀ leaf" "/tree shows the compaction as the leaf"
 
 type_line "what now?"
 wait_for "Still here after the compaction" "a prompt after /compact"
+
+tm send-keys -t "$NAME" -l -- "session"
+tm send-keys -t "$NAME" Home
+tm send-keys -t "$NAME" -l -- "/"
+tm send-keys -t "$NAME" Enter
+wait_for "entries " "line editing: Home then / made /session"
+tm send-keys -t "$NAME" Up
+sleep 0.3
+tm send-keys -t "$NAME" Enter
+for ((tick = 0; tick < TIMEOUT_TICKS; tick++)); do
+    [[ "$(pane | grep -c "^file .* · entries ")" -ge 2 ]] && break
+    sleep 0.1
+done
+[[ "$(pane | grep -c "^file .* · entries ")" -ge 2 ]] \
+    || fail "Up recalled the previous line (/session ran only once)"
+echo "ok: Up recalls the previous prompt"
 
 tm send-keys -t "$NAME" C-d
 wait_for "[launcher exited with 0]" "Ctrl-D quits cleanly"

@@ -11,6 +11,7 @@ import os
 import re
 import subprocess
 import sys
+import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any, ParamSpec, TypeVar
@@ -18,6 +19,7 @@ from typing import TYPE_CHECKING, Annotated, Any, ParamSpec, TypeVar
 import typer
 from rich.console import Console
 from rich.table import Table
+from rich.text import Text
 
 from pi_course.paths import CourseError
 
@@ -34,6 +36,7 @@ Latest = Annotated[str | None, typer.Argument(help="Step number (default: the la
 PASS_THROUGH = {"allow_extra_args": True, "ignore_unknown_options": True}
 DEMO_ENV = {"PYTHONHASHSEED": "0", "COLUMNS": "100"}  # as generate.run_demo, for demo.out
 LANGUAGES = ("en", "zh")
+DIFF_STYLES = (("+++ ", "bold"), ("--- ", "bold"), ("@@", "cyan"), ("+", "green"), ("-", "red"))
 NUMERIC = {"exercises", "tests", "passed", "failed", "skipped", "seconds", "added", "removed"}
 
 # The course tooling's own suites; the practice-copy proof is separate because it is slow.
@@ -50,6 +53,22 @@ app = typer.Typer(help="Rebuild the Pi coding agent in fifteen checkpoints.",
                   no_args_is_help=True, add_completion=False)
 out = Console(highlight=False)
 err = Console(stderr=True, highlight=False)
+
+
+def show_version(asked: bool) -> None:
+    if asked:
+        from importlib.metadata import version
+
+        typer.echo(f"pi-course {version('pi-course')}")
+        raise typer.Exit(0)
+
+
+@app.callback()
+def options(
+    version: Annotated[bool, typer.Option("--version", is_eager=True, callback=show_version,
+                                          help="Print the version and exit.")] = False,
+) -> None:
+    """Rebuild the Pi coding agent in fifteen checkpoints."""
 
 
 def command(
@@ -202,13 +221,20 @@ def translation_hash(
     typer.echo(hash_line(root, path.relative_to(root).as_posix()))
 
 
+def coloured_diff(text: str) -> Text:
+    """The diff with added lines green, removed red, hunk heads cyan; no line is cut."""
+    shown = Text()
+    for line in text.splitlines(keepends=True):
+        style = next((s for prefix, s in DIFF_STYLES if line.startswith(prefix)), "")
+        shown.append(line, style)
+    return shown
+
+
 @command()
 def diff(step: NN) -> None:
-    """Print what a checkpoint changed since the one before it."""
-    from rich.syntax import Syntax
-
+    """Print what a checkpoint changed since the one before it (long lines are kept whole)."""
     text = (checkpoint(step) / "CHANGES.diff").read_text(encoding="utf-8")
-    out.print(Syntax(text, "diff"))
+    out.print(coloured_diff(text), soft_wrap=True, end="")
 
 
 @command()
@@ -223,8 +249,13 @@ def demo(step: Latest = None) -> None:
 
 @command(context_settings=PASS_THROUGH)
 def run(ctx: typer.Context, step: NN) -> None:
-    """Run `python -m pi ARGS...` in a checkpoint (write `--` before options meant for pi)."""
-    call([sys.executable, "-m", "pi", *ctx.args], checkpoint(step))
+    """Run a checkpoint's `python -m pi ARGS...` where you are, so paths are yours (write `--`
+    before options meant for pi)."""
+    folder = checkpoint(step)
+    # -P: the working directory is not put on sys.path, so a `pi` folder here cannot shadow
+    # the checkpoint's own package.
+    python_path = os.pathsep.join(filter(None, [str(folder), os.environ.get("PYTHONPATH")]))
+    call([sys.executable, "-P", "-m", "pi", *ctx.args], Path.cwd(), {"PYTHONPATH": python_path})
 
 
 @command()
@@ -235,6 +266,7 @@ def test(
     """Run checkpoint suites, each in its own pytest process, and summarise them."""
     from pi_course.runner import Suite, run_suites, totals
 
+    started = time.monotonic()
     layout, manifest = course()
     names = steps or [str(s.id) for s in manifest.steps]
     suites = [Suite(folder.name, folder) for folder in map(checkpoint, names)]
@@ -248,10 +280,16 @@ def test(
     out.print(grid)
     for r in results:
         for failing in r.failing:
-            out.print(f"FAILED {r.suite.name}: {failing}", style="red", markup=False)
+            out.print(f"FAILED {r.suite.name}: {failing}", style="red", markup=False,
+                      soft_wrap=True)
         if r.reason:
             out.print(f"{r.suite.name} did not run cleanly:\n{r.reason}", markup=False)
+    for r in results:
+        for skip in r.skips:
+            out.print(f"skipped {r.suite.name}: {skip}", style="yellow", markup=False,
+                      soft_wrap=True)
     passed, failed, skipped = totals(results)
+    out.print(f"{len(results)} suite(s) in {time.monotonic() - started:.0f} s", markup=False)
     typer.echo(closing_line(passed, failed, skipped))
     raise typer.Exit(0 if all(r.ok for r in results) else 1)
 
@@ -277,6 +315,14 @@ def verify() -> None:
     if report.problems:
         raise typer.Exit(1)
     out.print("verify: clean")
+
+
+def already_practising(dest: Path, step: int) -> bool:
+    """True when `dest` is a practice copy of this very step (its marker file says so)."""
+    from pi_course.practice import MARKER_FILE
+
+    marker = dest / MARKER_FILE
+    return marker.is_file() and f"step = {step}\n" in marker.read_text(encoding="utf-8")
 
 
 @command()
@@ -311,9 +357,15 @@ def practice(step: NN, dest: Folder) -> None:
     from pi_course.practice import make_practice
 
     number = step_number(step)
-    make_practice(*course(), number, dest)
-    out.print(f"practice copy of step {number:02d} written to {dest}", markup=False)
-    out.print(f"next: fill in the stubs, then `pi-course check {number:02d} {dest}`", markup=False)
+    if already_practising(dest, number):
+        out.print(f"{dest} already holds your practice copy of step {number:02d}; it is left "
+                  "as it is (a new copy needs a new folder)", markup=False, soft_wrap=True)
+    else:
+        make_practice(*course(), number, dest)
+        out.print(f"practice copy of step {number:02d} written to {dest}", markup=False,
+                  soft_wrap=True)
+    out.print(f"next: fill in the stubs, then `pi-course check {number:02d} {dest}`",
+              markup=False, soft_wrap=True)
 
 
 @command()

@@ -2,7 +2,8 @@
 
 Every command works from anywhere inside the checkout, so the root is found by walking up to
 the folder that holds `checkpoints/manifest.toml` (or, failing that, the folder this package
-was installed from in editable mode).
+was installed from in editable mode). `PI_COURSE_ROOT` names a checkout explicitly: that is
+how a regular install (`pip install .`) used outside the repository finds one.
 """
 
 from __future__ import annotations
@@ -53,16 +54,27 @@ class Layout:
         return self.root / "mock_model"
 
 
-def find_layout(start: Path | None = None) -> Layout:
-    """The checkout around `start` (default: the working directory), else this package's own."""
-    override = os.environ.get("PI_COURSE_ROOT")
-    if override:
-        return Layout(Path(override).resolve())
-    here = (start or Path.cwd()).resolve()
+def checkout_around(start: Path) -> Layout | None:
+    """The checkout `start` is in (walking up to `checkpoints/manifest.toml`), if any."""
+    here = start.resolve()
     for folder in (here, *here.parents):
         if (folder / MANIFEST_NAME).is_file():
             return Layout(folder)
-    installed = Path(__file__).resolve().parents[2]
-    if (installed / MANIFEST_NAME).is_file():
-        return Layout(installed)
-    raise CourseError("no pi-course checkout found: run this inside the repository")
+    return None
+
+
+def find_layout(start: Path | None = None) -> Layout:
+    """PI_COURSE_ROOT, else the checkout around `start` (default: the working directory),
+    else the one this package was installed from in editable mode."""
+    override = os.environ.get("PI_COURSE_ROOT")
+    if override:
+        root = Path(override).expanduser().resolve()
+        if not (root / MANIFEST_NAME).is_file():
+            raise CourseError(f"PI_COURSE_ROOT={override} is not a pi-course checkout (it has "
+                              f"no {MANIFEST_NAME})")
+        return Layout(root)
+    layout = checkout_around(start or Path.cwd()) or checkout_around(Path(__file__).parent)
+    if layout is None:
+        raise CourseError("no pi-course checkout here: run this inside one, or set "
+                          "PI_COURSE_ROOT=/path/to/pi-course")
+    return layout

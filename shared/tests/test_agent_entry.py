@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from pi_course.agent_entry import agent_folder
+from pi_course.agent_entry import agent_folder, choose_folder
 from pi_course.paths import CourseError, Layout
 
 FAKE_MAIN = """\
@@ -82,3 +82,39 @@ def test_help_imports_no_agent_provider_or_tool() -> None:
                           check=False, timeout=60)
     assert "--mode" in done.stdout, done.stderr
     assert done.stdout.strip().endswith("HEAVY []")
+
+
+def test_a_regular_install_runs_the_agent_bundled_next_to_the_package(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("PI_COURSE_ROOT", raising=False)
+    site = tmp_path / "site-packages"
+    (site / "pi_course").mkdir(parents=True)
+    (site / "pi_course_agent" / "pi").mkdir(parents=True)
+    (site / "pi_course_agent" / "pi" / "agent_main.py").write_text(FAKE_MAIN, encoding="utf-8")
+    assert choose_folder(site / "pi_course") == site / "pi_course_agent"
+
+
+def test_an_editable_install_runs_its_own_checkouts_newest_agent(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("PI_COURSE_ROOT", raising=False)
+    checkout(tmp_path, ["13_runtime"])
+    package = tmp_path / "shared" / "pi_course"
+    package.mkdir(parents=True)
+    assert choose_folder(package) == tmp_path / "checkpoints" / "13_runtime"
+
+
+def test_no_checkout_and_no_bundle_says_how_to_fix_it(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("PI_COURSE_ROOT", raising=False)
+    (tmp_path / "pi_course").mkdir()
+    with pytest.raises(CourseError, match="PI_COURSE_ROOT"):
+        choose_folder(tmp_path / "pi_course")
+
+
+def test_a_pi_course_root_that_is_no_checkout_is_named_in_the_error(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("PI_COURSE_ROOT", str(tmp_path))
+    from pi_course.paths import find_layout
+
+    with pytest.raises(CourseError, match=f"PI_COURSE_ROOT={tmp_path} is not a pi-course"):
+        find_layout()

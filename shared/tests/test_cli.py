@@ -125,11 +125,43 @@ def test_diff_prints_the_changes(checkout: Path) -> None:
     assert "+print('demo')" in result.output
 
 
-def test_run_passes_arguments_through(checkout: Path) -> None:
+def test_run_passes_arguments_through_and_runs_where_you_typed_it(
+        checkout: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    here = tmp_path / "where-i-am"
+    (here / "pi").mkdir(parents=True)  # a `pi` folder here must not shadow the checkpoint's
+    monkeypatch.chdir(here)
     result = invoke(checkout, "run", "00", "--model", "m", "-v", "hi there")
     assert result.exit_code == 3
-    written = checkout / "checkpoints" / "00_hello" / "args.txt"
-    assert written.read_text() == repr(["--model", "m", "-v", "hi there"])
+    assert (here / "args.txt").read_text() == repr(["--model", "m", "-v", "hi there"])
+    assert not (checkout / "checkpoints" / "00_hello" / "args.txt").exists()
+
+
+def test_diff_keeps_lines_longer_than_the_terminal_whole(checkout: Path) -> None:
+    long_line = "+" + "x = 1  # " + "a very long comment " * 20
+    changes = checkout / "checkpoints" / "00_hello" / "CHANGES.diff"
+    changes.write_text(CHANGES + long_line + "\n", encoding="utf-8")
+    result = CliRunner().invoke(app, ["diff", "0"], env={"PI_COURSE_ROOT": str(checkout),
+                                                         "COLUMNS": "60"})
+    assert result.exit_code == 0
+    assert long_line in result.output.splitlines()
+
+
+def test_practice_into_its_own_copy_again_leaves_it_as_it_is(checkout: Path,
+                                                             tmp_path: Path) -> None:
+    mine = tmp_path / "p00"
+    mine.mkdir()
+    (mine / ".pi-course-practice").write_text("step = 0\nexercises = []\n", encoding="utf-8")
+    (mine / "my_work.py").write_text("kept", encoding="utf-8")
+    result = invoke(checkout, "practice", "00", str(mine))
+    assert result.exit_code == 0 and "already holds your practice copy" in result.output
+    assert (mine / "my_work.py").read_text() == "kept"
+    other = invoke(checkout, "practice", "01", str(mine))
+    assert other.exit_code == 2 and "never overwrites" in other.output
+
+
+def test_version_is_one_line() -> None:
+    result = CliRunner().invoke(app, ["--version"])
+    assert result.exit_code == 0 and result.output.startswith("pi-course ")
 
 
 def test_demo_output_and_exit_code_pass_through(

@@ -43,6 +43,27 @@ def test_skips_are_counted_apart(tmp_path: Path) -> None:
     assert result.ok
 
 
+def test_each_skip_keeps_its_reason(tmp_path: Path) -> None:
+    body = ("import pytest\n\n\ndef test_needs_tmux():\n"
+            "    pytest.skip('tmux is not installed')\n")
+    (result,) = run_suites([make_suite(tmp_path, "tmux", body)], jobs=1)
+    assert result.skips == ["tests/test_it.py::test_needs_tmux: tmux is not installed"]
+
+
+def test_a_log_gets_one_unwrapped_line_per_finished_suite(tmp_path: Path) -> None:
+    from io import StringIO
+
+    from rich.console import Console
+
+    log = StringIO()
+    suites = [make_suite(tmp_path, "good", PASSING), make_suite(tmp_path, "later", SKIPPING)]
+    run_suites(suites, jobs=1, console=Console(file=log, force_terminal=False, width=30))
+    lines = sorted(log.getvalue().splitlines())
+    assert len(lines) == 2
+    assert lines[0].startswith("[") and "good: 2 passed, 0 failed, 0 skipped in " in lines[0]
+    assert "later: 0 passed, 0 failed, 1 skipped in " in lines[1]
+
+
 def test_a_syntax_error_fails_with_a_reason(tmp_path: Path) -> None:
     (result,) = run_suites([make_suite(tmp_path, "broken", "def test_(:\n")], jobs=1)
     assert result.failed == 1

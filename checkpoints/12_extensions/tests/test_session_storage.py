@@ -54,8 +54,21 @@ def test_starting_a_session_creates_its_folder_and_header(tmp_path: Path) -> Non
     assert path.read_text() == ('{"type":"session","version":3,"id":"s1","timestamp":'
                                 '"1970-01-01T00:00:00.000Z","cwd":"/home/me/app",'
                                 '"parentSession":"/old.jsonl"}\n')
-    with pytest.raises(SessionError, match="File exists"):
-        start_session(tmp_path, "/home/me/app", "s1", ids=sequential_ids(), clock=fixed_clock(0))
+
+
+def test_a_repeated_session_name_takes_the_next_free_suffix_and_keeps_the_old_file(
+        tmp_path: Path) -> None:
+    def start() -> Path:
+        writer = start_session(tmp_path, "/w", "s1", ids=sequential_ids(), clock=fixed_clock(0))
+        writer.close()
+        return writer.path
+
+    first = start()
+    before = first.read_bytes()
+    names = [first.name, start().name, start().name]
+    assert names == ["1970-01-01T00-00-00-000Z_s1.jsonl", "1970-01-01T00-00-00-000Z_s1-2.jsonl",
+                     "1970-01-01T00-00-00-000Z_s1-3.jsonl"]
+    assert first.read_bytes() == before
 
 
 def test_timestamps_are_written_like_javascript() -> None:

@@ -18,7 +18,9 @@ from pi.coding_agent.runtime.config import RuntimeConfig
 from pi.coding_agent.runtime.runtime import Runtime
 from pi.coding_agent.session.ids import fixed_clock, sequential_ids
 from pi.coding_agent.session.reader import read_session
-from pi.modes.interactive import run_interactive
+from pi.modes.interactive import earlier_prompts, run_interactive
+from pi.modes.interactive_input import EditorReader
+from pi.modes.interactive_preview import PREVIEW_LINES, PREVIEW_WIDTH, result_preview
 
 STEP = 13
 
@@ -65,10 +67,64 @@ def test_reply_text_is_printed_while_it_streams(tmp_path, data_dir) -> None:
     assert "The file says: Hello from the fixture workspace! Anything else?\n" in out.getvalue()
 
 
-def test_each_tool_call_gets_a_start_line_with_its_arguments_and_an_outcome_line(
+def test_each_tool_call_gets_a_start_line_an_outcome_line_and_a_result_preview(
         tmp_path, data_dir) -> None:
     output = drive(make_runtime(tmp_path, data_dir), "read the greeting")
-    assert "→ read path=greeting.txt\n✓ read ok\n" in output
+    assert "→ read path=greeting.txt\n✓ read ok\n  Hello from the fixture workspace!\n" in output
+
+
+def test_a_long_tool_result_is_previewed_by_its_first_lines_and_a_marker() -> None:
+    text = "\n".join(f"line {n}" for n in range(1, 11)) + "\n" + "x" * 300
+    preview = result_preview(text)
+    assert preview[:PREVIEW_LINES] == [f"line {n}" for n in range(1, PREVIEW_LINES + 1)]
+    assert preview[-1] == f"… {11 - PREVIEW_LINES} more lines"
+    assert result_preview("y" * 300) == ["y" * (PREVIEW_WIDTH - 1) + "…"]
+    assert result_preview("a\nb\n") == ["a", "b"] and result_preview("") == []
+
+
+def editor(tmp_path: Path, *prompts: str, said: list[str] | None = None,
+           earlier: tuple[str, ...] | list[str] = ()) -> list[str | None]:
+    """What an EditorReader returns at each prompt for the keys typed there (into a pipe)."""
+    from prompt_toolkit import PromptSession
+    from prompt_toolkit.history import InMemoryHistory
+    from prompt_toolkit.input import create_pipe_input
+    from prompt_toolkit.output import DummyOutput
+
+    async def read_all() -> list[str | None]:
+        with create_pipe_input() as keyboard:
+            session: PromptSession[str] = PromptSession(input=keyboard, output=DummyOutput(),
+                                                        history=InMemoryHistory())
+            reader = EditorReader(earlier, lambda: (said if said is not None else []).append("^C"),
+                                  session)
+            lines: list[str | None] = []
+            for keys in prompts:
+                keyboard.send_text(keys)
+                lines.append(await reader.read())
+            return lines
+
+    return asyncio.run(read_all())
+
+
+UP, HOME, CTRL_C, CTRL_D = "\x1b[A", "\x1b[H", "\x03", "\x04"
+
+
+def test_up_recalls_the_previous_prompt_and_the_line_can_be_edited(tmp_path) -> None:
+    lines = editor(tmp_path, "read the greeting\r", "tree\r", UP + UP + "\r",
+                   "ession" + HOME + "/s\r", CTRL_D)
+    assert lines == ["read the greeting", "tree", "read the greeting", "/session", None]
+
+
+def test_up_starts_from_the_prompts_of_the_session_being_continued(tmp_path, data_dir) -> None:
+    runtime = make_runtime(tmp_path, data_dir, MockModel([turn(text("one")), turn(text("two"))]))
+    drive(runtime, "first", "second")
+    assert earlier_prompts(runtime) == ["first", "second"]
+    assert editor(tmp_path, UP + UP + "\r", earlier=earlier_prompts(runtime)) == ["first"]
+
+
+def test_ctrl_c_at_the_prompt_only_says_how_to_leave(tmp_path) -> None:
+    said: list[str] = []
+    assert editor(tmp_path, "half a thought" + CTRL_C + "next\r", said=said) == ["next"]
+    assert said == ["^C"]
 
 
 def test_tree_marks_the_current_leaf(tmp_path, data_dir) -> None:
@@ -154,11 +210,11 @@ def test_fork_writes_the_current_path_to_a_new_file(tmp_path, data_dir) -> None:
 
 def test_model_switches_only_to_a_model_of_the_catalog(tmp_path, data_dir) -> None:
     runtime = make_runtime(tmp_path, data_dir)
-    output = drive(runtime, "/model", "/model nowhere/none", "/model openai/gpt-4.1-mini")
+    output = drive(runtime, "/model", "/model nowhere/none", "/model openai/gpt-5.4-mini")
     assert lines_after(output, "/model")[0].startswith("model mock/mock-1")
     assert len(lines_after(output, "/model nowhere/none")) == 1
     assert "not in the catalog" in output
-    assert runtime.agent.config.model.id == "gpt-4.1-mini"
+    assert runtime.agent.config.model.id == "gpt-5.4-mini"
     assert runtime.writer.tree.entries[-1].type == "model_change"
 
 

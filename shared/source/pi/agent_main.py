@@ -23,7 +23,12 @@ if TYPE_CHECKING:  # the agent itself is imported only to run it: `--help` start
     from pi.coding_agent.runtime.runtime import Runtime
     from pi.modes.setup import AgentOptions
 
-HELP = """Run the coding agent in the working folder (--cwd): answer a prompt (-p), stream
+# The models the help names; tests/test_provider_registry.py checks that the built-in catalog
+# (pi/ai/models_catalog.py) has them, so an id that left the catalog cannot linger here.
+# (Not imported from the catalog: that would load every provider before `--help` answers.)
+EXAMPLE_MODELS = ("openai/gpt-5.4-mini", "anthropic/claude-sonnet-4-6")
+
+HELP = f"""Run the coding agent in the working folder (--cwd): answer a prompt (-p), stream
 its events as JSON lines (--mode json), speak Pi's RPC protocol on stdin/stdout (--mode
 rpc), or open the terminal UI (the default mode).
 
@@ -42,7 +47,7 @@ Offline use (the default; no key, no network):
 
 \b
 Real-model use:
-  --model openai/gpt-4.1-mini or --model anthropic/claude-sonnet-4-5
+  --model {EXAMPLE_MODELS[0]} or --model {EXAMPLE_MODELS[1]}
   (any model id of those two providers is accepted).
   Keys: OPENAI_API_KEY / ANTHROPIC_API_KEY, or <agent-dir>/auth.json.
   Servers: OPENAI_BASE_URL / ANTHROPIC_BASE_URL; a local
@@ -50,6 +55,8 @@ Real-model use:
 
 Sessions go to <agent-dir>/sessions (default agent dir: ~/.pi-course/agent), or to
 --session FILE, which is created or continued (at --leaf ID, else at its last entry).
+A run has no turn limit, as in Pi (Ctrl-C stops one); --max-turns N stops it after N
+turns and says so (print: stderr and exit 1; json and rpc: a turn_limit_reached event).
 """
 
 
@@ -70,6 +77,22 @@ def err_console() -> Console:
     return Console(stderr=True, highlight=False, soft_wrap=True)
 
 
+def version_text() -> str:
+    """`pi-agent 0.1.0`: the installed pi-course version (a bare checkpoint has none)."""
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return f"pi-agent {version('pi-course')}"
+    except PackageNotFoundError:
+        return "pi-agent (pi-course, not installed)"
+
+
+def show_version(asked: bool) -> None:
+    if asked:
+        print(version_text())
+        raise typer.Exit(0)
+
+
 def fail(text: str) -> typer.Exit:
     from rich.text import Text
 
@@ -81,14 +104,13 @@ def open_runtime(options: AgentOptions, ui: ExtensionUI) -> Runtime:
     """The Runtime for these options; every note from loading is shown on stderr."""
     from pi.coding_agent.runtime.runtime import Runtime
     from pi.coding_agent.session.errors import SessionError
+    from pi.coding_agent.session.show import printable
     from pi.modes.setup import SetupError, build_config
 
     try:
         runtime = Runtime(build_config(options, ui))
     except (SetupError, SessionError) as error:
         raise fail(str(error)) from None
-    from pi.coding_agent.session.show import printable
-
     for note in runtime.assembly.diagnostics:  # a name from a file may hold escapes
         err_console().print(f"warning: {printable(note)}", markup=False)
     return runtime
@@ -157,13 +179,17 @@ def main(
     agent_dir: Annotated[Path | None, typer.Option(help="default ~/.pi-course/agent")] = None,
     extension: Annotated[list[Path] | None, typer.Option("--extension", "-e",
                                                          help="load this extension file")] = None,
+    max_turns: Annotated[int | None, typer.Option(
+        help="stop a run after this many turns (default: no limit, as in Pi)")] = None,
+    version: Annotated[bool, typer.Option("--version", is_eager=True, callback=show_version,
+                                          help="print the version and exit")] = False,
 ) -> None:
     from pi.modes.setup import AgentOptions
 
     options = AgentOptions(model=model, script=script, session=session, leaf=leaf, cwd=cwd,
                            auto_compaction=auto_compaction, auto_retry=auto_retry,
                            trust_project=trust_project, agent_dir=agent_dir,
-                           extensions=tuple(extension or ()))
+                           extensions=tuple(extension or ()), max_turns=max_turns)
     chosen = mode or (Mode.print if print_mode else Mode.interactive)
     raise typer.Exit(run_mode(chosen, options, list(messages or [])))
 

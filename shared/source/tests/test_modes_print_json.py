@@ -4,14 +4,21 @@ The runs go through the real command in a subprocess; the help and the refusals 
 in-process with typer's CliRunner, which is enough for what they print.
 """
 
+import io
 import json
 import shutil
 from pathlib import Path
 
-from rpc_client import agent_env, run_agent
+from rpc_client import RpcClient, agent_env, run_agent
 from typer.testing import CliRunner
 
+from mock_model import MockModel, fail, text, turn
 from pi.agent_main import app
+from pi.ai import MockProvider, Model, Providers
+from pi.coding_agent.runtime.config import RuntimeConfig
+from pi.coding_agent.runtime.runtime import Runtime
+from pi.coding_agent.session.ids import fixed_clock, sequential_ids
+from pi.modes.print_mode import run_print
 
 STEP = 13
 PLAIN = {"COLUMNS": "100", "NO_COLOR": "1", "TERM": "dumb", "OPENAI_API_KEY": None,
@@ -59,7 +66,7 @@ def test_help_explains_offline_and_real_model_use() -> None:
     code, out, _ = invoke("--help")
     assert code == 0
     for phrase in ("Offline use", "mock/mock-1", "--script", "built-in policy",
-                   "PI_COURSE_DETERMINISTIC=1", "Real-model use", "openai/gpt-4.1-mini",
+                   "PI_COURSE_DETERMINISTIC=1", "Real-model use", "openai/gpt-5.4-mini",
                    "OPENAI_API_KEY", "ANTHROPIC_BASE_URL", "--mode", "rpc"):
         assert phrase in out, phrase
 
@@ -81,8 +88,8 @@ def test_mistakes_are_one_line_and_exit_code_2(tmp_path: Path, data_dir: Path) -
     bad_script.write_text("turns:\n  - txt: hi\n")
     cases = {
         ("--model", "nobody/x", "-p", "hi"): "unknown provider 'nobody'",
-        ("--model", "openai/gpt-4.1-mini", "-p", "hi"): "no API key for openai",
-        ("--model", "openai/gpt-4.1-mini", "--script", str(bad_script), "-p", "hi"):
+        ("--model", "openai/gpt-5.4-mini", "-p", "hi"): "no API key for openai",
+        ("--model", "openai/gpt-5.4-mini", "--script", str(bad_script), "-p", "hi"):
             "--script drives the MockModel",
         ("--script", str(bad_script), "-p", "hi"): "turns[0]: unknown field 'txt'",
         ("--mode", "json"): "json mode needs a prompt",
@@ -113,3 +120,86 @@ def test_a_session_path_that_is_a_link_loop_is_one_error(tmp_path: Path, data_di
     code, out, err = invoke(*args, "-p", "hi")
     assert code == 2 and out == "" and err.startswith(f"error: --session {loop}:")
     assert err.count("\n") == 1
+
+
+def long_script(tmp_path: Path, turns: int) -> Path:
+    """A MockModel script of `turns` turns: each but the last lists the folder."""
+    lines = ["turns:"]
+    for number in range(1, turns):
+        lines.append(f"  - parts: [{{text: \"turn {number}\"}}, "
+                     f"{{toolCall: {{name: ls, arguments: {{path: .}}}}}}]")
+    lines.append(f"  - text: \"done after {turns} turns\"")
+    script = tmp_path / "long.yaml"
+    script.write_text("\n".join(lines) + "\n")
+    return script
+
+
+def long_run_args(tmp_path: Path, turns: int, *extra: str) -> list[str]:
+    return ["--script", str(long_script(tmp_path, turns)), "--cwd", str(tmp_path),
+            "--agent-dir", str(tmp_path / "agent"), *extra]
+
+
+# shared/tests/test_long_run.py runs 200 turns through the installed command; here the runs
+# stay short, because a practice copy gives each test five seconds.
+def test_a_run_longer_than_the_loops_own_default_completes_as_the_agent_sets_no_limit(
+        tmp_path: Path) -> None:
+    code, out, err = invoke("-p", *long_run_args(tmp_path, 60), "go")
+    assert (code, out, err) == (0, "done after 60 turns\n", "")
+
+
+def test_a_run_stopped_by_max_turns_says_so_on_stderr_and_exits_1(tmp_path: Path) -> None:
+    code, out, err = invoke("-p", *long_run_args(tmp_path, 12, "--max-turns", "5"), "go")
+    assert (code, out) == (1, "turn 5\n")
+    assert err == ("stopped: the run reached its limit of 5 turns (--max-turns 5) "
+                   "before the model finished\n")
+    assert invoke("-p", *long_run_args(tmp_path, 12, "--max-turns", "12"), "go")[0] == 0
+
+
+def test_json_mode_reports_the_turn_limit_as_an_event_after_agent_end(tmp_path: Path) -> None:
+    done = run_agent("--mode", "json", *long_run_args(tmp_path, 12, "--max-turns", "3"), "go")
+    events = [json.loads(line) for line in done.stdout.splitlines()]
+    assert [e["type"] for e in events[-2:]] == ["agent_end", "turn_limit_reached"]
+    assert events[-1]["maxTurns"] == 3 and "limit of 3 turns" in events[-1]["message"]
+
+
+def test_rpc_mode_reports_the_turn_limit_as_an_event_after_agent_end(tmp_path: Path) -> None:
+    client = RpcClient(*long_run_args(tmp_path, 12, "--max-turns", "2"))
+    client.request({"id": "p1", "type": "prompt", "message": "go"})
+    client.event("agent_end")
+    limit = client.event("turn_limit_reached")
+    assert limit["maxTurns"] == 2
+    client.close()
+
+
+def test_max_turns_below_one_is_refused_in_one_line(tmp_path: Path) -> None:
+    code, out, err = invoke("-p", "--max-turns", "0", "--cwd", tmp_path, "hi")
+    assert (code, out) == (2, "") and "--max-turns 0: give at least 1" in err
+
+
+def test_version_prints_one_line_and_exits_0() -> None:
+    code, out, _ = invoke("--version")
+    assert code == 0 and out.startswith("pi-agent ") and len(out.splitlines()) == 1
+
+
+def test_print_mode_announces_each_retry_on_stderr_with_the_wait_and_the_attempt(
+        tmp_path: Path, data_dir: Path) -> None:
+    waits: list[int] = []
+
+    async def sleep(ms: int) -> None:
+        waits.append(ms)
+
+    refused = fail("server_error", message="connection refused")
+    mock = MockModel([refused, refused, turn(text("back"))])
+    runtime = Runtime(RuntimeConfig(
+        cwd=tmp_path, providers=Providers({"mock": MockProvider(mock)}),
+        model=Model(id="mock-1", api="mock", provider="mock"), clock=fixed_clock(0),
+        ids=sequential_ids(), session_file=tmp_path / "s.jsonl", agent_dir=tmp_path / "agent",
+        system_prompt="test", sleep=sleep))
+    out, err = io.StringIO(), io.StringIO()
+    assert run_print(runtime, ["hi"], out, err) == 0
+    assert out.getvalue() == "back\n"
+    notes = err.getvalue().splitlines()
+    assert len(notes) == 2 and waits == [2000, 4000]
+    assert notes[0].startswith("retrying in 2 s (attempt 1 of 3): ")
+    assert notes[1].startswith("retrying in 4 s (attempt 2 of 3): ")
+    assert all("connection refused" in note for note in notes)

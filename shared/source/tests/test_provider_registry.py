@@ -46,7 +46,7 @@ def test_both_http_apis_reach_their_wire_through_one_client() -> None:
         async with httpx.AsyncClient(transport=MockTransport(mock)) as client:
             providers = builtin_providers(client=client)
             return [await providers.complete(find_model(ref, models), HELLO)
-                    for ref in ("openai/gpt-4.1-mini", "anthropic/claude-sonnet-4-5")]
+                    for ref in ("openai/gpt-5.4-mini", "anthropic/claude-sonnet-4-6")]
 
     first, second = asyncio.run(run())
     assert (first.api, first.content[0].text) == ("openai-completions", "Via chat completions.")
@@ -68,14 +68,14 @@ def test_without_a_mockmodel_the_mock_api_is_not_served() -> None:
 
 @pytest.mark.parametrize(("ref", "parts"), [
     ("mock/mock-1", ("mock", "mock-1")),
-    ("openrouter/anthropic/claude-sonnet-4-5", ("openrouter", "anthropic/claude-sonnet-4-5")),
-    ("  openai/gpt-4.1-mini ", ("openai", "gpt-4.1-mini")),
+    ("openrouter/anthropic/claude-sonnet-4-6", ("openrouter", "anthropic/claude-sonnet-4-6")),
+    ("  openai/gpt-5.4-mini ", ("openai", "gpt-5.4-mini")),
 ])
 def test_a_model_string_is_provider_slash_id_and_the_id_may_hold_slashes(ref, parts) -> None:
     assert parse_model_ref(ref) == parts
 
 
-@pytest.mark.parametrize("ref", ["gpt-4.1-mini", "/mock-1", "mock/", ""])
+@pytest.mark.parametrize("ref", ["gpt-5.4-mini", "/mock-1", "mock/", ""])
 def test_a_model_string_without_both_parts_is_refused_in_one_line(ref) -> None:
     with pytest.raises(ModelRefError, match=r"expected provider/model-id, e\.g\. mock/mock-1$"):
         parse_model_ref(ref)
@@ -84,12 +84,12 @@ def test_a_model_string_without_both_parts_is_refused_in_one_line(ref) -> None:
 def test_base_urls_come_from_settings_then_environment_then_the_public_address() -> None:
     env = {"OPENAI_BASE_URL": "http://localhost:8080/v1", "ANTHROPIC_BASE_URL": "http://env"}
     models = builtin_models(env=env, base_urls={"anthropic": "http://settings"})
-    assert models["openai/gpt-4.1-mini"].base_url == "http://localhost:8080/v1"
-    assert models["anthropic/claude-sonnet-4-5"].base_url == "http://settings"
+    assert models["openai/gpt-5.4-mini"].base_url == "http://localhost:8080/v1"
+    assert models["anthropic/claude-sonnet-4-6"].base_url == "http://settings"
     public = builtin_models(env={})
-    assert public["openai/gpt-4.1-mini"].base_url == "https://api.openai.com/v1"
-    assert public["anthropic/claude-sonnet-4-5"].base_url == "https://api.anthropic.com"
-    assert set(public) == {"mock/mock-1", "openai/gpt-4.1-mini", "anthropic/claude-sonnet-4-5"}
+    assert public["openai/gpt-5.4-mini"].base_url == "https://api.openai.com/v1"
+    assert public["anthropic/claude-sonnet-4-6"].base_url == "https://api.anthropic.com"
+    assert set(public) == {"mock/mock-1", "openai/gpt-5.4-mini", "anthropic/claude-sonnet-4-6"}
 
 
 def test_an_unlisted_id_of_a_known_provider_borrows_that_providers_settings() -> None:
@@ -100,3 +100,13 @@ def test_an_unlisted_id_of_a_known_provider_borrows_that_providers_settings() ->
     with pytest.raises(ModelRefError, match=r"unknown provider 'gemini' \(known: anthropic, "
                                             r"mock, openai\)"):
         find_model("gemini/gemini-2.5-pro", models)
+
+
+def test_the_models_pi_agents_help_names_are_in_the_built_in_catalog() -> None:
+    # The help names them literally (importing the catalog would slow `--help` down); this
+    # keeps the catalog the one place a model id lives: drop one there and this fails.
+    from pi.agent_main import EXAMPLE_MODELS, HELP
+    from pi.ai.models_catalog import builtin_models
+
+    assert set(EXAMPLE_MODELS) <= set(builtin_models(env={}))
+    assert all(ref in HELP for ref in EXAMPLE_MODELS)

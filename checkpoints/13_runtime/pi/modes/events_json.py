@@ -32,6 +32,7 @@ from pi.coding_agent.runtime.events import (
     AutoRetryEnd,
     AutoRetryStart,
     RuntimeEvent,
+    TurnLimitReached,
 )
 from pi.coding_agent.session.entries import CompactionEntry
 
@@ -86,6 +87,8 @@ def event_json(event: RuntimeEvent, compaction: CompactionLookup | None = None) 
     if isinstance(event, AutoRetryEnd):
         return {**head, **without_none({"success": event.success, "attempt": event.attempt,
                                         "finalError": event.final_error})}
+    if isinstance(event, TurnLimitReached):  # the course's own event: Pi has no turn limit
+        return {**head, "maxTurns": event.max_turns, "message": event.message}
     return head  # agent_start, turn_start: the type says it all
 
 

@@ -5,50 +5,63 @@ this mode is a thin loop on top. A line starting with `/` is a command (`/tree`,
 `/compact`, … see interactive_commands.py), except `/skill:name` and prompt templates, which
 go to the runtime like any prompt, and the runtime expands them. The StreamPrinter prints the
 reply while it streams. Ctrl-C during a run aborts it (the run ends with an aborted reply, and
-queued messages come back); Ctrl-D, end of input or `/quit` leave. Pi's interactive mode is a
-full-screen TUI with an editor that stays usable while the model answers; this is a plain
-line-by-line terminal loop, which is enough to drive, test and read in a terminal.
+queued messages come back); Ctrl-D, end of input or `/quit` leave. Lines are typed in a line
+editor with history (interactive_input.py). Pi's interactive mode is a full-screen TUI whose
+editor stays usable while the model answers; this is a line-by-line terminal loop, which is
+enough to drive, test and read in a terminal.
 """
 
 from __future__ import annotations
 
 import asyncio
 import signal
-import threading
 from collections.abc import Callable, Iterator, Mapping
 
 from rich.console import Console
 from rich.text import Text
 
-from pi.ai import Model, builtin_models
+from pi.ai import Model, TextContent, UserMessage, builtin_models
 from pi.coding_agent.runtime.runtime import Runtime, RuntimePoisoned
 from pi.coding_agent.session.errors import SessionError
 from pi.modes.interactive_commands import COMMANDS
+from pi.modes.interactive_input import PROMPT, GivenLines, LineReader, terminal_reader
 from pi.modes.interactive_render import Screen, StreamPrinter
-
-PROMPT = "> "
 
 
 async def run_interactive(runtime: Runtime, console: Console,
                           input_lines: Iterator[str] | None = None, *,
-                          models: Mapping[str, Model] | None = None) -> None:
+                          models: Mapping[str, Model] | None = None,
+                          reader: LineReader | None = None) -> None:
     """Talk to `runtime` until /quit or end of input; lines come from `input_lines` if given
-    (echoed after the prompt), else from the terminal. `models` is what `/model` may switch
-    to: the built-in catalog and the current model unless told otherwise."""
+    (echoed after the prompt), else from `reader` (default: the terminal's line editor, see
+    interactive_input.py). `models` is what `/model` may switch to: the built-in catalog and
+    the current model unless told otherwise."""
     screen = Screen(runtime, console, models if models is not None else catalog(runtime))
     printer = StreamPrinter(console)
     unsubscribe = runtime.subscribe(printer)
     busy = asyncio.Event()
     stop_listening = listen_for_ctrl_c(lambda: interrupt(screen, printer, busy.is_set()))
+    if reader is None and input_lines is not None:
+        reader = GivenLines(console, input_lines)
+    elif reader is None:
+        reader = terminal_reader(console, earlier_prompts(runtime),
+                                 lambda: screen.say("(Ctrl-D or /quit leaves)", "dim"))
     greet(screen)
     try:
-        while (line := await next_line(console, input_lines)) is not None:
+        while (line := await reader.read()) is not None:
             if await handle_line(screen, printer, busy, line.strip()):
                 break
     finally:
         stop_listening()
         unsubscribe()
     screen.say("bye", "dim")
+
+
+def earlier_prompts(runtime: Runtime) -> list[str]:
+    """What was typed before on this branch, oldest first: Up recalls it after a restart."""
+    return [m.content if isinstance(m.content, str) else
+            " ".join(b.text for b in m.content if isinstance(b, TextContent))
+            for m in runtime.messages if isinstance(m, UserMessage)]
 
 
 def catalog(runtime: Runtime) -> dict[str, Model]:
@@ -118,36 +131,3 @@ def listen_for_ctrl_c(on_interrupt: Callable[[], None]) -> Callable[[], object]:
     except (NotImplementedError, RuntimeError, ValueError):
         return lambda: None
     return lambda: loop.remove_signal_handler(signal.SIGINT)
-
-
-async def next_line(console: Console, lines: Iterator[str] | None) -> str | None:
-    """The next input line, or None at the end (Ctrl-D)."""
-    if lines is not None:
-        line = next(lines, None)
-        if line is not None:
-            console.print(Text(PROMPT + line, "bold"), soft_wrap=True)
-        return line
-    line = await read_terminal_line(console)
-    if line is None:
-        console.print()  # Ctrl-D leaves the cursor after the prompt
-    return line
-
-
-async def read_terminal_line(console: Console) -> str | None:
-    """`console.input` in a daemon thread, so the event loop stays free to handle Ctrl-C."""
-    loop = asyncio.get_running_loop()
-    answer: asyncio.Future[str | None] = loop.create_future()
-
-    def settle(value: str | None) -> None:
-        if not answer.done():
-            answer.set_result(value)
-
-    def read() -> None:
-        try:
-            value: str | None = console.input(PROMPT)
-        except (EOFError, OSError):
-            value = None
-        loop.call_soon_threadsafe(settle, value)
-
-    threading.Thread(target=read, name="pi-input", daemon=True).start()
-    return await answer

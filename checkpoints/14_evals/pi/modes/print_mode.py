@@ -4,7 +4,9 @@ This is the mode for scripts and pipes: no events, no questions (an extension th
 confirmation hears "no"), just the text of the last reply on stdout. A reply that failed or
 was aborted prints its error on stderr and exits with 1, so a shell script can tell. Like
 every mode it returns only when the whole run is on disk; a session that could not be written
-is an error too.
+is an error too. Stdout stays the answer alone, so what happens on the way is said on stderr:
+each automatic retry (what failed, the wait, the attempt), so an unreachable server is not
+fifteen silent seconds, and a run stopped by `--max-turns` (exit 1: it did not finish).
 """
 
 from __future__ import annotations
@@ -16,6 +18,12 @@ from typing import TextIO
 
 from pi.ai import AssistantMessage, TextContent
 from pi.coding_agent.runtime.commands import submit
+from pi.coding_agent.runtime.events import (
+    AutoRetryEnd,
+    AutoRetryStart,
+    RuntimeEvent,
+    TurnLimitReached,
+)
 from pi.coding_agent.runtime.runtime import Runtime
 from pi.ai.messages import LONE_SURROGATE
 
@@ -32,19 +40,48 @@ def last_reply(runtime: Runtime) -> AssistantMessage | None:
     return replies[-1] if replies else None
 
 
+def first_line(text: str) -> str:
+    return next((line.strip() for line in text.splitlines() if line.strip()), text)
+
+
+def progress_note(event: RuntimeEvent) -> str | None:
+    """The stderr line for an event a person waiting on print mode should hear of."""
+    if isinstance(event, AutoRetryStart):
+        return (f"retrying in {event.delay_ms / 1000:g} s (attempt {event.attempt} of "
+                f"{event.max_attempts}): {first_line(event.error_message)}")
+    if isinstance(event, AutoRetryEnd) and not event.success:
+        return f"gave up after {event.attempt} attempt(s): {event.final_error}"
+    if isinstance(event, TurnLimitReached):
+        return (f"stopped: the run reached its limit of {event.max_turns} turns "
+                f"(--max-turns {event.max_turns}) before the model finished")
+    return None
+
+
 async def print_answer(runtime: Runtime, prompts: Sequence[str], out: TextIO,
                        err: TextIO) -> int:
-    await run_prompts(runtime, prompts)
+    limited: list[TurnLimitReached] = []
+
+    def note(event: RuntimeEvent) -> None:
+        if isinstance(event, TurnLimitReached):
+            limited.append(event)
+        if (line := progress_note(event)) is not None:
+            print(line, file=err, flush=True)
+
+    unsubscribe = runtime.subscribe(note)
+    try:
+        await run_prompts(runtime, prompts)
+    finally:
+        unsubscribe()
     reply = last_reply(runtime)
     if reply is None:
-        return 0
+        return 1 if limited else 0
     if reply.stop_reason in ("error", "aborted"):
         print(encodable(reply.error_message or f"Request {reply.stop_reason}"), file=err)
         return 1
     for block in reply.content:
         if isinstance(block, TextContent):
             print(encodable(block.text), file=out)
-    return 0
+    return 1 if limited else 0
 
 
 def encodable(text: str) -> str:

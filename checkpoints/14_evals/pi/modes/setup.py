@@ -5,13 +5,15 @@ world comes in: the environment (base URLs, keys), the wall clock, random ids. O
 keep them out: with `--script`, or with PI_COURSE_DETERMINISTIC=1, the clock is fixed and ids
 count up, so the same command writes the same session file byte for byte. Without a script
 the MockModel answers with a built-in policy (`offline_reply`), so `pi-agent -p "hi"` works
-on a machine with no key and no network.
+on a machine with no key and no network. A run has no turn limit unless `--max-turns` sets
+one, as in Pi, whose loop has none: a long real task must not stop half done.
 """
 
 from __future__ import annotations
 
 import os
 import random
+import sys
 import time
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -31,6 +33,7 @@ from pi.coding_agent.session.storage import sessions_root
 
 DETERMINISTIC_START_MS = 1_767_225_600_000  # 2026-01-01T00:00:00.000Z
 ECHO_LIMIT = 200
+NO_TURN_LIMIT = sys.maxsize  # the loop counts turns up to its limit; this one is never reached
 
 
 class SetupError(Exception):
@@ -49,6 +52,7 @@ class AgentOptions:
     trust_project: bool = False
     agent_dir: Path | None = None
     extensions: tuple[Path, ...] = ()
+    max_turns: int | None = None  # None: no limit, as in Pi
 
 
 def offline_reply(request: dict[str, Any], number: int) -> Any:
@@ -131,6 +135,9 @@ def build_config(options: AgentOptions, ui: ExtensionUI,
     cwd = options.cwd.resolve()
     if not cwd.is_dir():
         raise SetupError(f"--cwd {options.cwd}: not a folder")
+    if options.max_turns is not None and options.max_turns < 1:
+        raise SetupError(f"--max-turns {options.max_turns}: give at least 1 (or leave it out "
+                         "for no limit)")
     if options.leaf is not None and not (options.session and options.session.is_file()):
         raise SetupError(f"--leaf needs an existing --session file ({options.session})")
     for path in options.extensions:  # asked for by name: a typo must not pass unnoticed
@@ -153,4 +160,5 @@ def build_config(options: AgentOptions, ui: ExtensionUI,
         trusted=options.trust_project, ui=ui,
         extension_paths=tuple(path.resolve() for path in options.extensions),
         auto_compaction=options.auto_compaction, auto_retry=options.auto_retry,
-        models=usable_models(catalog, model, credentials))
+        models=usable_models(catalog, model, credentials),
+        max_turns=options.max_turns or NO_TURN_LIMIT)

@@ -1,12 +1,13 @@
 """Step 13: the models the course knows by name, and "provider/model-id" strings.
 
-A person chooses a model with a short string such as `anthropic/claude-sonnet-4-5`; the
+A person chooses a model with a short string such as `anthropic/claude-sonnet-4-6`; the
 runtime needs a whole `Model`: which wire protocol (`api`), which server (`base_url`), what
 limits. This catalog holds a few built-in definitions: the MockModel (`mock/mock-1`, the
 default, so everything works offline) and one example each for OpenAI-compatible servers and
 Anthropic. Base URLs come from settings first, then the environment (`OPENAI_BASE_URL`,
 `ANTHROPIC_BASE_URL`), then the provider's public address, so a local server is one
 variable away. Pi's catalog is far larger (generated, with prices); the idea is the same.
+The two example ids are current models of Pi's catalog; help texts name them from here only.
 """
 
 from __future__ import annotations
@@ -19,6 +20,9 @@ from pi.ai.providers.anthropic_messages import API as ANTHROPIC_API
 from pi.ai.providers.openai_completions import API as OPENAI_API
 
 DEFAULT_MODEL = "mock/mock-1"
+OPENAI_EXAMPLE = "gpt-5.4-mini"  # Pi 0.73 lists both; update here and every help text follows
+ANTHROPIC_EXAMPLE = "claude-sonnet-4-6"
+EXAMPLE_MODELS = (f"openai/{OPENAI_EXAMPLE}", f"anthropic/{ANTHROPIC_EXAMPLE}")
 PUBLIC_BASE_URLS = {"openai": "https://api.openai.com/v1", "anthropic": "https://api.anthropic.com"}
 BASE_URL_ENV = {"openai": "OPENAI_BASE_URL", "anthropic": "ANTHROPIC_BASE_URL"}
 
@@ -40,12 +44,12 @@ def builtin_models(
 
     models = [
         Model(id="mock-1", name="MockModel", api="mock", provider="mock"),
-        Model(id="gpt-4.1-mini", name="GPT-4.1 mini", api=OPENAI_API, provider="openai",
-              base_url=url("openai"), input=("text", "image"), context_window=1_047_576,
-              max_tokens=32_768),
-        Model(id="claude-sonnet-4-5", name="Claude Sonnet 4.5", api=ANTHROPIC_API,
+        Model(id=OPENAI_EXAMPLE, name="GPT-5.4 mini", api=OPENAI_API, provider="openai",
+              base_url=url("openai"), input=("text", "image"), context_window=400_000,
+              max_tokens=128_000),
+        Model(id=ANTHROPIC_EXAMPLE, name="Claude Sonnet 4.6", api=ANTHROPIC_API,
               provider="anthropic", base_url=url("anthropic"), reasoning=True,
-              input=("text", "image"), context_window=200_000, max_tokens=64_000),
+              input=("text", "image"), context_window=1_000_000, max_tokens=64_000),
     ]
     return {f"{model.provider}/{model.id}": model for model in models}
 

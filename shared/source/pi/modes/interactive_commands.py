@@ -17,7 +17,7 @@ from pi.coding_agent.session.errors import SessionError
 from pi.coding_agent.session.fork import fork_session
 from pi.coding_agent.session.ids import iso_timestamp
 from pi.coding_agent.session.show import entry_kind, preview
-from pi.coding_agent.session.storage import session_file_name
+from pi.coding_agent.session.storage import free_path, session_file_name
 from pi.modes.export_html import export_html
 from pi.modes.interactive_render import Screen, session_tree
 
@@ -51,7 +51,8 @@ async def fork(screen: Screen, _: str) -> bool:
     session_id = config.ids()
     name = session_file_name(iso_timestamp(config.clock()), session_id)
     try:
-        forked = fork_session(runtime.writer, runtime.writer.path.parent / name, session_id)
+        forked = fork_session(runtime.writer, free_path(runtime.writer.path.parent / name),
+                              session_id)
         forked.close()
     except SessionError as error:
         screen.say(f"/fork: {error}", "red")

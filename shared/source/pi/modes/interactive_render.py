@@ -2,18 +2,18 @@
 
 The runtime only announces events; this listener turns them into terminal output. Text and
 thinking deltas are printed the moment they arrive, without a newline, so the reply grows on
-screen the way the model writes it. Everything else is one line each: a tool call starting
-(name and short arguments), a tool call ending (ok or its first error line), an automatic
-compaction or retry, a failed or aborted reply. Nothing here changes the runtime's state.
-`Screen` (what commands print to) and the `/tree` drawing live here too.
+screen the way the model writes it. A tool call gets a line when it starts (name and short
+arguments) and one when it ends (ok, or its first error line), followed by a preview of what
+the tool returned (its first lines and a marker saying how much more there was, see
+interactive_preview.py). Everything else is one line each: an automatic compaction or
+retry, a run stopped at its turn limit, a failed or aborted reply. Nothing here changes the
+runtime's state. `Screen` (what commands print to) and the `/tree` drawing live here too.
 """
 
 from __future__ import annotations
 
-import json
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any
 
 from rich.console import Console
 from rich.text import Text
@@ -27,12 +27,13 @@ from pi.coding_agent.runtime.events import (
     AutoRetryEnd,
     AutoRetryStart,
     RuntimeEvent,
+    TurnLimitReached,
 )
 from pi.coding_agent.runtime.runtime import Runtime
 from pi.coding_agent.session.show import row_parts, tree_rows
 from pi.coding_agent.session.writer import SessionWriter
+from pi.modes.interactive_preview import first_line, result_preview, short_args
 
-ARGS_WIDTH = 60
 
 
 @dataclass
@@ -45,18 +46,6 @@ class Screen:
 
     def say(self, text: str, style: str = "") -> None:
         self.console.print(Text(text, style), soft_wrap=True)
-
-
-def short_args(args: dict[str, Any]) -> str:
-    """`path=greeting.txt, limit=5` on one line, cut to ARGS_WIDTH characters."""
-    parts = [f"{key}={value if isinstance(value, str) else json.dumps(value)}"
-             for key, value in args.items()]
-    flat = " ".join(", ".join(parts).split())
-    return flat if len(flat) <= ARGS_WIDTH else flat[: ARGS_WIDTH - 1] + "…"
-
-
-def first_line(text: str) -> str:
-    return next((line.strip() for line in text.splitlines() if line.strip()), "")
 
 
 class StreamPrinter:
@@ -86,6 +75,9 @@ class StreamPrinter:
         elif isinstance(event, AutoRetryEnd):
             outcome = "succeeded" if event.success else f"gave up: {event.final_error}"
             self.line(Text(f"⟳ retry {outcome}", "yellow"))
+        elif isinstance(event, TurnLimitReached):
+            self.line(Text(f"stopped: the run reached its limit of {event.max_turns} turns "
+                           "before the model finished (--max-turns)", "yellow"))
 
     def on_delta(self, event: MessageUpdate) -> None:
         kind = event.event.type
@@ -108,11 +100,14 @@ class StreamPrinter:
                            "red"))
 
     def on_tool_end(self, event: ToolExecutionEnd) -> None:
-        if not event.is_error:
-            self.line(Text.assemble(("✓ ", "green"), event.tool_name, " ok"))
+        said = "\n".join(b.text for b in event.result.content if isinstance(b, TextContent))
+        if event.is_error:
+            self.line(Text.assemble(("✗ ", "red"), event.tool_name,
+                                    f" error: {first_line(said)}"))
             return
-        said = " ".join(b.text for b in event.result.content if isinstance(b, TextContent))
-        self.line(Text.assemble(("✗ ", "red"), event.tool_name, f" error: {first_line(said)}"))
+        self.line(Text.assemble(("✓ ", "green"), event.tool_name, " ok"))
+        for line in result_preview(said):
+            self.console.print(Text("  " + line, "dim"), soft_wrap=True)
 
     def on_compaction(self, event: AutoCompactionStart | AutoCompactionEnd) -> None:
         if isinstance(event, AutoCompactionStart):

@@ -2,9 +2,12 @@
 
 The layout is Pi's: `<root>/--<cwd>--/<time>_<session id>.jsonl`, where the working
 directory loses one leading separator and has every `/`, `\\` and `:` replaced by `-`, and the
-file name starts with the creation time, so files sort by age. The root is the course's own
-(`~/.pi-course/agent/sessions`), never Pi's `~/.pi`: a learner's experiments must not end up
-in the sessions of the real tool, so a root inside `~/.pi` is refused.
+file name starts with the creation time, so files sort by age. A name already taken (a
+deterministic run repeated: same clock, same ids) gets the first free suffix, `…_id-2.jsonl`,
+`…_id-3.jsonl`: a new session never overwrites an old one, nor refuses to start because of
+it. The root is the course's own (`~/.pi-course/agent/sessions`), never Pi's `~/.pi`: a
+learner's experiments must not end up in the sessions of the real tool, so a root inside
+`~/.pi` is refused.
 """
 
 from __future__ import annotations
@@ -41,7 +44,17 @@ def session_file_name(timestamp: str, session_id: str) -> str:
 
 
 def session_path(root: Path, cwd: str, timestamp: str, session_id: str) -> Path:
-    return root / cwd_folder_name(cwd) / session_file_name(timestamp, session_id)
+    """The first free name for this session: Pi's name, else the same with `-2`, `-3`, …"""
+    return free_path(root / cwd_folder_name(cwd) / session_file_name(timestamp, session_id))
+
+
+def free_path(path: Path) -> Path:
+    """`path` if nothing is there yet, else `stem-N.suffix` with the smallest free N ≥ 2."""
+    candidate, number = path, 1
+    while candidate.exists():
+        number += 1
+        candidate = path.with_name(f"{path.stem}-{number}{path.suffix}")
+    return candidate
 
 
 def start_session(root: Path, cwd: str, session_id: str, *, ids: IdSource, clock: Clock,

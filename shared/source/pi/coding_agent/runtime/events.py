@@ -1,7 +1,9 @@
 """Step 13: what the runtime adds to the agent's events: compaction and retry, announced.
 
 A UI must be able to say "compacting…" or "rate limited, retrying in 4 s": these events carry
-exactly that, in Pi's shapes (auto_compaction_start/end, auto_retry_start/end).
+exactly that, in Pi's shapes (auto_compaction_start/end, auto_retry_start/end). One event is
+the course's own: Pi's loop has no turn limit, ours has an optional one (`--max-turns`), and a
+run it stops must not look finished, so `turn_limit_reached` says so in every mode.
 """
 
 from __future__ import annotations
@@ -44,4 +46,14 @@ class AutoRetryEnd:
     final_error: str | None = None
 
 
-RuntimeEvent = AgentEvent | AutoCompactionStart | AutoCompactionEnd | AutoRetryStart | AutoRetryEnd
+@dataclass(frozen=True, kw_only=True)
+class TurnLimitReached:
+    """The run stopped at its turn limit while the model still wanted tools (not in Pi)."""
+
+    type: Literal["turn_limit_reached"] = "turn_limit_reached"
+    max_turns: int
+    message: str
+
+
+RuntimeEvent = (AgentEvent | AutoCompactionStart | AutoCompactionEnd | AutoRetryStart
+                | AutoRetryEnd | TurnLimitReached)

@@ -34,6 +34,7 @@ from pi.coding_agent.runtime.events import (
     AutoRetryEnd,
     AutoRetryStart,
     RuntimeEvent,
+    TurnLimitReached,
 )
 from pi.coding_agent.runtime.prompt_input import prepare_prompt
 from pi.coding_agent.runtime.session_files import open_writer
@@ -41,6 +42,7 @@ from pi.coding_agent.session.entries import SessionEntry
 from pi.coding_agent.session.errors import SessionError
 
 Listener = Callable[[RuntimeEvent], None]
+TURN_LIMIT_ERROR = "max_turns_exceeded"  # how the loop (step 06) words a run cut at its limit
 ENDED_BADLY = ("aborted", "error")  # a reply whose usage does not measure the context
 
 
@@ -259,6 +261,7 @@ class Runtime:
 
     async def _after_run(self) -> None:
         """Pi's checks when a run ends: retry first, then overflow, then the threshold."""
+        self._report_turn_limit()
         self._reseed()
         last, window = self._last_reply(), self.config.model.context_window
         if last is None or self.poisoned is not None:
@@ -271,6 +274,12 @@ class Runtime:
                 self._reseed()
         elif self.auto_compaction and self._over_threshold():
             await self._compact("threshold")
+
+    def _report_turn_limit(self) -> None:
+        """The loop ends a run at `max_turns` with an error, not a reply: announce it."""
+        error = self.agent.state.last_error or ""
+        if error.startswith(TURN_LIMIT_ERROR):
+            self._emit(TurnLimitReached(max_turns=self.agent.config.max_turns, message=error))
 
     async def _retry(self, failed: AssistantMessage) -> None:
         delays = retry_delays(self.config.retry_base_ms, self.config.max_retries)
