@@ -38,7 +38,7 @@ import tempfile
 import time
 import tomllib
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from types import CodeType, FrameType, ModuleType
 from typing import Annotated, Any
@@ -71,9 +71,9 @@ OPERATORS = {
     "bool": "True <-> False",
     "string": "a string constant s -> 'XX' + s + 'XX' (docstrings excepted)",
     "call": "a statement that is a call (or awaits one) -> `pass`",
-    "return": "`return x` -> `return None`",
-    "assign": "`x = value` -> `x = None`",
-    "argument": "a keyword argument `f(k=v)` -> `f(k=None)`",
+    "return": "`return x` -> `return None` (not for None or a bool constant)",
+    "assign": "`x = value` -> `x = None` (not for None, a bool constant or a type alias)",
+    "argument": "a keyword argument `f(k=v)` -> `f(k=None)` (not for None or a bool)",
     "loop": "`break` <-> `continue`",
 }
 
@@ -90,6 +90,7 @@ class Site:
     operator: str
     function: str
     statement_line: int  # where the statement holding the mutant begins
+    ancestors: tuple[ast.AST, ...] = ()  # enclosing expressions, innermost first
 
 
 @dataclass(frozen=True)
@@ -101,17 +102,19 @@ class Mutant:
     end_line: int
     line_text: str
     operator: str
-    original: str
-    replacement: str
+    original: str  # the smallest enclosing expression that tells this mutant apart...
+    replacement: str  # ...and the same expression mutated
     statement_line: int
+    occurrence: int = 1  # counts mutants of one function that read the same even so
 
     def lines(self) -> set[int]:
         """The lines a test must execute to meet this mutant."""
         return {self.statement_line, *range(self.line, self.end_line + 1)}
 
     def describe(self) -> str:
+        again = f" (occurrence {self.occurrence})" if self.occurrence > 1 else ""
         return (f"{self.module}:{self.line} {self.function}: {shorten(self.original)} -> "
-                f"{shorten(self.replacement)} [{self.operator}]")
+                f"{shorten(self.replacement)} [{self.operator}]{again}")
 
 
 def shorten(text: str, width: int = 70) -> str:
@@ -157,20 +160,43 @@ def replacements(node: ast.AST, skip: set[int]) -> Iterator[tuple[ast.AST, str]]
         yield from constant_replacements(node)
     elif isinstance(node, ast.Expr) and isinstance(node.value, ast.Call | ast.Await):
         yield ast.Pass(), "call"
-    elif isinstance(node, ast.Return) and node.value is not None and not (
-            isinstance(node.value, ast.Constant) and node.value.value is None):
+    elif isinstance(node, ast.Return) and node.value is not None and \
+            not is_none_or_bool(node.value):
         yield ast.Return(value=ast.Constant(value=None)), "return"
-    elif isinstance(node, ast.Assign) and not (
-            isinstance(node.value, ast.Constant) and node.value.value is None):
-        if not any(isinstance(t, ast.Name) and t.id == "__all__" for t in node.targets):
+    elif isinstance(node, ast.Assign) and not is_none_or_bool(node.value):
+        if not any(isinstance(t, ast.Name) and t.id == "__all__" for t in node.targets) and \
+                not is_type_expression(node.value):
             yield ast.Assign(targets=node.targets, value=ast.Constant(value=None)), "assign"
-    elif isinstance(node, ast.keyword) and node.arg is not None and not (
-            isinstance(node.value, ast.Constant) and node.value.value is None):
+    elif isinstance(node, ast.keyword) and node.arg is not None and \
+            not is_none_or_bool(node.value):
         yield ast.keyword(arg=node.arg, value=ast.Constant(value=None)), "argument"
     elif isinstance(node, ast.Break):
         yield ast.Continue(), "loop"
     elif isinstance(node, ast.Continue):
         yield ast.Break(), "loop"
+
+
+def is_none_or_bool(node: ast.expr) -> bool:
+    """None stays None; a bool constant is flipped by the `bool` operator, not set to None."""
+    return isinstance(node, ast.Constant) and (node.value is None or isinstance(node.value, bool))
+
+
+TYPE_NAMES = {"Callable", "Literal", "Union", "Optional", "Annotated", "type", "dict", "list",
+              "tuple", "set", "frozenset"}
+
+
+def is_type_expression(node: ast.expr) -> bool:
+    """A type alias (`Opener = Callable[...]`, `Message = A | B`): only annotations read it."""
+    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.BitOr):
+        return all(is_type_operand(side) for side in (node.left, node.right))
+    return isinstance(node, ast.Subscript) and isinstance(node.value, ast.Name) and \
+        node.value.id in TYPE_NAMES
+
+
+def is_type_operand(node: ast.expr) -> bool:
+    if isinstance(node, ast.Constant):
+        return node.value is None
+    return isinstance(node, ast.Name | ast.Attribute) or is_type_expression(node)
 
 
 def constant_replacements(node: ast.Constant) -> Iterator[tuple[ast.AST, str]]:
@@ -188,9 +214,12 @@ def sites(tree: ast.Module) -> list[Site]:
     skip = docstring_nodes(tree)
     found: list[Site] = []
 
-    def visit(node: ast.AST, function: str, statement: int) -> None:
+    def visit(node: ast.AST, function: str, statement: int,
+              ancestors: tuple[ast.AST, ...]) -> None:
         if isinstance(node, ast.stmt):
-            statement = node.lineno
+            statement, ancestors = node.lineno, ()
+        elif isinstance(node, ast.expr):
+            ancestors = (node, *ancestors)
         if isinstance(node, ast.Import | ast.ImportFrom):
             return
         if isinstance(node, ast.JoinedStr):
@@ -208,10 +237,11 @@ def sites(tree: ast.Module) -> list[Site]:
                 line = child.lineno if isinstance(child, ast.stmt) else statement
                 for new, operator in replacements(child, skip):
                     ast.copy_location(new, child)
-                    found.append(Site(node, name, where, child, new, operator, function, line))
-                visit(child, function, statement)
+                    found.append(Site(node, name, where, child, new, operator, function, line,
+                                      ancestors if isinstance(child, ast.expr) else ()))
+                visit(child, function, statement, ancestors)
 
-    visit(tree, "<module>", 1)
+    visit(tree, "<module>", 1, ())
     return found
 
 
@@ -228,16 +258,45 @@ def unparse(node: ast.AST) -> str:
     return "pass" if isinstance(node, ast.Pass) else ast.unparse(node)
 
 
+def texts(site: Site) -> list[tuple[str, str]]:
+    """(original, mutated) source of the mutated node and of each enclosing expression."""
+    before = [unparse(site.old), *(unparse(a) for a in site.ancestors)]
+    apply(site)
+    current = getattr(site.parent, site.field)
+    placed = current if site.index is None else current[site.index]
+    after = [unparse(placed), *(unparse(a) for a in site.ancestors)]
+    if site.index is None:
+        setattr(site.parent, site.field, site.old)
+    else:
+        current[site.index] = site.old
+    return list(zip(before, after, strict=True))
+
+
 def enumerate_mutants(name: str, source: str) -> list[Mutant]:
+    """Every mutant, each described by the smallest expression that tells it apart."""
     lines = source.splitlines()
-    mutants = []
-    for number, site in enumerate(sites(ast.parse(source))):
+    found = sites(ast.parse(source))
+    levels = [texts(site) for site in found]
+    chosen: list[tuple[str, str]] = []
+    for i, site in enumerate(found):
+        others = [levels[j] for j, other in enumerate(found)
+                  if j != i and other.function == site.function]
+        pick = levels[i][-1]
+        for depth, pair in enumerate(levels[i]):
+            if all(pair != other[min(depth, len(other) - 1)] for other in others):
+                pick = pair
+                break
+        chosen.append(pick)
+    mutants, seen = [], dict[tuple[str, str, str, str], int]()
+    for number, (site, (original, replacement)) in enumerate(zip(found, chosen, strict=True)):
+        key = (site.function, site.operator, original, replacement)
+        seen[key] = seen.get(key, 0) + 1
         line = getattr(site.old, "lineno", 1)
         end = getattr(site.old, "end_lineno", line) or line
         mutants.append(Mutant(name, number, site.function, line, end,
                               lines[line - 1].strip() if line <= len(lines) else "",
-                              site.operator, unparse(site.old), unparse(site.new),
-                              site.statement_line))
+                              site.operator, original, replacement, site.statement_line,
+                              seen[key]))
     return mutants
 
 
@@ -290,13 +349,13 @@ class Equivalent:
     original: str
     replacement: str
     reason: str
-    line: str | None = None  # a piece of the source line, when the rest is ambiguous
+    occurrence: int = 1
 
     def matches(self, mutant: Mutant) -> bool:
         return (mutant.module == self.module and mutant.function == self.function
                 and same(mutant.original, self.original)
                 and same(mutant.replacement, self.replacement)
-                and (self.line is None or self.line in mutant.line_text))
+                and mutant.occurrence == self.occurrence)
 
 
 def same(a: str, b: str) -> bool:
@@ -312,7 +371,8 @@ def load_equivalents(path: Path) -> list[Equivalent]:
         if not str(item.get("reason", "")).strip():
             raise SystemExit(f"{path}: every equivalent mutant needs a reason: {item}")
         found.append(Equivalent(item["module"], item["function"], item["original"],
-                                item["replacement"], item["reason"], item.get("line")))
+                                item["replacement"], item["reason"],
+                                int(item.get("occurrence", 1))))
     return found
 
 
@@ -380,7 +440,7 @@ def child_pytest(tests: Sequence[str], quiet: bool = True) -> int:
 @dataclass
 class Job:
     pid: int
-    mutant: Mutant | None
+    mutant: Mutant
     deadline: float
     started: float
 
@@ -564,7 +624,6 @@ def run_module(spec: ModuleConfig, checkpoint: Path, config: Config,
         time.sleep(0.01)
         for pid, job in list(running.items()):
             done, status = os.waitpid(pid, os.WNOHANG)
-            assert job.mutant is not None
             if done:
                 del running[pid]
                 kind = "survived" if os.waitstatus_to_exitcode(status) == 0 else "killed"
@@ -576,6 +635,94 @@ def run_module(spec: ModuleConfig, checkpoint: Path, config: Config,
     report.outcomes.sort(key=lambda o: o.mutant.number)
     report.seconds = time.monotonic() - started
     return report
+
+
+def module_names(checkpoint: Path) -> dict[str, Path]:
+    """Every module of the checkpoint's `pi` package, by dotted name."""
+    names = {}
+    for file in sorted((checkpoint / "pi").rglob("*.py")):
+        parts = file.relative_to(checkpoint).with_suffix("").parts
+        names[".".join(parts[:-1] if parts[-1] == "__init__" else parts)] = file
+    return names
+
+
+def imports_of(name: str, file: Path, known: set[str]) -> set[str]:
+    """The modules `name` makes Python import: what it imports, and its parent packages."""
+    package = name if file.name == "__init__.py" else name.rpartition(".")[0]
+    found = {name.rsplit(".", depth)[0] for depth in range(1, name.count(".") + 1)}
+    for node in ast.walk(ast.parse(file.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Import):
+            found.update(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom):
+            base = node.module or ""
+            if node.level:
+                anchor = package.rsplit(".", node.level - 1)[0] if node.level > 1 else package
+                base = f"{anchor}.{base}" if base else anchor
+            found.add(base)
+            found.update(f"{base}.{alias.name}" for alias in node.names)
+    closed: set[str] = set()
+    for module in found:  # importing a.b.c imports a and a.b first
+        parts = module.split(".")
+        closed.update(".".join(parts[:i]) for i in range(1, len(parts) + 1))
+    return closed & known
+
+
+def independent_modules(checkpoint: Path, target: str) -> list[str]:
+    """The `pi` modules that can be imported without importing `target`, even indirectly."""
+    names = module_names(checkpoint)
+    known = set(names)
+    edges = {name: imports_of(name, file, known) for name, file in names.items()}
+    dependent = {target}
+    grew = True
+    while grew:
+        grew = False
+        for name, needs in edges.items():
+            if name not in dependent and needs & dependent:
+                dependent.add(name)
+                grew = True
+    return sorted(known - dependent)
+
+
+def preload(checkpoint: Path, target: str) -> None:
+    """In a module's server process: import what the mutants share, never the target."""
+    for name in independent_modules(checkpoint, target):
+        with contextlib.suppress(Exception):
+            importlib.import_module(name)
+    if target in sys.modules:  # an import the static graph did not see: start clean instead
+        for name in [m for m in sys.modules if m == "pi" or m.startswith("pi.")]:
+            del sys.modules[name]
+
+
+def serve_module(spec: ModuleConfig, checkpoint: Path, config: Config,
+                 equivalents: list[Equivalent], jobs: int) -> ModuleReport:
+    """Run one module's mutants from a forked server that has its shared imports done."""
+    with tempfile.NamedTemporaryFile("r", suffix=".json", delete=False) as handle:
+        out = Path(handle.name)
+
+    def server() -> int:
+        try:
+            preload(checkpoint, spec.module)
+            report = run_module(spec, checkpoint, config, equivalents, jobs)
+            data: dict[str, Any] = {"seconds": report.seconds, "outcomes": [
+                {"mutant": asdict(o.mutant), "status": o.status, "seconds": o.seconds}
+                for o in report.outcomes]}
+        except SystemExit as stop:
+            data = {"error": str(stop.code)}
+        out.write_text(json.dumps(data), encoding="utf-8")
+        return 0
+
+    pid = fork(server)
+    os.waitpid(pid, 0)
+    text = out.read_text(encoding="utf-8")
+    out.unlink(missing_ok=True)
+    if not text:
+        raise SystemExit(f"mutation: the run of {spec.name} ended without a report")
+    data = json.loads(text)
+    if "error" in data:
+        raise SystemExit(data["error"])
+    outcomes = [Outcome(Mutant(**o["mutant"]), o["status"], o["seconds"])
+                for o in data["outcomes"]]
+    return ModuleReport(spec.name, outcomes, data["seconds"])
 
 
 # --- the command -----------------------------------------------------------------------------
@@ -604,7 +751,8 @@ def print_table(reports: list[ModuleReport], config: Config) -> None:
     console.print(table)
 
 
-app = typer.Typer(add_completion=False, pretty_exceptions_enable=False, help=__doc__.split("\n\n")[0] if __doc__ else None)
+app = typer.Typer(add_completion=False, pretty_exceptions_enable=False,
+                  help=__doc__.split("\n\n")[0] if __doc__ else None)
 
 
 @app.command()
@@ -629,7 +777,8 @@ def main(
         for spec in chosen:
             for mutant in enumerate_mutants(spec.name, spec.path(folder).read_text("utf-8")):
                 tag = " (equivalent)" if any(e.matches(mutant) for e in equivalents) else ""
-                console.print(f"#{mutant.number} {mutant.describe()}{tag}", markup=False)
+                console.print(f"#{mutant.number} {mutant.describe()}{tag}", markup=False,
+                              soft_wrap=True)
         return
     os.chdir(folder)
     sys.path.insert(0, str(folder))
@@ -638,7 +787,7 @@ def main(
                   f"{jobs} at once", markup=False)
     reports = []
     for spec in chosen:
-        report = run_module(spec, folder, config, equivalents, jobs)
+        report = serve_module(spec, folder, config, equivalents, jobs)
         console.print(f"  {spec.name}: {report.total} mutants, {percent(report.score)} "
                       f"in {report.seconds:.0f}s", markup=False)
         reports.append(report)
@@ -649,10 +798,10 @@ def finish(reports: list[ModuleReport], config: Config, equivalents: list[Equiva
     print_table(reports, config)
     lost = [o for r in reports for o in r.outcomes if o.status in ("survived", "uncovered")]
     if lost:
-        console.print(f"\nsurviving mutants ({len(lost)}):", markup=False)
+        console.print(f"\nsurviving mutants ({len(lost)}):", markup=False, soft_wrap=True)
         for outcome in lost:
             note = " (no selected test runs this line)" if outcome.status == "uncovered" else ""
-            console.print(f"  {outcome.mutant.describe()}{note}", markup=False)
+            console.print(f"  {outcome.mutant.describe()}{note}", markup=False, soft_wrap=True)
     total = sum(r.total for r in reports)
     killed = sum(r.killed for r in reports)
     equivalent = sum(r.equivalent for r in reports)
@@ -675,7 +824,7 @@ def finish(reports: list[ModuleReport], config: Config, equivalents: list[Equiva
         problems.append(f"equivalent {equivalent} of {total} is not under "
                         f"{percent(config.max_equivalent)}")
     if problems:
-        console.print("mutation: FAILED: " + "; ".join(problems), markup=False)
+        console.print("mutation: FAILED: " + "; ".join(problems), markup=False, soft_wrap=True)
         raise typer.Exit(1)
 
 
