@@ -282,8 +282,10 @@ def enumerate_mutants(name: str, source: str) -> list[Mutant]:
         others = [levels[j] for j, other in enumerate(found)
                   if j != i and other.function == site.function]
         pick = levels[i][-1]
-        for depth, pair in enumerate(levels[i]):
-            if all(pair != other[min(depth, len(other) - 1)] for other in others):
+        first = 1 if isinstance(site.old, ast.Constant) and len(levels[i]) > 1 else 0
+        for depth, pair in enumerate(levels[i]):  # a constant is shown with its expression
+            if depth >= first and all(pair != other[min(depth, len(other) - 1)]
+                                      for other in others):
                 pick = pair
                 break
         chosen.append(pick)
@@ -783,7 +785,8 @@ def main(
     os.chdir(folder)
     sys.path.insert(0, str(folder))
     warm_up(folder)
-    console.print(f"mutation: {folder.relative_to(ROOT)}, {len(chosen)} modules, "
+    where = folder.relative_to(ROOT) if folder.is_relative_to(ROOT) else folder
+    console.print(f"mutation: {where}, {len(chosen)} modules, "
                   f"{jobs} at once", markup=False)
     reports = []
     for spec in chosen:

@@ -220,6 +220,25 @@ def test_retry_events_count_attempts_and_report_success(tmp_path) -> None:
     assert list(runtime.messages) == session_context(tmp_path / "session.jsonl")
 
 
+def test_after_a_retried_run_the_agents_messages_are_the_sessions_context(tmp_path) -> None:
+    mock = MockModel([
+        turn(text("Noted.")),
+        turn(text("## Goal\nremember the early context")),  # before the prompt
+        fail("rate_limit"),
+        turn(text("Listing."), tool_call("ls", {"path": "."})),  # the retry
+        turn(text("## Goal\nlist the folder")),  # between the retry's two turns
+        turn(text("finished")),
+    ])
+    runtime = make_runtime(tmp_path, mock, window=3000, compaction=SMALL)
+    runtime.auto_compaction = False
+    asyncio.run(runtime.prompt("x" * 12_000))
+    runtime.auto_compaction = True
+    ends = recorded(runtime, "auto_compaction_end")
+    asyncio.run(runtime.prompt("please list the folder " + "y" * 400))
+    assert len(ends) == 2 and runtime.messages[-1].content[0].text == "finished"
+    assert list(runtime.messages) == session_context(tmp_path / "session.jsonl")
+
+
 def test_a_retry_that_ends_in_a_lasting_error_reports_failure(tmp_path) -> None:
     lasting = "invalid max_tokens: 5000 is too large"
     mock = MockModel([fail("rate_limit"), fail("server_error", message=lasting)])
