@@ -6,11 +6,13 @@ the mutant is *killed*. A mutant that survives marks behaviour no test pins down
 
 Why an own runner rather than mutmut: mutmut 3 copies the project into `mutants/` and
 rewrites every function into a trampoline, which does not fit a repository whose checkpoints
-are generated folders that each hold a package named `pi`. This runner writes nothing: a
-forked child of a warm parent (pytest, pydantic, the SDKs already imported) loads the mutated
-module straight from its AST through an import hook and runs only the test files configured
-for that module, with `-x` and a per-mutant timeout. Lines no selected test executes are
-found once per module by a traced baseline run; their mutants survive without a run.
+are generated folders that each hold a package named `pi`. This runner writes nothing. Per
+module, a forked server imports what the mutants share (pytest, pydantic, the SDKs, and every
+`pi` module that does not import the mutated one); a traced baseline run of the module's
+configured test files records which test executes which line. Each mutant then runs in a
+forked child that loads the mutated module straight from its AST through an import hook and
+runs only the tests that execute its lines, quickest first, with `-x` and a timeout. A
+mutant on a line no selected test executes survives without a run.
 
     python shared/mutation/mutate.py            # every module of the latest checkpoint
     python shared/mutation/mutate.py -m loop    # one module
@@ -805,6 +807,11 @@ def finish(reports: list[ModuleReport], config: Config, equivalents: list[Equiva
         for outcome in lost:
             note = " (no selected test runs this line)" if outcome.status == "uncovered" else ""
             console.print(f"  {outcome.mutant.describe()}{note}", markup=False, soft_wrap=True)
+    slow = [o for r in reports for o in r.outcomes if o.status == "timeout"]
+    if slow:
+        console.print(f"\ntimed out (counted as killed, {len(slow)}):", markup=False)
+        for outcome in slow:
+            console.print(f"  {outcome.mutant.describe()}", markup=False, soft_wrap=True)
     total = sum(r.total for r in reports)
     killed = sum(r.killed for r in reports)
     equivalent = sum(r.equivalent for r in reports)
