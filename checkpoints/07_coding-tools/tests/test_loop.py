@@ -18,6 +18,8 @@ from pi.ai import (
     ToolCall,
     UserMessage,
 )
+from pi.ai.model import empty_reply
+from pi.ai.stream import produce
 
 STEP = 6
 MOCK = Model(id="mock-1", api="mock", provider="mock")
@@ -131,6 +133,81 @@ def test_a_reply_cut_at_the_length_limit_runs_no_tools_but_pairs_every_call() ->
     assert tally.log == [] and paired(result.messages)
     assert "stopReason 'length'" in result.messages[-1].content[0].text
     assert len(mock.requests) == 1 and events[-1].type == "agent_end"
+
+
+def abort_after_the_tool_call(event, controller) -> None:
+    if event.type == "message_update" and event.event.type == "toolcall_end":
+        controller.abort()
+
+
+@pytest.mark.parametrize(("reply", "on_event", "reason"), [
+    (fail("server_error", tool_call("work", {"x": 1}, id="w")), None, "error"),
+    (turn(tool_call("work", {"x": 1}, id="w"), text("more to come")),
+     abort_after_the_tool_call, "aborted"),
+], ids=["error", "aborted"])
+def test_a_failed_or_aborted_reply_runs_no_tools_but_pairs_every_call(reply, on_event,
+                                                                      reason) -> None:
+    tally = Tally()
+    mock = MockModel([reply, turn(text("never asked"))])
+    events, result = run(config(mock, work_tool(tally)), on_event=on_event)
+    assert result.messages[1].stop_reason == reason
+    assert tally.log == [] and paired(result.messages) and len(mock.requests) == 1
+    assert [label(e) for e in events if e.type.startswith("tool_execution")] == [
+        "tool_execution_start w", "tool_execution_end w"], "a skipped call starts and ends"
+
+
+def test_every_request_offers_the_tools_and_a_run_without_tools_offers_none() -> None:
+    mock = MockModel([turn(tool_call("work", {"x": 1})), turn(text("done"))])
+    run(config(mock, work_tool(Tally()), work_tool(Tally(), "solo")))
+    assert [[t["name"] for t in r["tools"]] for r in mock.requests] == [["work", "solo"]] * 2
+    bare = MockModel([turn(text("hi"))])
+    providers = Providers({"mock": MockProvider(bare)})
+    run(LoopConfig(model=MOCK, stream=providers.stream))
+    assert "tools" not in bare.requests[0]
+
+
+def test_tool_events_name_the_call_its_arguments_its_progress_and_its_result() -> None:
+    mock = MockModel([turn(tool_call("work", {"x": 1}, id="w"), tool_call("work", {"x": -1},
+                                                                          id="v")),
+                      turn(text("done"))])
+    events, _ = run(config(mock, work_tool(Tally())))
+    starts = [(e.tool_call_id, e.tool_name, e.args) for e in events
+              if e.type == "tool_execution_start"]
+    assert starts == [("w", "work", {"x": 1}), ("v", "work", {"x": -1})]
+    update = next(e for e in events if e.type == "tool_execution_update")
+    assert (update.tool_call_id, update.tool_name, update.args) == ("w", "work", {"x": 1})
+    assert update.partial_result.content[0].text == "w working"
+    ends = [e for e in events if e.type == "tool_execution_end"]
+    assert [(e.tool_call_id, e.tool_name, e.is_error) for e in ends] == [
+        ("w", "work", False), ("v", "work", True)]
+    assert ends[0].result.content[0].text == "work(1) done"
+
+
+def test_every_streamed_update_carries_the_stream_event_that_caused_it() -> None:
+    events, _ = run(config(MockModel([turn(text("Hello there, friend"))])))
+    updates = [e for e in events if e.type == "message_update"]
+    assert updates and all(u.event.partial == u.message for u in updates)
+    assert {u.event.type for u in updates} >= {"text_start", "text_delta", "text_end"}
+
+
+def test_a_reply_that_fails_before_it_starts_is_still_announced_once() -> None:
+    def broken_stream(model, context, options):
+        async def pump(out) -> None:
+            raise ConnectionError("no route to the model")
+
+        return produce(pump, empty_reply(model, options))
+
+    events, result = run(LoopConfig(model=MOCK, stream=broken_stream))
+    assert [label(e) for e in events] == [
+        "agent_start", "turn_start", "message_start user", "message_end user",
+        "message_start assistant", "message_end assistant", "turn_end assistant", "agent_end"]
+    assert result.messages[-1].stop_reason == "error"
+
+
+def test_the_default_turn_limit_is_fifty() -> None:
+    mock = MockModel([turn(tool_call("work", {"x": 0})) for _ in range(55)])
+    _, result = run(config(mock, work_tool(Tally())))
+    assert len(mock.requests) == 50 and result.error is not None and "50 turns" in result.error
 
 
 def test_one_abort_reaches_the_running_tools_and_ends_the_run() -> None:

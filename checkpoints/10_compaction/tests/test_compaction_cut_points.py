@@ -5,9 +5,39 @@ from __future__ import annotations
 import pytest
 from compaction_reference import load
 
-from pi.coding_agent.compaction.cut_points import find_cut_point, find_turn_start_index
+from pi.ai import TextContent, ToolResultMessage, UserMessage
+from pi.coding_agent.compaction.cut_points import CutPoint, find_cut_point, find_turn_start_index
+from pi.coding_agent.messages import (
+    BashExecutionMessage,
+    BranchSummaryMessage,
+    CompactionSummaryMessage,
+    CustomMessage,
+)
+from pi.coding_agent.session.entries import (
+    BranchSummaryEntry,
+    CustomMessageEntry,
+    LabelEntry,
+    MessageEntry,
+)
 
 STEP = 10
+TS = "2026-01-01T00:00:00.000Z"
+
+
+def user(ident: str, tokens: int = 10) -> MessageEntry:
+    """A user message of exactly `tokens` estimated tokens (four characters each)."""
+    message = UserMessage(content="u" * (4 * tokens), timestamp=0)
+    return MessageEntry(id=ident, parent_id=None, timestamp=TS, message=message)
+
+
+def tool_result(ident: str, tokens: int = 10) -> MessageEntry:
+    message = ToolResultMessage(tool_call_id="c", tool_name="ls", is_error=False, timestamp=0,
+                                content=(TextContent(text="r" * (4 * tokens)),))
+    return MessageEntry(id=ident, parent_id=None, timestamp=TS, message=message)
+
+
+def label(ident: str) -> LabelEntry:
+    return LabelEntry(id=ident, parent_id=None, timestamp=TS, target_id="a", label="mark")
 FIXTURES = ["large-session", "before-compaction"]
 
 
@@ -71,6 +101,52 @@ def test_settings_entries_just_before_the_cut_are_kept_with_it(data_dir) -> None
 def test_no_cut_point_keeps_everything_from_the_start() -> None:
     assert find_cut_point([], 0, 0, 100).first_kept_entry_index == 0
     assert find_turn_start_index([], -1, 0) == -1
+    only_results = [tool_result("r0"), tool_result("r1"), label("l2")]
+    assert find_cut_point(only_results, 0, 3, 5) == CutPoint(0, -1, False)
+    assert find_cut_point(only_results, 1, 3, 5) == CutPoint(1, -1, False)
+
+
+@pytest.mark.parametrize(("keep", "kept_from"), [(10, 2), (11, 1), (20, 1), (21, 0)])
+def test_the_cut_lands_on_the_entry_where_the_budget_is_first_reached(keep, kept_from) -> None:
+    path = [user("a"), user("b"), user("c")]  # 10 tokens each, counted from the newest
+    assert find_cut_point(path, 0, 3, keep) == CutPoint(kept_from, -1, False)
+
+
+def test_a_budget_reached_after_the_last_cut_point_cuts_at_the_first_one() -> None:
+    path = [tool_result("r0"), user("a"), tool_result("r2", tokens=50)]
+    assert find_cut_point(path, 0, 3, 5) == CutPoint(1, -1, False)
+
+
+def test_the_cut_steps_back_over_every_non_message_entry_before_it() -> None:
+    path = [user("a"), user("b"), label("l2"), label("l3"), label("l4"), user("c")]
+    assert find_cut_point(path, 0, 6, 10) == CutPoint(2, 1, True), "labels stay with c"
+
+
+def test_stepping_back_stops_at_the_start_of_the_range() -> None:
+    path = [label("l0"), user("a"), label("l2")]
+    assert find_cut_point(path, 0, 3, 10) == CutPoint(0, -1, False)
+
+
+@pytest.mark.parametrize("entry", [
+    BranchSummaryEntry(id="s", parent_id=None, timestamp=TS, from_id="a", summary="left"),
+    CustomMessageEntry(id="s", parent_id=None, timestamp=TS, custom_type="note", content="hi",
+                       display=True),
+], ids=["branch_summary", "custom_message"])
+def test_a_branch_summary_or_an_extension_message_starts_the_kept_part_and_a_turn(entry) -> None:
+    path = [tool_result("r0"), entry, tool_result("r2")]
+    assert find_cut_point(path, 0, 3, 5) == CutPoint(1, 1, True)
+
+
+@pytest.mark.parametrize("message", [
+    CustomMessage(custom_type="note", content="hi", display=True, timestamp=0),
+    BranchSummaryMessage(summary="left", from_id="a", timestamp=0),
+    CompactionSummaryMessage(summary="older", tokens_before=9, timestamp=0),
+    BashExecutionMessage(command="ls", output="a", cancelled=False, truncated=False, timestamp=0),
+], ids=lambda m: m.role)
+def test_every_message_role_but_a_tool_result_may_begin_the_kept_part(message) -> None:
+    entry = MessageEntry(id="m", parent_id=None, timestamp=TS, message=message)
+    path = [tool_result("r0"), entry, tool_result("r2")]
+    assert find_cut_point(path, 0, 3, 5).first_kept_entry_index == 1
 
 
 def test_an_unknown_entry_is_no_cut_point_and_stays_with_the_cut_like_pi() -> None:

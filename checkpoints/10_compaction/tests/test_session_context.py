@@ -12,10 +12,14 @@ from pathlib import Path
 
 import pytest
 
+from pi.ai import UserMessage
 from pi.coding_agent.session.context import SessionContext, build_context
+from pi.coding_agent.session.ids import fixed_clock, sequential_ids
 from pi.coding_agent.session.reader import LoadedSession, read_session
+from pi.coding_agent.session.storage import start_session
 from pi.coding_agent.session.tokens import estimate_context_tokens, estimate_tokens
 from pi.coding_agent.session.tree import SessionTree
+from pi.coding_agent.session.writer import SessionWriter
 
 STEP = 9
 FILES = [("large-session", "v3"), ("large-session", "v1"), ("before-compaction", "v3"),
@@ -109,6 +113,45 @@ def test_an_unknown_leaf_falls_back_to_the_last_entry(data_dir: Path) -> None:
 
 def test_an_empty_tree_has_an_empty_context() -> None:
     assert build_context(SessionTree(), "anything").messages == ()
+
+
+def test_a_null_leaf_has_no_path_and_no_sources(data_dir: Path) -> None:
+    context = build_context(load(data_dir, "synthetic-tree", "v3").tree, None)
+    assert (context.leaf_id, context.path_length, context.entry_ids) == (None, 0, ())
+
+
+def small_session(tmp_path: Path) -> SessionWriter:
+    w = start_session(tmp_path, "/w", "s", ids=sequential_ids(), clock=fixed_clock(0))
+    w.append_message(UserMessage(content="old question", timestamp=0))
+    w.append_custom_message("note", "remember this", True, {"n": 1})
+    return w
+
+
+def test_an_extension_message_keeps_its_details_in_the_context(tmp_path: Path) -> None:
+    w = small_session(tmp_path)
+    note = w.context().messages[-1]
+    assert (note.role, note.custom_type, note.content, note.display, note.details) == (
+        "custom", "note", "remember this", True, {"n": 1})
+
+
+def test_a_first_kept_id_not_on_the_path_keeps_nothing_before_the_compaction(
+        tmp_path: Path) -> None:
+    w = small_session(tmp_path)
+    w.append_compaction("all of it", "no-such-entry", 100)
+    w.append_message(UserMessage(content="new question", timestamp=0))
+    context = w.context()
+    assert [m.role for m in context.messages] == ["compactionSummary", "user"]
+    assert context.messages[1].content == "new question"
+
+
+def test_a_compaction_at_the_leaf_shows_its_summary_and_the_kept_entries(
+        tmp_path: Path) -> None:
+    w = small_session(tmp_path)
+    kept = w.append_message(UserMessage(content="kept question", timestamp=0))
+    compaction = w.append_compaction("before", kept, 100)
+    context = w.context()
+    assert context.entry_ids == (compaction, kept)
+    assert [m.role for m in context.messages] == ["compactionSummary", "user"]
 
 
 def test_the_compaction_summary_keeps_the_compaction_entry_time(data_dir: Path) -> None:

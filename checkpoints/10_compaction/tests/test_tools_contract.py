@@ -68,6 +68,15 @@ def test_invalid_arguments_are_explained_and_never_executed() -> None:
     assert tally.log == [], "the tool body never ran"
 
 
+def test_the_validation_error_lists_each_problem_then_the_arguments_as_sorted_json() -> None:
+    result = run(ToolRegistry([work_tool(Tally())]), call("work", {"y": [1], "x": "no"}))
+    lines = result.content[0].text.split("\n")
+    assert lines[0] == "Invalid arguments for tool work:"
+    assert lines[1].startswith("  - x: Input should be a valid integer")
+    assert lines[2:] == ["", "Received arguments:", "{", '  "x": "no",', '  "y": [', "    1",
+                         "  ]", "}"]
+
+
 def test_an_exception_in_the_tool_becomes_an_error_result_with_its_message() -> None:
     result = run(ToolRegistry([work_tool(Tally())]), call("work", {"x": -1}))
     assert result.is_error and result.content[0].text == "work failed for x=-1"

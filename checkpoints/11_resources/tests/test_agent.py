@@ -113,6 +113,18 @@ def test_follow_ups_wait_until_the_run_would_stop_like_pi(data_dir, mode, scenar
     assert users == ["start", "follow one", "follow two"], "FIFO"
 
 
+def test_a_follow_up_waits_until_the_model_has_seen_the_tool_results() -> None:
+    mock = MockModel([turn(tool_call("work", {"x": 1}, id="w")), turn(text("done")),
+                      turn(text("followed"))])
+    agent = agent_for(mock, work_tool(Tally()))
+    agent.follow_up("and then this")
+    asyncio.run(agent.prompt("go"))
+    assert len(mock.requests) == 3
+    assert [m["role"] for m in mock.requests[1]["messages"]] == ["user", "assistant",
+                                                                 "toolResult"]
+    assert request_texts(mock, 2)[-1] == "user:and then this"
+
+
 def test_steering_queued_before_the_prompt_goes_out_with_it_like_pi(data_dir) -> None:
     mock = MockModel([turn(text("one")), turn(text("two"))])
     agent = agent_for(mock)

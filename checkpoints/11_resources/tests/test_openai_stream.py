@@ -149,6 +149,47 @@ def test_two_calls_in_one_chunk_are_told_apart_by_index() -> None:
         ("call_0", {"path": "a"}), ("call_1", {"path": "b"})]
 
 
+def test_reasoning_under_its_short_name_is_a_thinking_block_that_remembers_the_field() -> None:
+    _, message = replay(sse(delta(reasoning="Hmm."), delta(content="Yes."), delta(finish="stop")))
+    thinking, text = message.content
+    assert (thinking.thinking, thinking.thinking_signature, text.text) == (
+        "Hmm.", "reasoning", "Yes.")
+
+
+def test_start_and_end_events_carry_the_index_of_their_block() -> None:
+    piece = {"index": 0, "id": "c1", "function": {"name": "ls", "arguments": "{}"}}
+    events, _ = replay(sse(delta(content="Look."), delta(tool_calls=[piece]),
+                           delta(finish="tool_calls")))
+    indexed = [(e.type, e.content_index) for e in events if e.type.endswith(("_start", "_end"))]
+    assert indexed == [("text_start", 0), ("text_end", 0), ("toolcall_start", 1),
+                       ("toolcall_end", 1)]
+
+
+def test_tool_call_pieces_without_an_index_continue_the_call_they_belong_to() -> None:
+    first = {"index": 0, "id": "c1", "function": {"name": "ls", "arguments": '{"pa'}}
+    rest = [{"function": {"arguments": 'th": '}}, {"function": {"arguments": '"src"}'}}]
+    _, message = replay(sse(delta(tool_calls=[first]), *(delta(tool_calls=[r]) for r in rest),
+                            delta(finish="tool_calls")))
+    assert [(b.id, b.name, b.arguments) for b in message.content] == [
+        ("c1", "ls", {"path": "src"})]
+
+
+def test_a_call_has_an_empty_name_until_its_name_arrives() -> None:
+    unnamed = {"index": 0, "id": "c1", "function": {"arguments": ""}}
+    named = {"index": 0, "function": {"name": "ls", "arguments": "{}"}}
+    events, message = replay(sse(delta(tool_calls=[unnamed]), delta(tool_calls=[named]),
+                                 delta(finish="tool_calls")))
+    start = next(e for e in events if e.type == "toolcall_start")
+    assert start.partial.content[0].name == "" and message.content[0].name == "ls"
+
+
+def test_the_reply_keeps_the_first_response_id_it_was_sent() -> None:
+    anonymous = {"choices": [{"index": 0, "delta": {"content": "A"}, "finish_reason": None}]}
+    later = {**delta(content="B"), "id": "chatcmpl-later"}
+    _, message = replay(sse(anonymous, delta(content="C"), later, delta(finish="stop")))
+    assert message.response_id == "chatcmpl-1" and message.content[0].text == "ACB"
+
+
 def test_an_unknown_finish_reason_is_an_error_not_a_guess() -> None:
     _, message = replay(sse(delta(content="Partial an"), delta(finish="content_filter")))
     assert message.stop_reason == "error" and "content_filter" in message.error_message

@@ -147,6 +147,57 @@ def test_an_after_hook_cannot_break_the_pairing() -> None:
     assert len(hooks.failures) == 1
 
 
+def test_an_invalid_call_is_answered_by_validation_even_when_a_hook_allows_everything() -> None:
+    asked: list[str] = []
+
+    async def allow(call, context):
+        asked.append(call.id)
+
+    hooks = ToolHooks(before_tool_call=allow)
+    results, tally = run_with(hooks, tool_call("work", {"x": "no"}, id="bad"))
+    assert first_text(results[0]).startswith("Invalid arguments for tool work:")
+    assert asked == [] and hooks.failures == [] and tally.log == []
+
+
+def test_a_call_whose_changed_arguments_are_invalid_never_reaches_the_after_hook() -> None:
+    seen: list[str] = []
+
+    async def before(call, context):
+        return ArgumentChange({"x": "three"})
+
+    async def after(call, result):
+        seen.append(call.id)
+
+    hooks = ToolHooks(before_tool_call=before, after_tool_call=after)
+    results, _ = run_with(hooks, tool_call("work", {"x": 1}, id="c1"))
+    assert results[0].is_error and seen == []
+
+
+def test_an_after_hook_answering_none_keeps_the_tools_result() -> None:
+    async def after(call, result):
+        return None
+
+    results, _ = run_with(ToolHooks(after_tool_call=after), tool_call("work", {"x": 1}))
+    assert first_text(results[0]) == "work(1) done" and not results[0].is_error
+
+
+def test_a_nonsense_answer_names_the_hook_that_gave_it() -> None:
+    async def before(call, context):
+        return "yes"
+
+    async def after(call, result):
+        return "x" * 500
+
+    blocked = ToolHooks(before_tool_call=before)
+    run_with(blocked, tool_call("work", {"x": 1}))
+    assert [f.hook for f in blocked.failures] == ["before_tool_call"]
+    withheld = ToolHooks(after_tool_call=after)
+    results, _ = run_with(withheld, tool_call("work", {"x": 1}))
+    assert [f.hook for f in withheld.failures] == ["after_tool_call"]
+    assert withheld.failures[0].error == f"returned {'x' * 500!r}"[:200]
+    assert first_text(results[0]).startswith("Tool call result withheld: after_tool_call")
+
+
 def test_without_hooks_the_loop_behaves_as_before() -> None:
     plain, _ = run_with(None, tool_call("work", {"x": 1}, id="c1"))
     empty, _ = run_with(ToolHooks(), tool_call("work", {"x": 1}, id="c1"))

@@ -176,6 +176,98 @@ def test_sync_is_called_once_per_line(tmp_path: Path) -> None:
     assert len(synced) == 1 + len(w.tree.entries)
 
 
+def test_non_ascii_text_is_written_as_utf8_not_as_escapes(tmp_path: Path) -> None:
+    w = start_session(tmp_path, "/w", "s", ids=sequential_ids(), clock=fixed_clock(START))
+    w.append_message(user("héllo ✓ 日本"))
+    w.close()
+    raw = w.path.read_bytes()
+    assert "héllo ✓ 日本".encode() in raw and b"\\u" not in raw
+
+
+def test_a_summary_of_the_whole_branch_comes_from_the_root_and_may_come_from_a_hook(
+        tmp_path: Path) -> None:
+    w = start_session(tmp_path, "/w", "s", ids=sequential_ids(), clock=fixed_clock(START))
+    w.append_message(user("one"))
+    ident = w.branch_with_summary(None, "Dropped everything.", from_hook=True)
+    w.close()
+    last = json.loads(w.path.read_text().splitlines()[-1])
+    assert (last["id"], last["parentId"], last["fromId"], last["fromHook"]) == (
+        ident, None, "root", True)
+
+
+def test_an_error_without_a_message_is_named_by_its_type(tmp_path: Path) -> None:
+    def sync(file) -> None:
+        raise RuntimeError()
+
+    w = start_session(tmp_path, "/w", "s", ids=sequential_ids(), clock=fixed_clock(START))
+    w.sync = sync
+    with pytest.raises(SessionError, match=r"write failed \(RuntimeError\)"):
+        w.append_message(user("one"))
+
+
+def test_close_closes_the_file_and_a_failed_close_ends_the_writer(tmp_path: Path) -> None:
+    opened: list = []
+
+    def opener(path: Path, mode: str):
+        opened.append(open_text(path, mode))
+        return opened[-1]
+
+    w = start_session(tmp_path, "/w", "s", ids=sequential_ids(), clock=fixed_clock(START),
+                      opener=opener)
+    w.close()
+    assert opened[0].closed
+
+    class FailingClose(io.StringIO):
+        def close(self) -> None:
+            raise OSError(errno.EIO, "Input/output error")
+
+    broken = start_session(tmp_path, "/w", "t", ids=sequential_ids(), clock=fixed_clock(START),
+                           opener=lambda path, mode: FailingClose())
+    with pytest.raises(SessionError, match=r"closing failed \(Input/output error\)"):
+        broken.close()
+    with pytest.raises(SessionError, match=r"after a failed write \(Input/output error\)"):
+        broken.append_message(user("too late"))
+
+
+def test_a_fork_writes_through_the_opener_and_sync_of_its_origin(tmp_path: Path) -> None:
+    modes: list[str] = []
+    synced: list[int] = []
+
+    def opener(path: Path, mode: str):
+        modes.append(mode)
+        return open_text(path, mode)
+
+    w = start_session(tmp_path, "/w", "s", ids=sequential_ids(), clock=fixed_clock(START),
+                      opener=opener, sync=lambda file: synced.append(1))
+    w.append_message(user("one"))
+    forked = fork_session(w, tmp_path / "fork.jsonl", "f")
+    assert modes == ["x", "x"] and len(synced) == 2 + 2, "header and entry, in both files"
+    forked.close()
+
+
+def test_a_resumed_writer_keeps_its_injected_file_faults(tmp_path: Path) -> None:
+    write_session(tmp_path).close()
+    path = next(tmp_path.rglob("*.jsonl"))
+    modes: list[str] = []
+
+    def opener(file_path: Path, mode: str):
+        modes.append(mode)
+        return open_text(file_path, mode)
+
+    def full_disk(file) -> None:
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+    w = SessionWriter.resume(read_session(path), ids=sequential_ids(100),
+                             clock=fixed_clock(START), opener=opener, sync=full_disk)
+    assert modes == ["a"]
+    with pytest.raises(SessionError, match="No space left on device"):
+        w.append_message(user("Back again"))
+    forked_modes = len(modes)
+    with pytest.raises(SessionError):
+        fork_session(w, tmp_path / "fork.jsonl", "f")
+    assert len(modes) == forked_modes + 1, "the fork opened its file through the same opener"
+
+
 def test_resume_appends_after_the_last_entry(tmp_path: Path) -> None:
     write_session(tmp_path).close()
     path = next(tmp_path.rglob("*.jsonl"))

@@ -1,0 +1,414 @@
+"""Step 13: the Runtime's policies, event by event: retry, compaction, subscriptions, models.
+
+Each test states one rule of the runtime through its public methods and events: what a retry
+announces, what an abort during its wait does, when the agent's messages are replaced by the
+session's context, and that nothing more is attempted once the session cannot be written.
+"""
+
+import asyncio
+import json
+from pathlib import Path
+
+import pytest
+
+from mock_model import MockModel, fail, text, tool_call, turn
+from pi.ai import MockProvider, Model, Providers
+from pi.coding_agent.compaction.thresholds import CompactionSettings
+from pi.coding_agent.runtime.compactor import Compacted
+from pi.coding_agent.runtime.config import RuntimeConfig
+from pi.coding_agent.runtime.runtime import Runtime, RuntimePoisoned
+from pi.coding_agent.session.context import build_context
+from pi.coding_agent.session.ids import fixed_clock, sequential_ids
+from pi.coding_agent.session.reader import read_session
+from pi.coding_agent.session.writer import open_text
+
+STEP = 13
+SMALL = CompactionSettings(reserve_tokens=500, keep_recent_tokens=100)
+
+
+def make_runtime(tmp_path: Path, mock: MockModel, window: int = 200_000, **options) -> Runtime:
+    sleep = options.pop("sleep", None)
+
+    async def no_wait(ms: int) -> None:
+        pass
+
+    config = RuntimeConfig(
+        cwd=tmp_path, providers=Providers({"mock": MockProvider(mock)}),
+        model=Model(id="mock-1", api="mock", provider="mock", context_window=window),
+        clock=fixed_clock(1_767_225_600_000), ids=sequential_ids(),
+        session_file=tmp_path / "session.jsonl", agent_dir=tmp_path / "agent",
+        system_prompt="You are a test agent.", sleep=sleep or no_wait, **options)
+    return Runtime(config)
+
+
+def recorded(runtime: Runtime, kind: str) -> list:
+    events: list = []
+    runtime.subscribe(lambda e: events.append(e) if e.type == kind else None)
+    return events
+
+
+def session_context(path: Path) -> list:
+    loaded = read_session(path)
+    return list(build_context(loaded.tree, loaded.tree.leaf_on_load).messages)
+
+
+def line_budget_opener(lines: int):
+    """An opener whose file takes `lines` lines, then fails like a full disk."""
+    budget = {"lines": lines}
+
+    def opener(path: Path, mode: str):
+        real = open_text(path, mode)
+
+        class Guard:
+            closed = False
+
+            def write(self, data: str) -> int:
+                if budget["lines"] == 0:
+                    raise OSError(28, "No space left on device")
+                budget["lines"] -= 1
+                return real.write(data)
+
+            def flush(self) -> None:
+                real.flush()
+
+            def close(self) -> None:
+                real.close()
+                Guard.closed = True
+
+        return Guard()
+
+    return opener
+
+
+def test_an_unsubscribed_listener_hears_nothing_more(tmp_path) -> None:
+    runtime = make_runtime(tmp_path, MockModel([turn(text("one")), turn(text("two"))]))
+    heard: list[str] = []
+    unsubscribe = runtime.subscribe(lambda e: heard.append(e.type))
+    asyncio.run(runtime.prompt("a"))
+    count = len(heard)
+    unsubscribe()
+    asyncio.run(runtime.prompt("b"))
+    assert count > 0 and len(heard) == count
+
+
+def test_a_new_model_is_used_for_the_next_request_and_recorded(tmp_path) -> None:
+    mock = MockModel([turn(text("one")), turn(text("two"))])
+    runtime = make_runtime(tmp_path, mock)
+    asyncio.run(runtime.prompt("a"))
+    bigger = Model(id="mock-2", api="mock", provider="mock", context_window=300_000)
+    runtime.set_model(bigger)
+    asyncio.run(runtime.prompt("b"))
+    assert [r["model"] for r in mock.requests] == ["mock-1", "mock-2"]
+    assert runtime.config.model == bigger
+    changes = [json.loads(line) for line in (tmp_path / "session.jsonl").read_text().splitlines()
+               if '"model_change"' in line]
+    assert [(c["provider"], c["modelId"]) for c in changes] == [("mock", "mock-1"),
+                                                                ("mock", "mock-2")]
+
+
+def test_steering_and_follow_ups_reach_the_model(tmp_path) -> None:
+    mock = MockModel([turn(text("one")), turn(text("two"))])
+    runtime = make_runtime(tmp_path, mock)
+    runtime.steer("steered")
+    runtime.follow_up("followed")
+    asyncio.run(runtime.prompt("a"))
+    assert [m["content"] for m in mock.requests[0]["messages"]] == ["a", "steered"]
+    assert mock.requests[1]["messages"][-1]["content"] == "followed"
+
+
+def test_a_manual_compaction_replaces_the_agents_messages_between_runs(tmp_path) -> None:
+    mock = MockModel([turn(text("early answer " * 50)), turn(text("## Goal\nsummed up"))])
+    runtime = make_runtime(tmp_path, mock, compaction=SMALL)
+    asyncio.run(runtime.prompt("x" * 4_000))
+    starts, ends = recorded(runtime, "auto_compaction_start"), recorded(runtime,
+                                                                        "auto_compaction_end")
+    result = asyncio.run(runtime.compact())
+    assert isinstance(result, Compacted)
+    assert [s.reason for s in starts] == ["manual"]
+    assert (ends[0].entry_id, ends[0].will_retry) == (result.entry_id, False)
+    assert ends[0].tokens_before == result.tokens_before > 0
+    assert runtime.messages[0].role == "compactionSummary"
+    assert list(runtime.messages) == session_context(tmp_path / "session.jsonl")
+
+
+def test_a_failed_compaction_announces_its_error_and_no_tokens(tmp_path) -> None:
+    mock = MockModel([turn(text("early answer " * 50)), fail("server_error")])
+    runtime = make_runtime(tmp_path, mock, compaction=SMALL)
+    asyncio.run(runtime.prompt("x" * 4_000))
+    ends = recorded(runtime, "auto_compaction_end")
+    result = asyncio.run(runtime.compact())
+    assert isinstance(result, str)
+    assert (ends[0].entry_id, ends[0].tokens_before, ends[0].will_retry) == (None, 0, False)
+    assert ends[0].error_message == result
+
+
+def long_run(tmp_path: Path, **options) -> tuple[Runtime, MockModel, list]:
+    mock = MockModel([
+        turn(text("Noted.")),
+        turn(text("## Goal\nremember the early context")),
+        turn(text("Listing."), tool_call("ls", {"path": "."})),
+        turn(text("## Goal\nlist the folder")),
+        turn(text("finished")),
+    ])
+    runtime = make_runtime(tmp_path, mock, window=3000, compaction=SMALL, **options)
+    runtime.auto_compaction = False
+    asyncio.run(runtime.prompt("x" * 12_000))
+    runtime.auto_compaction = True
+    events: list = []
+    runtime.subscribe(events.append)
+    asyncio.run(runtime.prompt("please list the folder " + "y" * 400))
+    return runtime, mock, events
+
+
+def test_compactions_before_a_prompt_and_between_turns_are_announced_as_threshold(
+        tmp_path) -> None:
+    _, mock, events = long_run(tmp_path)
+    starts = [e for e in events if e.type == "auto_compaction_start"]
+    ends = [e for e in events if e.type == "auto_compaction_end"]
+    assert [s.reason for s in starts] == ["threshold", "threshold"]
+    assert [e.will_retry for e in ends] == [False, False]
+    assert all(e.tokens_before > 0 and e.entry_id for e in ends)
+    first_request = mock.requests[2]["messages"]
+    assert "<summary>" in first_request[0]["content"][0]["text"], (
+        "compacted before the prompt, the run starts from the summary")
+
+
+def test_after_a_run_the_agents_messages_are_the_sessions_context(tmp_path) -> None:
+    runtime, _, events = long_run(tmp_path)
+    turn_ends = [i for i, e in enumerate(events) if e.type == "turn_end"]
+    assert len(turn_ends) == 2
+    assert list(runtime.messages) == session_context(tmp_path / "session.jsonl")
+
+
+def test_a_compaction_between_turns_leaves_the_running_agents_messages_alone(tmp_path) -> None:
+    seen: list = []
+    mock = MockModel([
+        turn(text("Noted.")),
+        turn(text("## Goal\nremember the early context")),
+        turn(text("Listing."), tool_call("ls", {"path": "."})),
+        turn(text("## Goal\nlist the folder")),
+        turn(text("finished")),
+    ])
+    runtime = make_runtime(tmp_path, mock, window=3000, compaction=SMALL)
+    runtime.auto_compaction = False
+    asyncio.run(runtime.prompt("x" * 12_000))
+    runtime.auto_compaction = True
+    runtime.subscribe(lambda e: seen.append((e.type, runtime.messages)))
+    asyncio.run(runtime.prompt("please list the folder " + "y" * 400))
+    between = [i for i, (kind, _) in enumerate(seen) if kind == "auto_compaction_end"][-1]
+    assert seen[between][1] == seen[between - 1][1], "no reseed while the run goes on"
+
+
+def test_the_first_prompt_of_a_session_is_never_compacted(tmp_path) -> None:
+    mock = MockModel([turn(text("ok"))])
+    runtime = make_runtime(tmp_path, mock, window=100, compaction=SMALL)
+    kinds: list[str] = []
+    runtime.subscribe(lambda e: kinds.append(e.type))
+    asyncio.run(runtime.prompt("hello"))
+    assert kinds[0] == "agent_start", "no usage to judge yet, so no compaction before the run"
+
+
+def test_retry_events_count_attempts_and_report_success(tmp_path) -> None:
+    mock = MockModel([fail("rate_limit"), fail("server_error"), turn(text("third time"))])
+    runtime = make_runtime(tmp_path, mock)
+    starts, ends = recorded(runtime, "auto_retry_start"), recorded(runtime, "auto_retry_end")
+    asyncio.run(runtime.prompt("hi"))
+    assert [(s.attempt, s.max_attempts, s.delay_ms) for s in starts] == [
+        (1, 3, 2000), (2, 3, 4000)]
+    assert "429" in starts[0].error_message and "500" in starts[1].error_message
+    assert [(e.success, e.attempt, e.final_error) for e in ends] == [(True, 2, None)]
+    assert list(runtime.messages) == session_context(tmp_path / "session.jsonl")
+
+
+def test_after_a_retried_run_the_agents_messages_are_the_sessions_context(tmp_path) -> None:
+    mock = MockModel([
+        turn(text("Noted.")),
+        turn(text("## Goal\nremember the early context")),  # before the prompt
+        fail("rate_limit"),
+        turn(text("Listing."), tool_call("ls", {"path": "."})),  # the retry
+        turn(text("## Goal\nlist the folder")),  # between the retry's two turns
+        turn(text("finished")),
+    ])
+    runtime = make_runtime(tmp_path, mock, window=3000, compaction=SMALL)
+    runtime.auto_compaction = False
+    asyncio.run(runtime.prompt("x" * 12_000))
+    runtime.auto_compaction = True
+    ends = recorded(runtime, "auto_compaction_end")
+    asyncio.run(runtime.prompt("please list the folder " + "y" * 400))
+    assert len(ends) == 2 and runtime.messages[-1].content[0].text == "finished"
+    assert list(runtime.messages) == session_context(tmp_path / "session.jsonl")
+
+
+def test_a_retry_that_ends_in_a_lasting_error_reports_failure(tmp_path) -> None:
+    lasting = "invalid max_tokens: 5000 is too large"
+    mock = MockModel([fail("rate_limit"), fail("server_error", message=lasting)])
+    runtime = make_runtime(tmp_path, mock)
+    ends = recorded(runtime, "auto_retry_end")
+    asyncio.run(runtime.prompt("hi"))
+    assert [(e.success, e.attempt, e.final_error) for e in ends] == [(False, 1, lasting)]
+
+
+def test_exhausted_retries_report_the_last_error(tmp_path) -> None:
+    mock = MockModel([fail("server_error", message=f"500 failure number {n}") for n in range(4)])
+    runtime = make_runtime(tmp_path, mock)
+    ends = recorded(runtime, "auto_retry_end")
+    asyncio.run(runtime.prompt("hi"))
+    assert [(e.success, e.attempt, e.final_error) for e in ends] == [
+        (False, 3, "500 failure number 3")]
+
+
+def test_a_failure_without_a_message_is_announced_with_an_empty_one(tmp_path) -> None:
+    mock = MockModel([fail("rate_limit", message="429"), turn(text("ok"))])
+    runtime = make_runtime(tmp_path, mock)
+    starts = recorded(runtime, "auto_retry_start")
+    asyncio.run(runtime.prompt("hi"))
+    assert [s.error_message for s in starts] == ["429"]
+
+
+def test_an_abort_during_the_retry_wait_ends_the_retry(tmp_path) -> None:
+    mock = MockModel([fail("rate_limit"), turn(text("never asked"))])
+    holder: dict = {}
+
+    async def sleep(ms: int) -> None:
+        holder["runtime"].abort()
+
+    runtime = make_runtime(tmp_path, mock, sleep=sleep)
+    holder["runtime"] = runtime
+    ends = recorded(runtime, "auto_retry_end")
+    asyncio.run(runtime.prompt("hi"))
+    assert [(e.success, e.attempt, e.final_error) for e in ends] == [(False, 1, "aborted")]
+    assert len(mock.requests) == 1
+
+
+def test_an_abort_between_runs_does_not_cancel_the_next_retry(tmp_path) -> None:
+    mock = MockModel([fail("rate_limit"), turn(text("second time lucky"))])
+    runtime = make_runtime(tmp_path, mock)
+    runtime.abort()
+    ends = recorded(runtime, "auto_retry_end")
+    asyncio.run(runtime.prompt("hi"))
+    assert [(e.success, e.attempt) for e in ends] == [(True, 1)] and len(mock.requests) == 2
+
+
+def test_no_retry_once_the_session_can_no_longer_be_written(tmp_path) -> None:
+    waits: list[int] = []
+
+    async def sleep(ms: int) -> None:
+        waits.append(ms)
+
+    mock = MockModel([fail("rate_limit"), turn(text("never asked"))])
+    runtime = make_runtime(tmp_path, mock, sleep=sleep, opener=line_budget_opener(4))
+    starts = recorded(runtime, "auto_retry_start")
+    asyncio.run(runtime.prompt("hi"))
+    assert runtime.poisoned is not None
+    assert waits == [] and starts == [] and len(mock.requests) == 1
+
+
+def test_no_compaction_once_the_session_can_no_longer_be_written(tmp_path) -> None:
+    mock = MockModel([fail("context_overflow"), turn(text("## Goal\nnever")),
+                      turn(text("never asked"))])
+    runtime = make_runtime(tmp_path, mock, opener=line_budget_opener(4))
+    starts = recorded(runtime, "auto_compaction_start")
+    asyncio.run(runtime.prompt("hi"))
+    assert runtime.poisoned is not None and starts == [] and len(mock.requests) == 1
+
+
+def test_a_failed_write_stops_the_run_before_its_tools(tmp_path) -> None:
+    mock = MockModel([turn(tool_call("ls", {"path": "."})), turn(text("never asked"))])
+    runtime = make_runtime(tmp_path, mock, opener=line_budget_opener(4))
+    ends = recorded(runtime, "tool_execution_end")
+    asyncio.run(runtime.prompt("hi"))
+    assert runtime.poisoned is not None and len(mock.requests) == 1
+    assert [e.is_error for e in ends] == [True], "the call is answered as aborted"
+
+
+def test_no_retry_of_an_earlier_failure_once_the_session_can_no_longer_be_written(
+        tmp_path) -> None:
+    waits: list[int] = []
+
+    async def sleep(ms: int) -> None:
+        waits.append(ms)
+
+    mock = MockModel([fail("rate_limit"), turn(text("never asked"))])
+    runtime = make_runtime(tmp_path, mock, sleep=sleep, opener=line_budget_opener(5),
+                           auto_retry=False)
+    asyncio.run(runtime.prompt("first"))  # header, model, level, prompt, failed reply: 5 lines
+    runtime.auto_retry = True
+    asyncio.run(runtime.prompt("second"))  # its prompt cannot be written
+    assert runtime.poisoned is not None and waits == []
+
+
+def test_a_context_overflow_is_compacted_announcing_a_retry_then_resumed(tmp_path) -> None:
+    mock = MockModel([turn(text("early answer " * 50)), fail("context_overflow"),
+                      turn(text("## Goal\nkeep going")), turn(text("done after compaction"))])
+    runtime = make_runtime(tmp_path, mock)
+    asyncio.run(runtime.prompt("first question"))
+    starts, ends = recorded(runtime, "auto_compaction_start"), recorded(runtime,
+                                                                        "auto_compaction_end")
+    asyncio.run(runtime.prompt("second question"))
+    assert [s.reason for s in starts] == ["overflow"]
+    assert [e.will_retry for e in ends] == [True] and ends[0].entry_id
+    assert list(runtime.messages) == session_context(tmp_path / "session.jsonl")
+
+
+def test_a_run_that_ends_over_the_threshold_is_compacted_after_it(tmp_path) -> None:
+    mock = MockModel([turn(text("ok")), turn(text("## Goal\nsummed up"))])
+    runtime = make_runtime(tmp_path, mock, window=3000, compaction=SMALL)
+    kinds: list[str] = []
+    runtime.subscribe(lambda e: kinds.append(getattr(e, "reason", e.type)))
+    asyncio.run(runtime.prompt("x" * 8_000))  # about 2,800 tokens: over 3,000 - 500
+    assert kinds[-3:] == ["agent_end", "threshold", "auto_compaction_end"]
+    assert runtime.messages[0].role == "compactionSummary"
+
+
+def test_abort_hands_back_the_messages_still_queued(tmp_path) -> None:
+    runtime = make_runtime(tmp_path, MockModel([]))
+    runtime.steer("steered")
+    runtime.follow_up("followed")
+    assert [m.content for m in runtime.abort()] == ["steered", "followed"]
+
+
+SLOW_LISTENER = """
+import asyncio
+from pathlib import Path
+
+
+def extension(api):
+    async def on_end(event):
+        await asyncio.sleep(0.01)
+        Path(__file__).with_name("seen.txt").write_text(f"agent_end {len(event.messages)}")
+
+    api.on("agent_end", on_end)
+"""
+
+
+def test_a_prompt_returns_only_after_the_extensions_have_handled_its_events(tmp_path) -> None:
+    (tmp_path / "slow.py").write_text(SLOW_LISTENER)
+    runtime = make_runtime(tmp_path, MockModel([turn(text("ok"))]),
+                           extension_paths=(tmp_path / "slow.py",))
+
+    async def prompt_then_look() -> str | None:
+        await runtime.prompt("hi")
+        seen = tmp_path / "seen.txt"
+        return seen.read_text() if seen.exists() else None
+
+    assert asyncio.run(prompt_then_look()) == "agent_end 2"
+
+
+def test_flush_confirms_the_writes_or_names_the_failure(tmp_path) -> None:
+    healthy = make_runtime(tmp_path / "a", MockModel([turn(text("ok"))]))
+    asyncio.run(healthy.prompt("hi"))
+    asyncio.run(healthy.flush())
+    broken = make_runtime(tmp_path / "b", MockModel([turn(text("lost"))]),
+                          opener=line_budget_opener(4))
+    asyncio.run(broken.prompt("hi"))
+    with pytest.raises(RuntimePoisoned, match="No space left"):
+        asyncio.run(broken.flush())
+
+
+def test_close_closes_the_session_file(tmp_path) -> None:
+    opener = line_budget_opener(100)
+    runtime = make_runtime(tmp_path, MockModel([turn(text("ok"))]), opener=opener)
+    asyncio.run(runtime.prompt("hi"))
+    asyncio.run(runtime.close())
+    with pytest.raises(ValueError, match="closed file"):
+        runtime.writer._file.write("more")
