@@ -32,7 +32,7 @@ MOST = 30
 DRIVERS = ("test_eval_driver", "test_fixture_run", "_cli.py", "test_evals_run", "test_modes_")
 
 
-def failing_tests(layout: Layout, step: int, exercise: Exercise) -> list[str]:
+def failing_tests(layout: Layout, step: int, exercise: Exercise, home: str = "") -> list[str]:
     manifest = load_manifest(layout.manifest)
     with tempfile.TemporaryDirectory() as scratch:
         run = Path(scratch)
@@ -59,8 +59,20 @@ def failing_tests(layout: Layout, step: int, exercise: Exercise) -> list[str]:
                     failed.append(node)
     first = {rel: step_range(text, rel)[0] for rel, text in source_tests(layout).items()}
     own = [t for t in failed if first.get(t.split("::")[0]) == step]
-    ranked = sorted(own, key=lambda t: any(d in t for d in DRIVERS))
+    # The tests of the exercise's own module first (workspace.py → test_tools_workspace.py),
+    # then the rest of the step's, then those that drive the whole agent.
+    ranked = sorted(own, key=lambda t: (not (home and home in t.split("::")[0]),
+                                        any(d in t for d in DRIVERS)))
     return (ranked or failed)[:MOST]
+
+
+def exercise_home(layout: Layout, exercise: Exercise) -> str:
+    """The stem of the source file that holds the exercise (`workspace` for workspace.py)."""
+    marker = f"# [exercise {exercise.id}]"
+    for path in sorted((layout.source / "pi").rglob("*.py")):
+        if marker in path.read_text(encoding="utf-8"):
+            return path.stem
+    return ""
 
 
 def write_tests(manifest_path: Path, exercise_id: str, tests: list[str]) -> None:
@@ -85,7 +97,7 @@ def main() -> None:
         for exercise in step.exercises:
             if args.ids and exercise.id not in args.ids:
                 continue
-            tests = failing_tests(layout, step.id, exercise)
+            tests = failing_tests(layout, step.id, exercise, exercise_home(layout, exercise))
             print(f"{exercise.id}: {len(tests)} tests", flush=True)
             if not tests:
                 print(f"  no test fails when {exercise.id} is stubbed: write one", flush=True)

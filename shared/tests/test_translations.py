@@ -49,6 +49,8 @@ def copy(tmp_path: Path) -> Path:
     for name in (ROOT_README, ROOT_README_ZH):
         if (ROOT / name).is_file():
             shutil.copy(ROOT / name, tmp_path / name)
+    (tmp_path / "checkpoints").mkdir()  # what makes a folder a checkout for the CLI
+    shutil.copy(ROOT / "checkpoints" / "manifest.toml", tmp_path / "checkpoints")
     return tmp_path
 
 

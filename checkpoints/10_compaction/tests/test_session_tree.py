@@ -144,3 +144,10 @@ def test_rows_open_a_level_at_each_branch(data_dir: Path) -> None:
     assert (rows["l1"], rows["u4"], rows["bs1"]) == ("a2", "a2", "a2")
     assert (rows["u2"], rows["a5"], rows["ce1"], rows["si1"]) == ("l1", "l1", "u4", "bs1")
     assert (rows["u5"], rows["a8"]) == ("top", "u5")
+
+
+def test_the_leaf_on_load_is_the_entry_written_last_not_the_deepest() -> None:
+    # a → b → c, then the person went back to `a` and wrote `d`: Pi continues at `d`.
+    tree = SessionTree([entry("a", None), entry("b", "a"), entry("c", "b"), entry("d", "a")])
+    assert tree.leaf_on_load == "d"
+    assert SessionTree([]).leaf_on_load is None

@@ -1,5 +1,5 @@
 # mistake: checks the path before resolving symlinks
-# expect: TODO
+# expect: DID NOT RAISE WorkspaceError
 if "\x00" in path:
     raise WorkspaceError(f"Refused: {path!r} contains a NUL character")
 wanted = Path(os.path.expanduser(path.removeprefix("@")))

@@ -1,5 +1,5 @@
 # mistake: stops at the first broken rule instead of reporting each one
-# expect: TODO
+# expect: consecutive-hyphens
 if name != parent_dir_name:
     return [f'name "{name}" does not match parent directory "{parent_dir_name}"']
 if len(name) > MAX_NAME_LENGTH:

@@ -1,5 +1,5 @@
 # mistake: always installs both hooks, even when no extension listens
-# expect: before_tool_call is None
+# expect: is None
 async def before(call: ToolCall, context: ToolCallContext) -> Decision:
     return await runner.tool_call(call)
 

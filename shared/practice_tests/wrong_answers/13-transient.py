@@ -1,5 +1,5 @@
 # mistake: matches status codes inside longer numbers (5000 tokens reads as a 500)
-# expect: TODO
+# expect: 5000
 if message.stop_reason != "error" or not message.error_message:
     return False
 if is_context_overflow(message, context_window):

@@ -412,3 +412,85 @@ def test_close_closes_the_session_file(tmp_path) -> None:
     asyncio.run(runtime.close())
     with pytest.raises(ValueError, match="closed file"):
         runtime.writer._file.write("more")
+
+
+def test_a_run_stopped_at_its_turn_limit_is_announced_once_with_the_limit(tmp_path) -> None:
+    mock = MockModel([turn(tool_call("ls", {"path": "."})), turn(tool_call("ls", {"path": "."})),
+                      turn(text("done"))])
+    runtime = make_runtime(tmp_path, mock, max_turns=2)
+    limits = recorded(runtime, "turn_limit_reached")
+    asyncio.run(runtime.prompt("go"))
+    assert [(e.max_turns, "limit of 2 turns" in e.message) for e in limits] == [(2, True)]
+    asyncio.run(runtime.prompt("again"))  # a run that ends by itself announces nothing
+    assert len(limits) == 1
+
+
+def test_the_threshold_reads_usage_from_the_last_reply_that_neither_failed_nor_was_aborted(
+) -> None:
+    from pi.ai import AssistantMessage, Usage, UserMessage
+    from pi.coding_agent.runtime.runtime import usage_tail
+
+    def reply(stop: str) -> AssistantMessage:
+        return AssistantMessage(content=(), api="mock", provider="mock", model="m",
+                                usage=Usage.zero(), stop_reason=stop, timestamp=0)
+
+    user, good, aborted, failed = (UserMessage(content="hi", timestamp=0), reply("stop"),
+                                   reply("aborted"), reply("error"))
+    assert usage_tail([user, good, aborted, failed]) == [good, aborted, failed]
+    assert usage_tail([user, good]) == [good], "the last message may be the reply itself"
+    assert usage_tail([user, aborted]) == [user, aborted], "no usable reply: every message"
+
+
+@pytest.mark.parametrize("send", ["prompt", "steer", "follow_up"])
+def test_an_image_for_a_model_that_reads_only_text_is_refused_in_one_line(tmp_path, send) -> None:
+    from pi.ai import ImageContent
+
+    runtime = make_runtime(tmp_path, MockModel([turn(text("never asked"))]))
+    image = ImageContent(data="iVBORw0KGgo=", mime_type="image/png")
+    with pytest.raises(ValueError, match="does not accept images"):
+        result = getattr(runtime, send)("look", (image,))
+        if asyncio.iscoroutine(result):
+            asyncio.run(result)
+
+
+def test_abort_retry_during_the_wait_ends_the_retry_as_aborted(tmp_path) -> None:
+    runtime: Runtime
+
+    async def sleep(ms: int) -> None:
+        runtime.abort_retry()
+
+    mock = MockModel([fail("server_error", message="503 overloaded"), turn(text("too late"))])
+    runtime = make_runtime(tmp_path, mock, sleep=sleep)
+    ends = recorded(runtime, "auto_retry_end")
+    asyncio.run(runtime.prompt("go"))
+    assert [(e.success, e.final_error) for e in ends] == [(False, "aborted")]
+    assert mock.remaining == 1, "the retry never asked the model again"
+
+
+def big_reply_then_compaction(tmp_path) -> Runtime:
+    """A run whose reply reports more than the threshold: compacted after the run, the reply
+    kept, its old usage now measuring the context before the summary."""
+    mock = MockModel([turn(text("big answer"), usage={"input": 2_800}),
+                      turn(text("## Goal\nsummarised")), fail("server_error", message="bad"),
+                      turn(text("small"))])
+    settings = CompactionSettings(reserve_tokens=500, keep_recent_tokens=10_000)
+    return make_runtime(tmp_path, mock, window=3000, compaction=settings, auto_retry=False)
+
+
+def test_a_failed_reply_after_a_compaction_leaves_the_kept_replys_usage_stale(tmp_path) -> None:
+    runtime = big_reply_then_compaction(tmp_path)
+    starts = recorded(runtime, "auto_compaction_start")
+    asyncio.run(runtime.prompt("first"))
+    assert len(starts) == 1
+    asyncio.run(runtime.prompt("second"))  # its reply fails: no usage newer than the summary
+    assert len(starts) == 1, "the kept reply's old usage started no second compaction"
+
+
+def test_a_resumed_session_knows_its_kept_replys_usage_is_stale(tmp_path) -> None:
+    asyncio.run(big_reply_then_compaction(tmp_path).prompt("first"))
+    mock = MockModel([turn(text("resumed"))])
+    settings = CompactionSettings(reserve_tokens=500, keep_recent_tokens=10_000)
+    again = make_runtime(tmp_path, mock, window=3000, compaction=settings)
+    starts = recorded(again, "auto_compaction_start")
+    asyncio.run(again.prompt("second"))
+    assert starts == [] and mock.remaining == 0

@@ -46,16 +46,22 @@ TURN_LIMIT_ERROR = "max_turns_exceeded"  # how the loop (step 06) words a run cu
 ENDED_BADLY = ("aborted", "error")  # a reply whose usage does not measure the context
 
 
-def usage_tail(messages: Sequence[AgentMessage]) -> list[AgentMessage | CodingMessage]:
-    """The messages from the last reply whose usage counts (not an error, not an abort) to
-    the end, or all of them without one: all that Pi's token estimate reads. The threshold
-    is checked before every turn, so copying the whole transcript for it would cost time in
-    its length."""
+def last_usable_reply(messages: Sequence[AgentMessage]) -> int | None:
+    """Where the last reply whose usage measures the context is (not an error, not an
+    abort): the threshold reads its usage and estimates only what came after it."""
     for index in range(len(messages) - 1, -1, -1):
         message = messages[index]
         if isinstance(message, AssistantMessage) and message.stop_reason not in ENDED_BADLY:
-            return list(messages[index:])
-    return list(messages)
+            return index
+    return None
+
+
+def usage_tail(messages: Sequence[AgentMessage]) -> list[AgentMessage | CodingMessage]:
+    """The messages from the last usable reply to the end, or all of them without one: all
+    that Pi's token estimate reads. The threshold is checked before every turn, so copying
+    the whole transcript for it would cost time in its length."""
+    index = last_usable_reply(messages)
+    return list(messages) if index is None else list(messages[index:])
 
 
 class RuntimePoisoned(RuntimeError):
@@ -208,10 +214,7 @@ class Runtime:
         if since is None:
             return False
         messages = self.messages
-        usable = next((i for i, m in zip(range(len(messages) - 1, -1, -1), reversed(messages),
-                                         strict=True)
-                       if isinstance(m, AssistantMessage) and m.stop_reason not in ENDED_BADLY),
-                      None)
+        usable = last_usable_reply(messages)
         return usable is None or usable < len(messages) - since
 
     async def _before_turn(self, context: Sequence[AgentMessage]) -> list[AgentMessage] | None:
