@@ -1,6 +1,6 @@
 """The differential suite: the course against the pinned real Pi, with no stored expectations.
 
-    python shared/pi_oracle/differential.py [--trees 200] [--seed 0] [--forward]
+    python shared/pi_oracle/differential.py [--trees 200] [--seed 0] [--no-forward]
 
 1. Session trees: seeded random trees (trees.py) are written by the course and read by Pi's
    `SessionManager`, and written by Pi and read by the course; contexts for every leaf, LLM
@@ -148,9 +148,10 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--trees", type=int, default=200)
     parser.add_argument("--seed", type=int, default=0)
-    parser.add_argument("--forward", action="store_true",
+    parser.add_argument("--forward", action=argparse.BooleanOptionalAction, default=True,
                         help="also generate thoughtSignature, responseModel, diagnostics, "
-                             "redacted thinking and unknown entry types")
+                             "redacted thinking and unknown entry types (the default: the "
+                             "course reads what a newer Pi writes)")
     parser.add_argument("--only", choices=("trees", "rpc", "skills", "loop"), action="append")
     options = parser.parse_args()
     parts = set(options.only or ("trees", "rpc", "skills", "loop"))

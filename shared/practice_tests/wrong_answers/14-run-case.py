@@ -1,5 +1,5 @@
 # mistake: lets a failed cleanup replace the judged outcome
-# expect: cleanup_failed
+# expect: ('infra_failed', ())
 try:
     prepared = prepare(case, settings.make_folder, settings.model)
 except OSError:

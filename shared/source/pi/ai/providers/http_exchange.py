@@ -165,9 +165,10 @@ def describe(error: Exception, model: Model | None = None) -> str:
     """Our own errors say what happened; network errors also name their type (`ReadError: …`).
 
     Anything else is data this adapter did not expect (a list where an object belongs, …):
-    the reader is told that, not Python's own words about it.
+    the reader is told that, not Python's own words about it. A NotImplementedError is no
+    server's fault but code not written yet (a practice copy's stub): it says so itself.
     """
-    if isinstance(error, (WireError, ValueError)):
+    if isinstance(error, (WireError, ValueError, NotImplementedError)):
         return str(error)
     if isinstance(error, (httpx.HTTPError, OSError)):
         return f"{type(error).__name__}: {error}"
