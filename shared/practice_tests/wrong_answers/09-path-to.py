@@ -1,5 +1,5 @@
 # mistake: walks up from the leaf but forgets to turn the path around, so it runs leaf to root
-# expect: roleSequence
+# expect: At index 0 diff
 node = self.node_of.get(leaf_id)
 if node is None:
     raise SessionError(f"no entry with id {leaf_id}")
