@@ -28,7 +28,7 @@ from pi.coding_agent.session.context import build_context
 from pi.coding_agent.session.entries import SessionEntry
 from pi.coding_agent.session.errors import SessionError
 from pi.coding_agent.session.reader import LoadedSession, read_session
-from pi.ai.messages import LONE_SURROGATE
+from pi.ai.messages import escape_lone_surrogates
 from pi.coding_agent.session.show import entry_kind, in_loops, printable, row_parts, tree_rows
 from pi.coding_agent.session.tokens import estimate_context_tokens, estimate_tokens
 
@@ -166,7 +166,7 @@ def context(
         report = {"leafId": built.leaf_id, "messages": rows, "totalTokens": total,
                   "contextTokens": context_tokens}
         text = json.dumps(report, indent=2, ensure_ascii=False)
-        print(LONE_SURROGATE.sub(lambda half: f"\\u{ord(half.group()):04x}", text))
+        print(escape_lone_surrogates(text))
         return
     title = f"context for leaf {printable(str(built.leaf_id))}"
     table = Table("#", "role", "entry", "tokens", title=title)

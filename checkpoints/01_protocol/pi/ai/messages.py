@@ -141,7 +141,11 @@ def json_text(data: Any) -> str:
     holding it raw would fail. It is written as a `\\udXXX` escape instead, as JavaScript's
     JSON.stringify does; two halves that arrived apart read back as the character they make.
     """
-    text = json.dumps(data, ensure_ascii=False, separators=(",", ":"))
-    if LONE_SURROGATE.search(text):
-        text = LONE_SURROGATE.sub(lambda half: f"\\u{ord(half.group()):04x}", text)
-    return text
+    return escape_lone_surrogates(json.dumps(data, ensure_ascii=False, separators=(",", ":")))
+
+
+def escape_lone_surrogates(json_text: str) -> str:
+    """JSON text with each lone surrogate as its `\\udXXX` escape: encodable, same value."""
+    if not LONE_SURROGATE.search(json_text):
+        return json_text
+    return LONE_SURROGATE.sub(lambda half: f"\\u{ord(half.group()):04x}", json_text)
