@@ -14,7 +14,8 @@ from pi.coding_agent.session.context import build_context
 from pi.coding_agent.session.entries import CompactionEntry, MessageEntry
 from pi.coding_agent.session.errors import SessionError
 from pi.coding_agent.session.ids import sequential_ids
-from pi.coding_agent.session.migrate import migrate_file
+from pi.coding_agent.session.lines import decode, entry_at
+from pi.coding_agent.session.migrate import Migration, migrate_file
 from pi.coding_agent.session.reader import LoadedSession, read_session
 from pi.coding_agent.session.tokens import estimate_tokens, js_length
 
@@ -104,6 +105,51 @@ def test_reading_an_old_file_twice_gives_the_same_ids(data_dir: Path) -> None:
     first = read_session(sessions(data_dir) / "before-compaction.jsonl")
     again = read_session(sessions(data_dir) / "before-compaction.jsonl")
     assert [e.id for e in first.entries] == [e.id for e in again.entries]
+
+
+def slow_migration(raw: bytes, migration: Migration, where: str) -> object:
+    """An old line the slow way: decoded, migrated as data, validated; or the error's text."""
+    try:
+        return entry_at(migration.entry(decode(raw, where)), where)
+    except SessionError as error:
+        return str(error)
+
+
+def one_pass_migration(raw: bytes, migration: Migration, where: str) -> object:
+    try:
+        return migration.entry_from_line(raw, where)
+    except SessionError as error:
+        return str(error)
+
+
+ODD_OLD_LINES = [
+    b'{"type":"label","targetId":"x","label":"mine","id":"own","parentId":"p"}\n',  # ids there
+    b'{}\n', b'{ }\n', b'{"type":"label","targetId":"x",}\n', b'[1,2]\n', b'"text"\n',
+    b'{"type":"label","targetId":"x"}   \n', b'{"type":"label","targetId":"x"} junk}\n',
+    b'{"type":"message","timestamp":"t","message":{"role":"hookMessage","customType":"h",'
+    b'"content":"hi","display":true,"timestamp":1}}\n',
+    b'{"type":"compaction","timestamp":"t","summary":"s","firstKeptEntryIndex":1,'
+    b'"tokensBefore":5}\n',
+    b'{"type":"compaction","timestamp":"t","summary":"s","firstKeptEntryIndex":1,'
+    b'"firstKeptEntryId":"stale","tokensBefore":5}\n',
+]
+
+
+@pytest.mark.parametrize("version", [1, 2])
+def test_an_old_line_read_in_one_pass_is_what_migrating_its_data_gives(
+        data_dir: Path, version: int) -> None:
+    raw_lines = [line + b"\n" for name in ("large-session", "before-compaction")
+                 for line in (sessions(data_dir) / f"{name}.jsonl").read_bytes().splitlines()[1:]]
+    slow, fast = Migration(version, sequential_ids()), Migration(version, sequential_ids())
+    for number, raw in enumerate(raw_lines[:300], start=2):
+        where = f"old.jsonl:{number}"
+        assert one_pass_migration(raw, fast, where) == slow_migration(raw, slow, where), raw
+    assert fast.line_ids == slow.line_ids, "the same ids, given in the same order"
+    for odd in ODD_OLD_LINES:  # each after two good lines (an error ends a read)
+        slow, fast = Migration(version, sequential_ids()), Migration(version, sequential_ids())
+        for number, raw in enumerate([*raw_lines[:2], odd], start=2):
+            where = f"old.jsonl:{number}"
+            assert one_pass_migration(raw, fast, where) == slow_migration(raw, slow, where), raw
 
 
 @pytest.mark.parametrize("name", ["large-session", "before-compaction"])

@@ -141,6 +141,16 @@ def test_a_large_load_is_left_out_of_the_collectors_reach(tmp_path: Path,
     assert gc.isenabled() and gc.get_freeze_count() > frozen
 
 
+def test_after_a_load_the_collector_does_not_scan_what_it_made(data_dir: Path) -> None:
+    path = data_dir / "pi-reference/sessions/large-session.v3.jsonl"  # 1,018 entries
+    gc.unfreeze()  # what an earlier test froze (a load then stays frozen too)
+    frozen = gc.get_freeze_count()
+    young_passes = gc.get_stats()[0]["collections"]
+    read_session(path)
+    assert gc.get_stats()[0]["collections"] == young_passes, "no pass over the load at once"
+    assert gc.get_freeze_count() == frozen, "and nothing stays frozen below FREEZE_FROM"
+
+
 @pytest.mark.parametrize(("model", "shape"), PAIRS, ids=[s.__name__ for _, s in PAIRS])
 def test_each_shape_has_its_models_fields_and_required_keys(model: type[BaseModel],
                                                             shape: type) -> None:

@@ -24,6 +24,7 @@ from pi.coding_agent.compaction.thresholds import CompactionSettings
 from pi.coding_agent.session.context import message_of, summary_of, visible_entries
 from pi.coding_agent.session.entries import CompactionEntry, SessionEntry
 from pi.coding_agent.session.tokens import estimate_context_tokens
+from pi.coding_agent.session.nodes import last_of_type
 from pi.coding_agent.session.tree import ids_of
 
 Range = tuple[int, int]  # path indices [from, to)
@@ -48,10 +49,7 @@ class CompactionPreparation:
 
 
 def latest_compaction_index(path: Sequence[SessionEntry]) -> int:
-    for index in range(len(path) - 1, -1, -1):
-        if isinstance(path[index], CompactionEntry):
-            return index
-    return -1
+    return last_of_type(path, "compaction")
 
 
 def search_start(path: Sequence[SessionEntry], compaction_index: int) -> int:

@@ -23,9 +23,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from pi.coding_agent.session.entries import SessionHeader
-from pi.coding_agent.session.errors import SessionError
 from pi.coding_agent.session.ids import IdSource, sequential_ids
-from pi.coding_agent.session.lines import JsonLines, decode, entry_at, header_at, no_header
+from pi.coding_agent.session.lines import JsonLines, decode, header_at, no_header
 from pi.coding_agent.session.migrate import Migration, file_version
 from pi.coding_agent.session.nodes import EntryList, Node
 from pi.coding_agent.session.read_back import read_nodes
@@ -52,7 +51,7 @@ class LoadedSession:
         return self.file_version != self.header.version
 
 
-FREEZE_FROM = 10_000  # entries; below this the collector's one pass costs a few milliseconds
+FREEZE_FROM = 10_000  # entries; below this, a full pass over what a load made costs little
 
 
 def read_session(path: Path, ids: IdSource | None = None) -> LoadedSession:
@@ -61,10 +60,10 @@ def read_session(path: Path, ids: IdSource | None = None) -> LoadedSession:
     `ids` gives the ids a version-1 file's entries receive; by default they count up from
     00000001, so reading the same old file twice gives the same ids.
     """
-    with collector_paused():
+    with collector_paused() as was_enabled:
         session = read_lines(path, JsonLines(path), ids or sequential_ids())
-    if len(session.tree.nodes) >= FREEZE_FROM and gc.isenabled():
-        gc.freeze()  # see collector_paused
+        if was_enabled:  # before the collector is back on: its first pass would come at once
+            out_of_the_young_generations(len(session.tree.nodes))
     return session
 
 
@@ -81,41 +80,50 @@ def read_lines(path: Path, lines: JsonLines, ids: IdSource) -> LoadedSession:
     tree = SessionTree()
     if migration.needed:
         header = header_at(migration.header(data), f"{path}:{number}")
+        file = str(path)
         for number, raw in numbered:
-            where = f"{path}:{number}"
-            add(tree, Node.of(entry_at(migration.entry(decode(raw, where)), where),
-                              number=number), path)
+            entry = migration.entry_from_line(raw, f"{file}:{number}")
+            tree.add_node(Node.of(entry, file=file, number=number))
     else:
         for node in read_nodes(str(path), list(numbered)):
-            add(tree, node, path)
+            tree.add_node(node)  # a node from a file: an error names its line
     return LoadedSession(path, header, tree, migration.version, tuple(lines.warnings))
 
 
-def add(tree: SessionTree, node: Node, path: Path) -> None:
-    if node.id in tree.node_of:
-        raise SessionError(f"{path}:{node.number}: entry id {node.id} is already used by an "
-                           "earlier entry")
-    tree.add_node(node)
-
-
 @contextmanager
-def collector_paused() -> Iterator[None]:
+def collector_paused() -> Iterator[bool]:
     """Pause Python's cycle collector while a file loads.
 
     Every object a load creates stays alive, yet the collector would scan them again and
     again as they pile up: reading 100,000 entries took more than twice as long with it
-    running. Switching it back on is not enough for a large file: the collector's next pass
-    would still scan every loaded object once, landing on whatever runs next (a tree walk
-    took 2.3 s instead of 0.2 s). So `read_session` then moves what is alive out of its reach
-    (`gc.freeze`; entries hold no cycles, and reference counting still frees them). It does
-    so only from FREEZE_FROM entries on: a frozen object that later becomes part of a cycle
-    is never collected, a fair price only where the pass would really hurt. The collector is
-    switched back on (if it was on) however the load ends.
+    running. The collector is switched back on (if it was on) however the load ends; the
+    block is told whether it was.
     """
     was_enabled = gc.isenabled()
     gc.disable()
     try:
-        yield
+        yield was_enabled
     finally:
         if was_enabled:
             gc.enable()
+
+
+def out_of_the_young_generations(nodes: int) -> None:
+    """Keep the collector's next pass off the objects a load just made.
+
+    Switching the collector back on is not enough: its next pass would scan every loaded
+    object once, landing on whatever runs next (2-4 ms after 1,000 entries, a third of the
+    load; a tree walk after 100,000 entries took 2.3 s instead of 0.2 s). `gc.freeze()` moves
+    everything alive into a generation no pass scans, at no cost per object.
+
+    From FREEZE_FROM entries on they stay there: entries hold no cycles, and reference
+    counting still frees them, but a frozen object that later becomes part of a cycle is never
+    collected, a fair price only where a full pass would really hurt. Below that,
+    `gc.unfreeze()` moves them on at once to the oldest generation, which only the rare full
+    passes scan, as if they had lived there for a while. (If anything was frozen before, an
+    unfreeze would release it too, so then this load stays frozen as well.)
+    """
+    already_frozen = gc.get_freeze_count() > 0
+    gc.freeze()
+    if nodes < FREEZE_FROM and not already_frozen:
+        gc.unfreeze()

@@ -35,7 +35,7 @@ class SessionTree:
         self.node_of: dict[str, Node] = {}
         self.labels: dict[str, str] = {}
         self.name: str | None = None
-        self.roots: list[Node] = []  # in file order; every other node is in its parent's kids
+        self.roots: list[Node] = []  # in file order; every other node hangs below its parent
         self._unsorted: set[Node] = set()  # parents whose kids still need sorting by time
         self._early: list[Node] = []  # roots whose parent id may yet turn up later in the file
         for entry in entries:
@@ -56,7 +56,8 @@ class SessionTree:
 
     def add_node(self, node: Node) -> None:
         if node.id in self.node_of:
-            raise SessionError(f"entry id {node.id} is already used by an earlier entry")
+            where = f"{node.file}:{node.number}: " if node.file else ""
+            raise SessionError(f"{where}entry id {node.id} is already used by an earlier entry")
         self.nodes.append(node)
         self.node_of[node.id] = node
         self.hang(node)
@@ -103,19 +104,23 @@ class SessionTree:
         return self.node_of.get(node.parent_id)
 
     def hang(self, node: Node) -> None:
-        """Put a new node below its parent (in `parent.kids`), or among the roots."""
+        """Put a new node below its parent (as `child`, or in `kids` at a branch point), or
+        among the roots."""
         parent = node.parent_id
         above = self.node_of.get(parent) if parent is not None else None
         if above is None or above is node:
             if parent is not None and above is None:
                 self._early.append(node)  # its parent may come later in the file
             self.roots.append(node)  # no parent, itself, or an unknown id: a root, as in Pi
-        elif above.kids is None:
-            node.parent_id, above.kids = above.id, [node]  # one string for both ids
-        else:
-            node.parent_id = above.id
-            above.kids.append(node)
-            self._unsorted.add(above)
+            return
+        node.parent_id = above.id  # one string for both ids
+        if above.child is None:
+            above.child = node
+            return
+        if above.kids is None:
+            above.kids = [above.child]  # the conversation branches here
+        above.kids.append(node)
+        self._unsorted.add(above)
 
     def children(self, entry_id: str | None) -> list[Node]:
         """An entry's children, oldest timestamp first; `None` gives the roots, in file order."""
@@ -123,7 +128,9 @@ class SessionTree:
         if entry_id is None:
             return self.roots
         node = self.node_of.get(entry_id)
-        return (node.kids or []) if node is not None else []
+        if node is None or node.child is None:
+            return []
+        return node.kids if node.kids is not None else [node.child]
 
     def settle(self) -> None:
         """Bring the children up to date: a root whose parent turned up later in the file
@@ -139,13 +146,14 @@ class SessionTree:
         for parent in self._unsorted:
             assert parent.kids is not None
             parent.kids.sort(key=timestamp_key)  # stable: equal times keep file order
+            parent.child = parent.kids[0]
         self._unsorted.clear()
 
     def walk(self) -> Iterator[tuple[int, Node]]:
         """(depth, node) depth-first, in Pi's `getTree` order; no recursion, any depth.
 
-        A chain (one child after another, most of any session) is followed in a loop; only
-        the later children of a branch point wait on the stack.
+        A chain (one child after another, most of any session) is followed in a loop from
+        node to `child`; only the later children of a branch point wait on the stack.
         """
         self.settle()
         stack = [(0, root) for root in reversed(self.roots)]
@@ -153,13 +161,12 @@ class SessionTree:
             depth, node = stack.pop()
             while True:
                 yield depth, node
-                kids = node.kids
-                if not kids:
-                    break
                 depth += 1
-                if len(kids) > 1:
-                    stack.extend((depth, kid) for kid in reversed(kids[1:]))
-                node = kids[0]
+                if node.kids is not None:
+                    stack.extend((depth, kid) for kid in reversed(node.kids[1:]))
+                if node.child is None:
+                    break
+                node = node.child
 
 
 def timestamp_key(node: Node) -> tuple[int, int]:

@@ -16,7 +16,15 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
-from pydantic import ConfigDict, Discriminator, Field, Tag, TypeAdapter, ValidationError
+from pydantic import (
+    AfterValidator,
+    ConfigDict,
+    Discriminator,
+    Field,
+    Tag,
+    TypeAdapter,
+    ValidationError,
+)
 
 from pi.ai import (
     AppMessage,
@@ -67,15 +75,24 @@ def role_tag(data: object) -> str:
     return role if isinstance(role, str) and role in MESSAGE_ROLES else "other"
 
 
+def role_we_do_not_know(message: AppMessage) -> AppMessage:
+    """An AppMessage only stands for a role we do not know; a known role must be its model."""
+    if message.role in MESSAGE_ROLES:
+        raise ValueError(f"not a valid {message.role} message")
+    return message
+
+
+# A known role is picked by the plain `role` key, without calling back into Python (which,
+# for a line read as JSON, would first convert the whole message, a sixth of reading a
+# session); only a message no known model accepts is tried as an AppMessage.
 StoredMessage = Annotated[
-    Annotated[UserMessage, Tag("user")] | Annotated[AssistantMessage, Tag("assistant")]
-    | Annotated[ToolResultMessage, Tag("toolResult")]
-    | Annotated[BashExecutionMessage, Tag("bashExecution")]
-    | Annotated[CustomMessage, Tag("custom")]
-    | Annotated[BranchSummaryMessage, Tag("branchSummary")]
-    | Annotated[CompactionSummaryMessage, Tag("compactionSummary")]
-    | Annotated[AppMessage, Tag("other")],
-    Discriminator(role_tag),
+    Annotated[
+        UserMessage | AssistantMessage | ToolResultMessage | BashExecutionMessage
+        | CustomMessage | BranchSummaryMessage | CompactionSummaryMessage,
+        Field(discriminator="role"),
+    ]
+    | Annotated[AppMessage, AfterValidator(role_we_do_not_know)],
+    Field(union_mode="left_to_right"),
 ]
 
 
@@ -191,11 +208,15 @@ def parse_entry(data: object, where: str) -> SessionEntry:
 
 def describe_entry_error(error: ValidationError, where: str) -> str:
     """The first problem as `where: message.content: what`, without the union tags pydantic
-    puts into the location (the entry's type first, then a message's role)."""
-    problem = error.errors()[0]
+    puts into the location (the entry's type first, then which message model was tried)."""
+    problems = error.errors()
+    # A message with a role no known model has is only an AppMessage's problem.
+    problem = next((p for p in problems if not p["type"].startswith("union_tag")), problems[0])
     loc = list(problem["loc"])[1:]  # loc[0] names the entry type the line was read as
     if loc[:1] == ["message"] and len(loc) > 1:
-        del loc[1]  # the message role
+        tried = str(loc.pop(1))  # the known models by role, or the AppMessage
+        if tried.startswith("tagged-union") and len(loc) > 1:
+            del loc[1]  # the role
     field = "".join(f"[{part}]" if isinstance(part, int) else f".{part}" for part in loc)
     return f"{where}: {field.lstrip('.')}: {problem['msg']}" if field else (
         f"{where}: {problem['msg']}")

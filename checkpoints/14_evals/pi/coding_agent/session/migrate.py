@@ -16,10 +16,22 @@ import json
 from pathlib import Path
 from typing import Any, TypeGuard
 
-from pi.coding_agent.session.entries import CURRENT_VERSION, SessionHeader
+from pi.coding_agent.session.entries import (
+    CURRENT_VERSION,
+    MessageEntry,
+    SessionEntry,
+    SessionHeader,
+)
 from pi.coding_agent.session.errors import SessionError
 from pi.coding_agent.session.ids import IdSource, fresh_id
-from pi.coding_agent.session.lines import JsonLines, entry_at, header_at, no_header
+from pi.coding_agent.session.lines import (
+    JsonLines,
+    decode,
+    entry_at,
+    header_at,
+    no_header,
+    parse_entry_line,
+)
 
 
 def file_version(header: SessionHeader, where: str) -> int:
@@ -49,26 +61,67 @@ class Migration:
         """A header gets `version: 3` (a new key goes last, as in Pi)."""
         return {**data, "version": CURRENT_VERSION} if self.needed else data
 
-    def entry(self, data: Any) -> Any:
+    def entry(self, data: Any, ids: Ids | None = None) -> Any:
+        """One decoded entry line, migrated; a v1 object gets `ids` (or the next ones)."""
         if self.version < 2 and isinstance(data, dict):
-            data = self.add_ids(data)
+            data = self.add_ids(data, ids or self.next_ids())
         if self.version < 3 and isinstance(data, dict):
             data = rename_hook_message(data)
         return data
 
-    def add_ids(self, data: dict[str, Any]) -> dict[str, Any]:
-        """v1 → v2: a fresh id, the previous entry as parent, firstKeptEntryIndex → id."""
+    def entry_from_line(self, raw: bytes, where: str) -> SessionEntry:
+        """One entry line's bytes as a version-3 entry.
+
+        Most old lines need nothing (v2) or only their ids (v1). Those are validated straight
+        from their bytes in one pass, as a v3 line is, with a v1 line's ids written into its
+        bytes first. A line that needs more (a compaction, whose index becomes an id; a
+        hookMessage, renamed), or that the one pass refuses, is decoded and migrated as
+        data, which also says what is wrong with it.
+        """
+        ids, line = None, raw.rstrip()
+        if self.version < 2 and line.startswith(b"{") and line.endswith(b"}"):
+            ids = self.next_ids()
+            line = with_ids(line, ids)
+        entry = parse_entry_line(line)
+        if entry is None or is_hook_message(entry) or (self.version < 2
+                                                        and entry.type == "compaction"):
+            return entry_at(self.entry(decode(raw, where), ids), where)
+        return entry
+
+    def next_ids(self) -> Ids:
+        """The next v1 entry's id (fresh) and parent (the entry before it)."""
         new_id = fresh_id(self.ids, self.taken)
         self.taken.add(new_id)
-        out = {**data, "id": new_id, "parentId": self.previous}
+        ids = (new_id, self.previous)
         self.line_ids.append(new_id)
         self.previous = new_id
+        return ids
+
+    def add_ids(self, data: dict[str, Any], ids: Ids) -> dict[str, Any]:
+        """v1 → v2: its id, the previous entry as parent, firstKeptEntryIndex → id."""
+        out = {**data, "id": ids[0], "parentId": ids[1]}
         index = out.get("firstKeptEntryIndex")
         if out.get("type") == "compaction" and is_number(index):
             del out["firstKeptEntryIndex"]
             if is_line_index(index, len(self.line_ids)):
                 out["firstKeptEntryId"] = self.line_ids[int(index)]
         return out
+
+
+Ids = tuple[str, str | None]  # a v1 entry's new id and parent id
+
+
+def with_ids(line: bytes, ids: Ids) -> bytes:
+    """A JSON object's bytes, `{…}`, with `id` and `parentId` added as its last keys (one
+    already there is overridden, as in the decoded object: the last key counts). Only a
+    valid object comes out valid: `{}` or `{"a":1,}` would give `{,"id":…}` or
+    `{"a":1,,"id":…}`, which the one pass refuses, so such a line goes the slow way."""
+    parent = json.dumps(ids[1]) if ids[1] is not None else "null"
+    return line[:-1] + f',"id":{json.dumps(ids[0])},"parentId":{parent}}}'.encode()
+
+
+def is_hook_message(entry: SessionEntry) -> bool:
+    return isinstance(entry, MessageEntry) and entry.message.role == "hookMessage"
 
 
 def is_number(value: object) -> TypeGuard[float]:

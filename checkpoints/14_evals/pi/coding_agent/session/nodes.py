@@ -18,8 +18,8 @@ from pi.coding_agent.session.lines import entry_from_bytes
 class Node:
     """One entry as the tree holds it; `entry` is built from `line` when first asked for."""
 
-    __slots__ = ("_entry", "file", "id", "kids", "line", "number", "parent_id", "role",
-                 "timestamp", "type")
+    __slots__ = ("_entry", "child", "file", "id", "kids", "line", "number", "parent_id",
+                 "role", "timestamp", "type")
 
     def __init__(self, id: str, parent_id: str | None, timestamp: str, type: str,
                  role: str | None, entry: SessionEntry | None = None,
@@ -27,7 +27,12 @@ class Node:
         self.id, self.parent_id, self.timestamp = id, parent_id, timestamp
         self.type, self.role = type, role
         self._entry, self.line, self.file, self.number = entry, line, file, number
-        self.kids: list[Node] | None = None  # the children, once the tree has hung them
+        # Below it, once the tree has hung them: `child` is the oldest child (the next entry,
+        # in a conversation that did not branch here), and only a node that has more than
+        # one child also gets `kids`, all of them, oldest first. A walk along a chain thus
+        # touches nothing but the nodes themselves.
+        self.child: Node | None = None
+        self.kids: list[Node] | None = None
 
     @classmethod
     def of(cls, entry: SessionEntry, line: bytes | None = None, file: str = "",
@@ -101,6 +106,15 @@ def types_of(entries: Sequence[SessionEntry]) -> list[str]:
     if isinstance(entries, EntryList):
         return [node.type for node in entries.nodes]
     return [entry.type for entry in entries]
+
+
+def last_of_type(entries: Sequence[SessionEntry], kind: str) -> int:
+    """The index of the last entry of type `kind`, or -1; searched from the end without
+    building entries (or a list of all their types) on the way."""
+    if isinstance(entries, EntryList):
+        nodes = entries.nodes
+        return next((i for i in range(len(nodes) - 1, -1, -1) if nodes[i].type == kind), -1)
+    return next((i for i in range(len(entries) - 1, -1, -1) if entries[i].type == kind), -1)
 
 
 class EntryIndex(Mapping[str, SessionEntry]):

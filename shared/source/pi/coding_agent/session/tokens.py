@@ -48,12 +48,15 @@ def estimate_tokens(message: AgentMessage | CodingMessage) -> int:
 
 
 def message_chars(message: AgentMessage | CodingMessage) -> int:
-    if isinstance(message, UserMessage):
-        return content_chars(message.content, image_chars=0)
-    if isinstance(message, AssistantMessage):
-        return sum(block_chars(block) for block in message.content)
+    if isinstance(message, AssistantMessage):  # most messages: tested first
+        chars = 0
+        for block in message.content:
+            chars += block_chars(block)
+        return chars
     if isinstance(message, ToolResultMessage | CustomMessage):
         return content_chars(message.content, image_chars=IMAGE_CHARS)
+    if isinstance(message, UserMessage):
+        return content_chars(message.content, image_chars=0)
     if isinstance(message, BashExecutionMessage):
         return js_length(message.command) + js_length(message.output)
     if isinstance(message, BranchSummaryMessage | CompactionSummaryMessage):
@@ -68,13 +71,15 @@ def content_chars(content: str | tuple[TextContent | ImageContent, ...], image_c
                for block in content)
 
 
+COMPACT_JSON = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"))  # JSON.stringify's
+
+
 def block_chars(block: TextContent | ThinkingContent | ToolCall) -> int:
     if isinstance(block, TextContent):
         return js_length(block.text)
     if isinstance(block, ThinkingContent):
         return js_length(block.thinking)
-    arguments = json.dumps(block.arguments, ensure_ascii=False, separators=(",", ":"))
-    return js_length(block.name) + js_length(arguments)
+    return js_length(block.name) + js_length(COMPACT_JSON.encode(block.arguments))
 
 
 def calculate_context_tokens(usage: Usage) -> int:
