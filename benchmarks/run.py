@@ -1,0 +1,45 @@
+"""Every speed figure of the course in one command: sessions first, then loop, stream, start-up.
+
+    python benchmarks/run.py            # both benchmarks, then one line: targets met of all
+    python benchmarks/run.py --quick    # the loop benchmark's smoke-test sizes
+
+Each benchmark prints its own figures, each with its target and PASS/FAIL, measured side by
+side in its own run (real Pi's beside ours where node is present). The exit code is 0 only
+when every target of both is met. Nothing here is a test: machines differ.
+"""
+
+from __future__ import annotations
+
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+TOTAL = re.compile(r"(\d+) of (\d+) targets met")
+
+
+def run(script: str, *args: str) -> tuple[int, int]:
+    """Run one benchmark with its output shown as it comes; (targets met, targets)."""
+    process = subprocess.Popen([sys.executable, str(HERE / script), *args],
+                               stdout=subprocess.PIPE, text=True)
+    assert process.stdout is not None
+    last = (0, 1)  # a benchmark that never printed its total counts as one missed target
+    for line in process.stdout:
+        sys.stdout.write(line)
+        if found := TOTAL.search(line):
+            last = (int(found[1]), int(found[2]))
+    process.wait()
+    return last
+
+
+def main(argv: list[str]) -> int:
+    sessions = run("session_bench.py")
+    loop = run("loop_bench.py", *(["--quick"] if "--quick" in argv else []))
+    met, total = sessions[0] + loop[0], sessions[1] + loop[1]
+    print(f"\nall benchmarks: {met} of {total} targets met")
+    return 0 if met == total else 1
+
+
+if __name__ == "__main__":
+    raise SystemExit(main(sys.argv[1:]))
