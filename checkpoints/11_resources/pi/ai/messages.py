@@ -133,6 +133,9 @@ def dump_message(message: AgentMessage) -> dict[str, Any]:
 LONE_SURROGATE = re.compile("[\ud800-\udfff]")
 
 
+COMPACT_JSON = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"))  # JSON.stringify's
+
+
 def json_text(data: Any) -> str:
     """Compact JSON of `data` that UTF-8 can always encode, and that reads back as `data`.
 
@@ -141,7 +144,7 @@ def json_text(data: Any) -> str:
     holding it raw would fail. It is written as a `\\udXXX` escape instead, as JavaScript's
     JSON.stringify does; two halves that arrived apart read back as the character they make.
     """
-    return escape_lone_surrogates(json.dumps(data, ensure_ascii=False, separators=(",", ":")))
+    return escape_lone_surrogates(COMPACT_JSON.encode(data))
 
 
 def escape_lone_surrogates(json_text: str) -> str:

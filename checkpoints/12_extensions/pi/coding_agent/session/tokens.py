@@ -12,7 +12,6 @@ Step 10 (compaction) imports these functions from here.
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass
 
 from pi.ai import (
@@ -26,6 +25,7 @@ from pi.ai import (
     Usage,
     UserMessage,
 )
+from pi.ai.messages import COMPACT_JSON
 from pi.coding_agent.messages import (
     BashExecutionMessage,
     BranchSummaryMessage,
@@ -69,9 +69,6 @@ def content_chars(content: str | tuple[TextContent | ImageContent, ...], image_c
         return js_length(content)
     return sum(js_length(block.text) if isinstance(block, TextContent) else image_chars
                for block in content)
-
-
-COMPACT_JSON = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"))  # JSON.stringify's
 
 
 def block_chars(block: TextContent | ThinkingContent | ToolCall) -> int:

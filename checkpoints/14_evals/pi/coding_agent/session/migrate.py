@@ -16,6 +16,8 @@ import json
 from pathlib import Path
 from typing import Any, TypeGuard
 
+from pi.ai.messages import COMPACT_JSON
+
 from pi.coding_agent.session.entries import (
     CURRENT_VERSION,
     MessageEntry,
@@ -174,4 +176,4 @@ def migrate_file(source: Path, target: Path, ids: IdSource) -> int:
 
 def compact_json(data: Any) -> str:
     """JSON as Pi's JSON.stringify writes it: no spaces, non-ASCII characters kept."""
-    return json.dumps(data, ensure_ascii=False, separators=(",", ":"))
+    return COMPACT_JSON.encode(data)

@@ -23,8 +23,8 @@ from pi.coding_agent.compaction.file_ops import FileOps, add_details_ops, add_me
 from pi.coding_agent.compaction.thresholds import CompactionSettings
 from pi.coding_agent.session.context import message_of, summary_of, visible_entries
 from pi.coding_agent.session.entries import CompactionEntry, SessionEntry
-from pi.coding_agent.session.tokens import estimate_context_tokens
 from pi.coding_agent.session.nodes import last_of_type
+from pi.coding_agent.session.tokens import estimate_context_tokens
 from pi.coding_agent.session.tree import ids_of
 
 Range = tuple[int, int]  # path indices [from, to)
