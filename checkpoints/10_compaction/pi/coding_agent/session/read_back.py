@@ -28,19 +28,21 @@ def read_nodes(file: str, lines: list[tuple[int, bytes]]) -> list[Node]:
     nodes: list[Node] = []
     wanted_id: str | None = None  # the next entry on the path to the last leaf
     first_kept: str | None = None
-    building = True
-    for index in range(len(lines) - 1, -1, -1):
+    index = len(lines) - 1
+    while index >= 0:  # building, until the path passes the first kept entry
         number, raw = lines[index]
-        node = built_node(file, number, raw) if building else checked_node(file, number, raw)
-        nodes.append(node or slow_node(file, lines, index))
-        if index == len(lines) - 1 or nodes[-1].id == wanted_id:
-            node = nodes[-1]
+        node = built_node(file, number, raw) or slow_node(file, lines, index)
+        nodes.append(node)
+        index -= 1
+        if node.id == wanted_id or len(nodes) == 1:
             wanted_id = node.parent_id
             if first_kept is None and node.type == "compaction":
                 assert isinstance(node.entry, CompactionEntry)
                 first_kept = node.entry.first_kept_entry_id
             if node.id == first_kept:
-                building = False
+                break
+    nodes += [checked_node(file, *lines[i]) or slow_node(file, lines, i)  # checking the rest
+              for i in range(index, -1, -1)]
     nodes.reverse()
     return nodes
 

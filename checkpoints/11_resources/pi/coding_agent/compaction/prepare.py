@@ -18,7 +18,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from pi.coding_agent.compaction.cut_points import CutPoint, find_cut_point
-from pi.coding_agent.compaction.entry_messages import AnyMessage, messages_between
+from pi.coding_agent.compaction.entry_messages import AnyMessage, entry_message
 from pi.coding_agent.compaction.file_ops import FileOps, add_details_ops, add_message_ops
 from pi.coding_agent.compaction.thresholds import CompactionSettings
 from pi.coding_agent.session.context import message_of, summary_of, visible_entries
@@ -67,8 +67,9 @@ def search_start(path: Sequence[SessionEntry], compaction_index: int) -> int:
 def summarised_messages(path: Sequence[SessionEntry], start: int, end: int) -> list[AnyMessage]:
     """The messages of `path[start:end]` a summary covers: an old compaction in the range is
     skipped, its summary reaches the model as the previous summary instead."""
-    covered = [entry for entry in path[start:end] if not isinstance(entry, CompactionEntry)]
-    return messages_between(covered, 0, len(covered))
+    found = (entry_message(entry) for entry in path[start:end]
+             if not isinstance(entry, CompactionEntry))
+    return [message for message in found if message is not None]
 
 
 def context_tokens_of(path: Sequence[SessionEntry]) -> int:

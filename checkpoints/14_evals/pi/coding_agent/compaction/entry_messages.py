@@ -9,12 +9,16 @@ summary counts even when its text is empty.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 
 from pi.ai import AgentMessage
 from pi.coding_agent.messages import BranchSummaryMessage, CodingMessage
 from pi.coding_agent.session.context import message_of, summary_of
-from pi.coding_agent.session.entries import BranchSummaryEntry, CompactionEntry, SessionEntry
+from pi.coding_agent.session.entries import (
+    BranchSummaryEntry,
+    CompactionEntry,
+    MessageEntry,
+    SessionEntry,
+)
 from pi.coding_agent.session.ids import ms_from_iso
 
 AnyMessage = AgentMessage | CodingMessage
@@ -22,15 +26,11 @@ AnyMessage = AgentMessage | CodingMessage
 
 def entry_message(entry: SessionEntry) -> AnyMessage | None:
     """The message `entry` contributes to a summary, or None for bookkeeping entries."""
+    if isinstance(entry, MessageEntry):  # most entries
+        return entry.message
     if isinstance(entry, CompactionEntry):
         return summary_of(entry)
     if isinstance(entry, BranchSummaryEntry):
         return BranchSummaryMessage(summary=entry.summary, from_id=entry.from_id,
                                     timestamp=ms_from_iso(entry.timestamp))
     return message_of(entry)
-
-
-def messages_between(path: Sequence[SessionEntry], start: int, end: int) -> list[AnyMessage]:
-    """The messages of `path[start:end]`, in order."""
-    found = (entry_message(entry) for entry in path[start:end])
-    return [message for message in found if message is not None]
