@@ -113,6 +113,12 @@ def test_a_parent_loop_is_an_error_not_a_hang() -> None:
     assert list(tree.walk()) == []
 
 
+def test_a_path_to_an_unknown_entry_is_an_error() -> None:
+    tree = SessionTree([entry("a", None)])
+    with pytest.raises(SessionError, match="no entry with id nope"):
+        tree.path_to("nope")
+
+
 def test_the_path_walks_each_parent_once() -> None:
     class Counting(dict):
         lookups = 0
@@ -120,6 +126,10 @@ def test_the_path_walks_each_parent_once() -> None:
         def get(self, key, default=None):  # type: ignore[no-untyped-def]
             Counting.lookups += 1
             return super().get(key, default)
+
+        def __getitem__(self, key):  # type: ignore[no-untyped-def]
+            Counting.lookups += 1  # `node_of[id]` is a lookup as much as `node_of.get(id)`
+            return super().__getitem__(key)
 
     depth = 20_000
     tree = SessionTree([entry("e0", None)] + [entry(f"e{i}", f"e{i - 1}") for i in range(1, depth)])

@@ -94,7 +94,8 @@ def visible_entries(
 
     With no compaction, that is the whole path. With one, it is the entries before it from
     the one whose id is `firstKeptEntryId` (none, when that id is not before it on the
-    path), followed by every entry after the compaction.
+    path), followed by every entry after the compaction. Types and ids are read from the
+    path's nodes (`types_of`, `ids_of`): an entry before the first kept one is never built.
     """
     kinds = types_of(path)  # read from the nodes: nothing is built
     latest = next((i for i in range(len(kinds) - 1, -1, -1) if kinds[i] == "compaction"), None)

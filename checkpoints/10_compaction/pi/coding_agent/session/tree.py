@@ -80,7 +80,12 @@ class SessionTree:
         return self.nodes[-1].id if self.nodes else None
 
     def node_path(self, leaf_id: str) -> list[Node]:
-        """The nodes from the root down to `leaf_id`, walking the parent links once."""
+        """The nodes from the root down to `leaf_id`, walking the parent links once.
+
+        An unknown `leaf_id` is a SessionError (`no entry with id …`). A broken file can hold
+        a chain of parents that never reaches a root; a path longer than the tree has nodes
+        is a SessionError too, `entry {leaf_id}: its chain of parents loops`, never a hang.
+        """
         node = self.node_of.get(leaf_id)
         if node is None:
             raise SessionError(f"no entry with id {leaf_id}")
@@ -104,8 +109,12 @@ class SessionTree:
         return self.node_of.get(node.parent_id)
 
     def hang(self, node: Node) -> None:
-        """Put a new node below its parent (as `child`, or in `kids` at a branch point), or
-        among the roots."""
+        """Put a new node below its parent, or among the roots.
+
+        The first child to arrive becomes the parent's `child`; a second one makes the parent
+        a branch point, whose `kids` then hold all of them (the first one too). `settle`
+        sorts them by time later, when somebody asks for children.
+        """
         parent = node.parent_id
         above = self.node_of.get(parent) if parent is not None else None
         if above is None or above is node:

@@ -27,10 +27,11 @@ class Node:
         self.id, self.parent_id, self.timestamp = id, parent_id, timestamp
         self.type, self.role = type, role
         self._entry, self.line, self.file, self.number = entry, line, file, number
-        # Below it, once the tree has hung them: `child` is the oldest child (the next entry,
+        # Below it, once the tree has hung them: `child` is the first child (the next entry,
         # in a conversation that did not branch here), and only a node that has more than
-        # one child also gets `kids`, all of them, oldest first. A walk along a chain thus
-        # touches nothing but the nodes themselves.
+        # one child also gets `kids`, all of them; both are in time order once the tree has
+        # settled (`SessionTree.settle`). A walk along a chain thus touches nothing but the
+        # nodes themselves.
         self.child: Node | None = None
         self.kids: list[Node] | None = None
 
