@@ -14,6 +14,7 @@ import pytest
 
 from pi.ai import UserMessage
 from pi.coding_agent.session.context import SessionContext, build_context
+from pi.coding_agent.session.entries import CompactionEntry, MessageEntry
 from pi.coding_agent.session.ids import fixed_clock, sequential_ids
 from pi.coding_agent.session.reader import LoadedSession, read_session
 from pi.coding_agent.session.storage import start_session
@@ -151,6 +152,16 @@ def test_a_compaction_at_the_leaf_shows_its_summary_and_the_kept_entries(
     compaction = w.append_compaction("before", kept, 100)
     context = w.context()
     assert context.entry_ids == (compaction, kept)
+    assert [m.role for m in context.messages] == ["compactionSummary", "user"]
+
+
+def test_a_compaction_as_the_first_entry_of_the_path_still_counts() -> None:
+    first = CompactionEntry(id="c", parent_id=None, timestamp="2026-01-01T00:00:00.000Z",
+                            summary="earlier work", first_kept_entry_id="c", tokens_before=9)
+    then = MessageEntry(id="u", parent_id="c", timestamp="2026-01-01T00:00:01.000Z",
+                        message=UserMessage(content="go on", timestamp=1))
+    context = build_context(SessionTree([first, then]), "u")
+    assert context.entry_ids == ("c", "u")
     assert [m.role for m in context.messages] == ["compactionSummary", "user"]
 
 

@@ -1,5 +1,7 @@
 # mistake: takes the first compaction on the path instead of the latest
 # expect: leafOnLoad
+from pi.coding_agent.session.nodes import types_of
+
 kinds = types_of(path)
 latest = next((i for i in range(len(kinds)) if kinds[i] == "compaction"), None)
 if latest is None:

@@ -33,7 +33,7 @@ from pi.coding_agent.session.entries import (
     ThinkingLevelChangeEntry,
 )
 from pi.coding_agent.session.ids import ms_from_iso
-from pi.coding_agent.session.nodes import ids_of, types_of
+from pi.coding_agent.session.nodes import ids_of, last_of_type
 from pi.coding_agent.session.tree import EntryPath, Node, SessionTree
 
 ContextMessage = AgentMessage | CodingMessage
@@ -95,11 +95,10 @@ def visible_entries(
     With no compaction, that is the whole path. With one, it is the entries before it from
     the one whose id is `firstKeptEntryId` (none, when that id is not before it on the
     path), followed by every entry after the compaction. Types and ids are read from the
-    path's nodes (`types_of`, `ids_of`): an entry before the first kept one is never built.
+    path's nodes (`last_of_type`, `ids_of`): an entry before the first kept one is never built.
     """
-    kinds = types_of(path)  # read from the nodes: nothing is built
-    latest = next((i for i in range(len(kinds) - 1, -1, -1) if kinds[i] == "compaction"), None)
-    if latest is None:
+    latest = last_of_type(path, "compaction")  # read from the nodes: nothing is built
+    if latest < 0:
         return None, path
     compaction = path[latest]
     assert isinstance(compaction, CompactionEntry)
