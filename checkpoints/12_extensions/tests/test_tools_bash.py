@@ -6,6 +6,7 @@ import itertools
 import json
 import os
 import re
+import time
 from pathlib import Path
 
 import pytest
@@ -90,13 +91,19 @@ def test_an_abort_kills_the_whole_process_group(bash) -> None:
     assert not alive(child)
 
 
-def alive(pid: int) -> bool:
-    """Whether `pid` is still running (a zombie waiting to be reaped counts as dead)."""
+def alive(pid: int, within: float = 5.0) -> bool:
+    """Whether `pid` is still running after `within` seconds (a zombie waiting to be reaped
+    counts as dead). A killed process only dies once the scheduler runs it, which on a busy
+    machine takes longer than a few hundred yields; one that was never killed stays alive."""
     status = Path(f"/proc/{pid}/stat")
-    for _ in range(200):
-        if not status.exists() or status.read_text().split(")")[-1].split()[0] == "Z":
+    deadline = time.monotonic() + within
+    while time.monotonic() < deadline:
+        try:
+            if status.read_text().split(")")[-1].split()[0] == "Z":
+                return False
+        except FileNotFoundError:
             return False
-        os.sched_yield()
+        time.sleep(0.01)
     return True
 
 
