@@ -8,7 +8,7 @@ interleaved rounds: on a shared machine, wall time would also count everybody el
   of every line of the same file with the collector off (target ≤ 1.5×), on Pi's reference
   sessions and on generated ones of 1k, 10k and 100k entries;
 - ten times the entries at most 10.5× the time, for that and for a whole-tree walk (the best
-  of three walks of the same tree in each round);
+  of 75 walks at every size: a few in each round, more where there are fewer rounds);
 - peak memory (RSS, in a fresh process) above the interpreter's baseline at 100k entries:
   at most 2.5× the file;
 - real Pi's SessionManager and compaction functions on the same 100k file, operation by
@@ -63,7 +63,9 @@ PI_CACHE = Path(os.environ.get("PI_COURSE_SESSION_BENCH_NPM",
 FLOOR_CODE = ("import gc, json\ngc.disable()\n"
               "with open(sys.argv[1], 'rb') as f:\n    lines = [json.loads(l) for l in f]\n")
 OPS = ("open", "context", "path", "walk", "cut", "prepare", "branch summary")
-WALKS = 3  # walks of the same tree per round; the first also sorts late children (settle)
+WALK_SAMPLES = 75  # walks timed per file; the first of a round also sorts late children
+# (settle). The same number at every size: the best of fewer tries would sit higher, and a
+# big file's fewer rounds would make its walk look slower per node than it is.
 console = Console(highlight=False, width=120)
 
 
@@ -91,7 +93,7 @@ def off_path_target(tree: SessionTree, leaf: str) -> str:
     return next((n.id for n in reversed(tree.nodes) if n.id not in on_path), leaf)
 
 
-def operations(path: Path, times: dict[str, float]) -> None:
+def operations(path: Path, times: dict[str, float], walks: int = 3) -> None:
     """Each operation of one session, timed; the best time of each is kept in `times`."""
 
     def timed(name: str, work: Callable[[], Any]) -> Any:
@@ -105,7 +107,7 @@ def operations(path: Path, times: dict[str, float]) -> None:
     leaf = tree.leaf_on_load or ""
     timed("context", lambda: build_context(tree, leaf))
     entries = timed("path", lambda: tree.path_to(leaf))
-    for _ in range(WALKS):
+    for _ in range(walks):
         timed("walk", lambda: sum(1 for _ in tree.walk()))
     start = latest_compaction_index(entries) + 1
     timed("cut", lambda: find_cut_point(entries, start, len(entries),
@@ -128,6 +130,7 @@ def rounds_for(size: int) -> int:
 
 def measure(path: Path, rounds: int) -> tuple[float, dict[str, float]]:
     """(floor seconds, our operations' seconds), best of interleaved rounds."""
+    walks = -(-WALK_SAMPLES // rounds)
     floors: list[float] = []
     times: dict[str, float] = {}
     for _ in range(rounds):
@@ -136,7 +139,7 @@ def measure(path: Path, rounds: int) -> tuple[float, dict[str, float]]:
         floor(path)
         floors.append(time.process_time() - start)
         gc.collect()
-        operations(path, times)
+        operations(path, times, walks)
     return min(floors), times
 
 
