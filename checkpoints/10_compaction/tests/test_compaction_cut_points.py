@@ -13,6 +13,7 @@ from pi.coding_agent.messages import (
     CompactionSummaryMessage,
     CustomMessage,
 )
+from pi.coding_agent.session import nodes
 from pi.coding_agent.session.entries import (
     BranchSummaryEntry,
     CustomMessageEntry,
@@ -51,6 +52,29 @@ def test_cut_points_match_pi_on_the_v3_files_by_id(data_dir, name) -> None:
         assert cut.turn_start_index == case["turnStartIndex"]
         assert cut.is_split_turn == case["isSplitTurn"]
 
+
+
+@pytest.mark.parametrize("name", FIXTURES)
+def test_a_path_from_the_tree_cuts_where_a_list_of_its_entries_cuts(data_dir, name) -> None:
+    path = load(data_dir, name).path()  # read from the nodes, estimates kept on them
+    entries = list(path)
+    for keep in (1, 500, 20_000, 10**9):
+        for start in (0, len(path) // 2):
+            assert find_cut_point(path, start, len(path), keep) == find_cut_point(
+                entries, start, len(entries), keep), (keep, start)
+
+
+def test_finding_the_cut_point_again_estimates_no_message_again(data_dir, monkeypatch) -> None:
+    path = load(data_dir, "large-session").path()
+    estimated: list[object] = []
+    estimate = nodes.estimate_tokens
+    monkeypatch.setattr(nodes, "estimate_tokens",
+                        lambda message: estimated.append(message) or estimate(message))
+    first = find_cut_point(path, 0, len(path), 20_000)
+    once = len(estimated)
+    assert once > 0 and len({id(message) for message in estimated}) == once
+    assert find_cut_point(path, 0, len(path), 20_000) == first
+    assert len(estimated) == once, "each node keeps its message's estimate"
 
 @pytest.mark.parametrize("name", FIXTURES)
 def test_cut_points_match_pi_on_the_v1_files_by_line(data_dir, name) -> None:

@@ -117,7 +117,8 @@ def slow_migration(raw: bytes, migration: Migration, where: str) -> object:
 
 def one_pass_migration(raw: bytes, migration: Migration, where: str) -> object:
     try:
-        return migration.entry_from_line(raw, where)
+        file, number = where.rsplit(":", 1)
+        return migration.entry_from_line(raw, file, int(number))
     except SessionError as error:
         return str(error)
 

@@ -1,5 +1,8 @@
 """Step 09: Pi's token estimates: UTF-16 characters / 4, per-role rules, usage when reported."""
 
+from collections.abc import Iterator
+from itertools import chain
+
 from pi.ai import (
     AssistantMessage,
     Cost,
@@ -18,6 +21,7 @@ from pi.coding_agent.messages import (
 )
 from pi.coding_agent.session.tokens import (
     calculate_context_tokens,
+    context_tokens_newest_first,
     estimate_context_tokens,
     estimate_tokens,
     js_length,
@@ -41,6 +45,8 @@ def reply(text: str, total: int, stop: str = "stop") -> AssistantMessage:
 def test_characters_are_counted_like_javascript() -> None:
     assert js_length("abc") == 3 and js_length("é") == 1 and js_length("😀") == 2
     assert estimate_tokens(UserMessage(content="😀😀😀", timestamp=0)) == 2  # 6 units → 2
+    assert js_length("a😀é\uffff") == 5 and js_length("\U0010ffff") == 2
+    assert js_length("\ud83d") == 1  # half an emoji alone is one unit, as in JavaScript
 
 
 def test_images_count_in_tool_results_and_custom_messages_but_not_for_users() -> None:
@@ -84,6 +90,25 @@ def test_the_context_estimate_uses_the_last_normal_reply() -> None:
     alone = estimate_context_tokens([user, user])
     assert (alone.tokens, alone.usage_tokens, alone.last_usage_index) == (4, 0, None)
 
+
+
+def test_the_estimate_read_newest_first_is_the_context_estimate() -> None:
+    user = UserMessage(content="abcdefgh", timestamp=0)  # 2 tokens
+    lists = [[], [user], [user, user], [user, reply("ok", 1000)],
+             [user, reply("ok", 1000), user, reply("", 9999, "error"), user],
+             [reply("a", 50), user, reply("b", 70, "aborted"), user], [reply("", 70, "error")]]
+    for messages in lists:
+        assert context_tokens_newest_first(reversed(messages)) == estimate_context_tokens(
+            messages).tokens, messages
+
+
+def test_the_estimate_read_newest_first_stops_at_the_last_reported_usage() -> None:
+    def older() -> Iterator[UserMessage]:
+        raise AssertionError("read past the reply that reported its usage")
+        yield UserMessage(content="", timestamp=0)
+
+    user = UserMessage(content="abcdefgh", timestamp=0)
+    assert context_tokens_newest_first(chain([user, reply("ok", 1000)], older())) == 1002
 
 def test_bash_notes_follow_a_blank_line_as_in_pis_bash_execution_to_text() -> None:
     from pi.coding_agent.messages import bash_text

@@ -19,7 +19,7 @@ from pi.coding_agent.session.entries import (
     MessageEntry,
     SessionEntry,
 )
-from pi.coding_agent.session.tokens import estimate_tokens
+from pi.coding_agent.session.nodes import message_tokens
 from pi.coding_agent.session.tree import EntryList
 
 CUT_ROLES = frozenset({"user", "assistant", "bashExecution", "custom", "branchSummary",
@@ -77,9 +77,9 @@ def budget_index(path: Sequence[SessionEntry], start: int, end: int, keep: int) 
     """
     kept = 0
     for i in range(end - 1, start - 1, -1):
-        entry = path[i]
-        if isinstance(entry, MessageEntry):
-            kept += estimate_tokens(entry.message)
+        tokens = message_tokens(path, i)  # None: not a message entry
+        if tokens is not None:
+            kept += tokens
             if kept >= keep:
                 return i
     return None

@@ -12,7 +12,9 @@ Step 10 (compaction) imports these functions from here.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
+from typing import TypeGuard
 
 from pi.ai import (
     AgentMessage,
@@ -95,15 +97,16 @@ class ContextTokens:
     last_usage_index: int | None
 
 
+def reports_usage(message: AgentMessage | CodingMessage) -> TypeGuard[AssistantMessage]:
+    """A reply that finished normally: its usage measured the context up to there."""
+    return isinstance(message, AssistantMessage) and message.stop_reason not in ("aborted",
+                                                                                 "error")
+
+
 def last_usage_index(messages: list[AgentMessage | CodingMessage]) -> int | None:
-    """The last reply that finished normally; its usage measured the context up to there."""
-    for index in range(len(messages) - 1, -1, -1):
-        message = messages[index]
-        if isinstance(message, AssistantMessage) and message.stop_reason not in (
-            "aborted", "error"
-        ):
-            return index
-    return None
+    """The index of the last message that `reports_usage`, or None."""
+    return next((i for i in range(len(messages) - 1, -1, -1) if reports_usage(messages[i])),
+                None)
 
 
 def estimate_context_tokens(messages: list[AgentMessage | CodingMessage]) -> ContextTokens:
@@ -117,3 +120,18 @@ def estimate_context_tokens(messages: list[AgentMessage | CodingMessage]) -> Con
     usage_tokens = calculate_context_tokens(reply.usage)
     trailing = sum(estimate_tokens(message) for message in messages[index + 1:])
     return ContextTokens(usage_tokens + trailing, usage_tokens, trailing, index)
+
+
+def context_tokens_newest_first(messages: Iterable[AgentMessage | CodingMessage]) -> int:
+    """`estimate_context_tokens(...).tokens` for messages given newest first.
+
+    The estimate needs only what came after the last reply that reported its usage, so it
+    stops there: a caller can hand over the messages lazily, from the end of a long path,
+    without listing all of them first.
+    """
+    trailing = 0
+    for message in messages:
+        if reports_usage(message):
+            return calculate_context_tokens(message.usage) + trailing
+        trailing += estimate_tokens(message)
+    return trailing

@@ -13,13 +13,14 @@ from typing import overload
 
 from pi.coding_agent.session.entries import MessageEntry, SessionEntry
 from pi.coding_agent.session.lines import entry_from_bytes
+from pi.coding_agent.session.tokens import estimate_tokens
 
 
 class Node:
     """One entry as the tree holds it; `entry` is built from `line` when first asked for."""
 
     __slots__ = ("_entry", "child", "file", "id", "kids", "line", "number", "parent_id",
-                 "role", "timestamp", "type")
+                 "role", "timestamp", "tokens", "type")
 
     def __init__(self, id: str, parent_id: str | None, timestamp: str, type: str,
                  role: str | None, entry: SessionEntry | None = None,
@@ -34,6 +35,7 @@ class Node:
         # nodes themselves.
         self.child: Node | None = None
         self.kids: list[Node] | None = None
+        self.tokens: int | None = None  # the message's token estimate, once somebody made it
 
     @classmethod
     def of(cls, entry: SessionEntry, line: bytes | None = None, file: str = "",
@@ -116,6 +118,27 @@ def last_of_type(entries: Sequence[SessionEntry], kind: str) -> int:
         nodes = entries.nodes
         return next((i for i in range(len(nodes) - 1, -1, -1) if nodes[i].type == kind), -1)
     return next((i for i in range(len(entries) - 1, -1, -1) if entries[i].type == kind), -1)
+
+
+def message_tokens(entries: Sequence[SessionEntry], index: int) -> int | None:
+    """Pi's token estimate of entry `index`'s message; None when it is not a message entry.
+
+    A path from the tree answers from its nodes: the type is read without building the
+    entry, and each node keeps the estimate once made (an entry never changes), so finding
+    the cut point a second time, as preparing a compaction does, estimates nothing again.
+    """
+    if not isinstance(entries, EntryList):
+        entry = entries[index]
+        return estimate_tokens(entry.message) if isinstance(entry, MessageEntry) else None
+    node = entries.nodes[index]
+    if node.type != "message":  # read from the node: nothing is built
+        return None
+    if node.tokens is None:
+        entry = node.entry
+        if not isinstance(entry, MessageEntry):
+            return None
+        node.tokens = estimate_tokens(entry.message)
+    return node.tokens
 
 
 class EntryIndex(Mapping[str, SessionEntry]):

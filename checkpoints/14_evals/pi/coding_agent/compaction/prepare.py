@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from itertools import chain
 
 from pi.coding_agent.compaction.cut_points import CutPoint, find_cut_point
 from pi.coding_agent.compaction.entry_messages import AnyMessage, entry_message
@@ -24,7 +25,7 @@ from pi.coding_agent.compaction.thresholds import CompactionSettings
 from pi.coding_agent.session.context import message_of, summary_of, visible_entries
 from pi.coding_agent.session.entries import CompactionEntry, SessionEntry
 from pi.coding_agent.session.nodes import last_of_type
-from pi.coding_agent.session.tokens import estimate_context_tokens
+from pi.coding_agent.session.tokens import context_tokens_newest_first
 from pi.coding_agent.session.tree import ids_of
 
 Range = tuple[int, int]  # path indices [from, to)
@@ -73,11 +74,15 @@ def summarised_messages(path: Sequence[SessionEntry], start: int, end: int) -> l
 
 
 def context_tokens_of(path: Sequence[SessionEntry]) -> int:
-    """The estimate for the context this path gives (summary + kept + newer), as Pi counts."""
+    """The estimate for the context this path gives (summary + kept + newer), as Pi counts.
+
+    Read from the newest entry back: the estimate stops at the last reply that reported its
+    usage, so the older entries are never turned into messages."""
     compaction, shown = visible_entries(path)
-    messages: list[AnyMessage] = [summary_of(compaction)] if compaction is not None else []
-    messages += [message for entry in shown if (message := message_of(entry)) is not None]
-    return estimate_context_tokens(messages).tokens
+    newest_first = (message for entry in reversed(shown)
+                    if (message := message_of(entry)) is not None)
+    summary = [summary_of(compaction)] if compaction is not None else []
+    return context_tokens_newest_first(chain(newest_first, summary))
 
 
 def collect_file_ops(previous: SessionEntry | None, messages: list[AnyMessage]) -> FileOps:

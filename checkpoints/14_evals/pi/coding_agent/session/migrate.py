@@ -70,7 +70,7 @@ class Migration:
             data = rename_hook_message(data)
         return data
 
-    def entry_from_line(self, raw: bytes, where: str) -> SessionEntry:
+    def entry_from_line(self, raw: bytes, file: str, number: int) -> SessionEntry:
         """One entry line's bytes as a version-3 entry.
 
         Most old lines need nothing (v2) or only their ids (v1). Those are validated straight
@@ -79,13 +79,16 @@ class Migration:
         hookMessage, renamed), or that the one pass refuses, is decoded and migrated as
         data, which also says what is wrong with it.
         """
-        ids, line = None, raw.rstrip()
-        if self.version < 2 and line.startswith(b"{") and line.endswith(b"}"):
-            ids = self.next_ids()
-            line = with_ids(line, ids)
+        ids, line = None, raw
+        if self.version < 2:
+            line = raw.rstrip()
+            if line.startswith(b"{") and line.endswith(b"}"):
+                ids = self.next_ids()
+                line = with_ids(line, ids)
         entry = parse_entry_line(line)
         if entry is None or is_hook_message(entry) or (self.version < 2
                                                         and entry.type == "compaction"):
+            where = f"{file}:{number}"  # made only here: most lines never need it
             return entry_at(self.entry(decode(raw, where), ids), where)
         return entry
 
