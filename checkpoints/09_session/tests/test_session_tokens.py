@@ -4,6 +4,7 @@ from collections.abc import Iterator
 from itertools import chain
 
 from pi.ai import (
+    AppMessage,
     AssistantMessage,
     Cost,
     ImageContent,
@@ -75,6 +76,11 @@ def test_coding_roles_count_what_pi_counts() -> None:
     assert estimate_tokens(summary) == 2
 
 
+
+def test_a_role_pi_does_not_know_counts_nothing_as_in_pi() -> None:
+    assert estimate_tokens(AppMessage(role="bookmark", text="x" * 400)) == 0  # Pi: `return 0`
+
+
 def test_reported_context_size_prefers_total_tokens() -> None:
     assert calculate_context_tokens(usage(500, (1, 2, 3, 4))) == 500
     assert calculate_context_tokens(usage(0, (1, 2, 3, 4))) == 10
@@ -89,6 +95,8 @@ def test_the_context_estimate_uses_the_last_normal_reply() -> None:
             estimate.last_usage_index) == (1004, 1000, 4, 1)
     alone = estimate_context_tokens([user, user])
     assert (alone.tokens, alone.usage_tokens, alone.last_usage_index) == (4, 0, None)
+    after_abort = estimate_context_tokens([user, reply("ok", 1000), reply("", 5000, "aborted")])
+    assert (after_abort.tokens, after_abort.last_usage_index) == (1000, 1), "an abort is no usage"
 
 
 

@@ -12,6 +12,7 @@ from pi.coding_agent.session.entries import (
     ThinkingLevelChangeEntry,
 )
 from pi.coding_agent.session.errors import SessionError
+from pi.coding_agent.session.nodes import ids_of, last_of_type, message_tokens, types_of
 from pi.coding_agent.session.reader import read_session
 from pi.coding_agent.session.show import tree_rows
 from pi.coding_agent.session.tree import SessionTree
@@ -155,6 +156,42 @@ def test_rows_open_a_level_at_each_branch(data_dir: Path) -> None:
     assert (rows["u2"], rows["a5"], rows["ce1"], rows["si1"]) == ("l1", "l1", "u4", "bs1")
     assert (rows["u5"], rows["a8"]) == ("top", "u5")
 
+
+
+def test_a_used_id_is_an_error_and_the_tree_is_unchanged() -> None:
+    tree = SessionTree([entry("a", None)])
+    with pytest.raises(SessionError, match=r"^entry id a is already used by an earlier entry$"):
+        tree.add(entry("a", None))
+    assert [node.id for node in tree.nodes] == ["a"]
+
+
+def test_the_entry_views_read_the_nodes_and_agree_with_a_plain_list() -> None:
+    entries = [entry("a", None), label("b", "a", "a", "mine"), entry("c", "b"),
+               label("d", "c", "a", None), entry("e", "d")]
+    tree = SessionTree(entries)
+    path = tree.path_to("e")
+    assert path == entries and list(tree.entries) == entries
+    assert path != entries[:2] and path != "abcde" and path != 5
+    assert repr(path) == "EntryPath(5 entries)" and repr(tree.entries) == "EntryList(5 entries)"
+    assert repr(tree.node_of["b"]) == "Node('b', 'label', parent='a')"
+    with pytest.raises(TypeError, match=r"^an entry list is not hashable$"):
+        hash(path)
+    for view in (path, entries):  # a view answers from its nodes, a list from its entries
+        assert ids_of(view) == ["a", "b", "c", "d", "e"]
+        assert types_of(view) == ["thinking_level_change", "label"] * 2 + ["thinking_level_change"]
+        assert (last_of_type(view, "label"), last_of_type(view, "compaction")) == (3, -1)
+        assert last_of_type(view, "thinking_level_change") == 4
+        assert [message_tokens(view, i) for i in range(5)] == [None] * 5  # no message entries
+
+
+def test_by_id_is_a_mapping_of_the_entries() -> None:
+    entries = [entry("a", None), entry("b", "a")]
+    index = SessionTree(entries).by_id
+    assert index["b"] == entries[1] and "b" in index and "z" not in index
+    assert list(index) == ["a", "b"] and len(index) == 2 and dict(index) == {"a": entries[0],
+                                                                            "b": entries[1]}
+    with pytest.raises(KeyError):
+        index["z"]
 
 def test_the_leaf_on_load_is_the_entry_written_last_not_the_deepest() -> None:
     # a → b → c, then the person went back to `a` and wrote `d`: Pi continues at `d`.

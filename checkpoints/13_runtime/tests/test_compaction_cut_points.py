@@ -19,7 +19,9 @@ from pi.coding_agent.session.entries import (
     CustomMessageEntry,
     LabelEntry,
     MessageEntry,
+    SessionEntry,
 )
+from pi.coding_agent.session.tree import EntryPath, SessionTree
 
 STEP = 10
 TS = "2026-01-01T00:00:00.000Z"
@@ -35,6 +37,14 @@ def tool_result(ident: str, tokens: int = 10) -> MessageEntry:
     message = ToolResultMessage(tool_call_id="c", tool_name="ls", is_error=False, timestamp=0,
                                 content=(TextContent(text="r" * (4 * tokens)),))
     return MessageEntry(id=ident, parent_id=None, timestamp=TS, message=message)
+
+
+def chained(entries: list[SessionEntry]) -> EntryPath:
+    """The same entries as a path from a tree: ids e0, e1, …, each the parent of the next."""
+    tree = SessionTree()
+    for i, entry in enumerate(entries):
+        tree.add(entry.model_copy(update={"id": f"e{i}", "parent_id": f"e{i - 1}" if i else None}))
+    return tree.path_to(f"e{len(entries) - 1}")
 
 
 def label(ident: str) -> LabelEntry:
@@ -157,8 +167,9 @@ def test_stepping_back_stops_at_the_start_of_the_range() -> None:
                        display=True),
 ], ids=["branch_summary", "custom_message"])
 def test_a_branch_summary_or_an_extension_message_starts_the_kept_part_and_a_turn(entry) -> None:
-    path = [tool_result("r0"), entry, tool_result("r2")]
-    assert find_cut_point(path, 0, 3, 5) == CutPoint(1, 1, True)
+    entries = [tool_result("r0"), entry, tool_result("r2")]
+    for path in (entries, chained(entries)):  # a tree's path answers from its nodes
+        assert find_cut_point(path, 0, 3, 5) == CutPoint(1, 1, True)
 
 
 @pytest.mark.parametrize("message", [
@@ -169,8 +180,9 @@ def test_a_branch_summary_or_an_extension_message_starts_the_kept_part_and_a_tur
 ], ids=lambda m: m.role)
 def test_every_message_role_but_a_tool_result_may_begin_the_kept_part(message) -> None:
     entry = MessageEntry(id="m", parent_id=None, timestamp=TS, message=message)
-    path = [tool_result("r0"), entry, tool_result("r2")]
-    assert find_cut_point(path, 0, 3, 5).first_kept_entry_index == 1
+    entries = [tool_result("r0"), entry, tool_result("r2")]
+    for path in (entries, chained(entries)):
+        assert find_cut_point(path, 0, 3, 5).first_kept_entry_index == 1
 
 
 def test_an_unknown_entry_is_no_cut_point_and_stays_with_the_cut_like_pi() -> None:

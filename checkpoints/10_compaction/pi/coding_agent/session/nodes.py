@@ -23,8 +23,8 @@ class Node:
                  "role", "timestamp", "tokens", "type")
 
     def __init__(self, id: str, parent_id: str | None, timestamp: str, type: str,
-                 role: str | None, entry: SessionEntry | None = None,
-                 line: bytes | None = None, file: str = "", number: int = 0) -> None:
+                 role: str | None, entry: SessionEntry | None, line: bytes | None, file: str,
+                 number: int) -> None:
         self.id, self.parent_id, self.timestamp = id, parent_id, timestamp
         self.type, self.role = type, role
         self._entry, self.line, self.file, self.number = entry, line, file, number
@@ -116,8 +116,8 @@ def last_of_type(entries: Sequence[SessionEntry], kind: str) -> int:
     building entries (or a list of all their types) on the way."""
     if isinstance(entries, EntryList):
         nodes = entries.nodes
-        return next((i for i in range(len(nodes) - 1, -1, -1) if nodes[i].type == kind), -1)
-    return next((i for i in range(len(entries) - 1, -1, -1) if entries[i].type == kind), -1)
+        return next((i for i in reversed(range(len(nodes))) if nodes[i].type == kind), -1)
+    return next((i for i in reversed(range(len(entries))) if entries[i].type == kind), -1)
 
 
 def message_tokens(entries: Sequence[SessionEntry], index: int) -> int | None:

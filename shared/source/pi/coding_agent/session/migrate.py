@@ -12,6 +12,7 @@ same file twice with the same source gives the same ids.
 
 from __future__ import annotations
 
+from json.encoder import encode_basestring as json_string  # as COMPACT_JSON writes a str
 from pathlib import Path
 from typing import Any, TypeGuard
 
@@ -120,8 +121,8 @@ def with_ids(line: bytes, ids: Ids) -> bytes:
     already there is overridden, as in the decoded object: the last key counts). Only a
     valid object comes out valid: `{}` or `{"a":1,}` would give `{,"id":…}` or
     `{"a":1,,"id":…}`, which the one pass refuses, so such a line goes the slow way."""
-    parent = COMPACT_JSON.encode(ids[1]) if ids[1] is not None else "null"
-    return line[:-1] + f',"id":{COMPACT_JSON.encode(ids[0])},"parentId":{parent}}}'.encode()
+    parent = json_string(ids[1]) if ids[1] is not None else "null"
+    return line[:-1] + f',"id":{json_string(ids[0])},"parentId":{parent}}}'.encode()
 
 
 def is_hook_message(entry: SessionEntry) -> bool:
