@@ -105,8 +105,7 @@ def reports_usage(message: AgentMessage | CodingMessage) -> TypeGuard[AssistantM
 
 def last_usage_index(messages: list[AgentMessage | CodingMessage]) -> int | None:
     """The index of the last message that `reports_usage`, or None."""
-    return next((i for i in range(len(messages) - 1, -1, -1) if reports_usage(messages[i])),
-                None)
+    return next((i for i in reversed(range(len(messages))) if reports_usage(messages[i])), None)
 
 
 def estimate_context_tokens(messages: list[AgentMessage | CodingMessage]) -> ContextTokens:
