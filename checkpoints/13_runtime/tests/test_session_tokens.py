@@ -48,6 +48,7 @@ def test_characters_are_counted_like_javascript() -> None:
     assert estimate_tokens(UserMessage(content="😀😀😀", timestamp=0)) == 2  # 6 units → 2
     assert js_length("a😀é\uffff") == 5 and js_length("\U0010ffff") == 2
     assert js_length("\ud83d") == 1  # half an emoji alone is one unit, as in JavaScript
+    assert all(type(js_length(text)) is int for text in ("abc", "é", "😀"))  # never 1.0
 
 
 def test_images_count_in_tool_results_and_custom_messages_but_not_for_users() -> None:
