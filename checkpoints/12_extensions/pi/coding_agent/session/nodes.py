@@ -4,6 +4,8 @@ A `Node` holds what the tree's shape needs (id, parent, time, type, role) and ei
 entry or the line of the file it comes from; `node.entry` builds the entry the first time it
 is asked for. `EntryList`, `EntryPath` and `EntryIndex` show nodes as entries to code that
 wants entries (`tree.entries`, `tree.path_to`, `tree.by_id`), building each one as it is read.
+`message_tokens` reads an entry's token estimate the way a path from the tree allows: from
+its node, which keeps the estimate once it is made.
 """
 
 from __future__ import annotations
