@@ -15,7 +15,7 @@ from pi.coding_agent.session.errors import SessionError
 from pi.coding_agent.session.nodes import ids_of, last_of_type, message_tokens, types_of
 from pi.coding_agent.session.reader import read_session
 from pi.coding_agent.session.show import tree_rows
-from pi.coding_agent.session.tree import SessionTree
+from pi.coding_agent.session.tree import Node, SessionTree
 
 STEP = 9
 
@@ -162,6 +162,9 @@ def test_a_used_id_is_an_error_and_the_tree_is_unchanged() -> None:
     tree = SessionTree([entry("a", None)])
     with pytest.raises(SessionError, match=r"^entry id a is already used by an earlier entry$"):
         tree.add(entry("a", None))
+    by_hand = Node("a", None, "2026-01-01T00:00:00.000Z", "label", None, entry("a", None))
+    with pytest.raises(SessionError, match=r"^entry id a is already used"):  # no file, no line
+        tree.add_node(by_hand)
     assert [node.id for node in tree.nodes] == ["a"]
 
 

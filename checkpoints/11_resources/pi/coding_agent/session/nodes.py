@@ -25,8 +25,8 @@ class Node:
                  "role", "timestamp", "tokens", "type")
 
     def __init__(self, id: str, parent_id: str | None, timestamp: str, type: str,
-                 role: str | None, entry: SessionEntry | None, line: bytes | None, file: str,
-                 number: int) -> None:
+                 role: str | None, entry: SessionEntry | None = None,
+                 line: bytes | None = None, file: str = "", number: int = 0) -> None:
         self.id, self.parent_id, self.timestamp = id, parent_id, timestamp
         self.type, self.role = type, role
         self._entry, self.line, self.file, self.number = entry, line, file, number
