@@ -77,7 +77,6 @@ def test_coding_roles_count_what_pi_counts() -> None:
     assert estimate_tokens(summary) == 2
 
 
-
 def test_a_role_pi_does_not_know_counts_nothing_as_in_pi() -> None:
     assert estimate_tokens(AppMessage(role="bookmark", text="x" * 400)) == 0  # Pi: `return 0`
 
@@ -100,7 +99,6 @@ def test_the_context_estimate_uses_the_last_normal_reply() -> None:
     assert (after_abort.tokens, after_abort.last_usage_index) == (1000, 1), "an abort is no usage"
 
 
-
 def test_the_estimate_read_newest_first_is_the_context_estimate() -> None:
     user = UserMessage(content="abcdefgh", timestamp=0)  # 2 tokens
     lists = [[], [user], [user, user], [user, reply("ok", 1000)],
@@ -118,6 +116,7 @@ def test_the_estimate_read_newest_first_stops_at_the_last_reported_usage() -> No
 
     user = UserMessage(content="abcdefgh", timestamp=0)
     assert context_tokens_newest_first(chain([user, reply("ok", 1000)], older())) == 1002
+
 
 def test_bash_notes_follow_a_blank_line_as_in_pis_bash_execution_to_text() -> None:
     from pi.coding_agent.messages import bash_text

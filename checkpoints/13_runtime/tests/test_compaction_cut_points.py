@@ -63,7 +63,6 @@ def test_cut_points_match_pi_on_the_v3_files_by_id(data_dir, name) -> None:
         assert cut.is_split_turn == case["isSplitTurn"]
 
 
-
 @pytest.mark.parametrize("name", FIXTURES)
 def test_a_path_from_the_tree_cuts_where_a_list_of_its_entries_cuts(data_dir, name) -> None:
     path = load(data_dir, name).path()  # read from the nodes, estimates kept on them
@@ -85,6 +84,7 @@ def test_finding_the_cut_point_again_estimates_no_message_again(data_dir, monkey
     assert once > 0 and len({id(message) for message in estimated}) == once
     assert find_cut_point(path, 0, len(path), 20_000) == first
     assert len(estimated) == once, "each node keeps its message's estimate"
+
 
 @pytest.mark.parametrize("name", FIXTURES)
 def test_cut_points_match_pi_on_the_v1_files_by_line(data_dir, name) -> None:

@@ -157,12 +157,12 @@ def test_rows_open_a_level_at_each_branch(data_dir: Path) -> None:
     assert (rows["u5"], rows["a8"]) == ("top", "u5")
 
 
-
 def test_a_used_id_is_an_error_and_the_tree_is_unchanged() -> None:
     tree = SessionTree([entry("a", None)])
     with pytest.raises(SessionError, match=r"^entry id a is already used by an earlier entry$"):
         tree.add(entry("a", None))
-    by_hand = Node("a", None, "2026-01-01T00:00:00.000Z", "label", None, entry("a", None))
+    by_hand = Node("a", None, "2026-01-01T00:00:00.000Z", "thinking_level_change", None,
+                   entry("a", None))
     with pytest.raises(SessionError, match=r"^entry id a is already used"):  # no file, no line
         tree.add_node(by_hand)
     assert [node.id for node in tree.nodes] == ["a"]
@@ -195,6 +195,7 @@ def test_by_id_is_a_mapping_of_the_entries() -> None:
                                                                             "b": entries[1]}
     with pytest.raises(KeyError):
         index["z"]
+
 
 def test_the_leaf_on_load_is_the_entry_written_last_not_the_deepest() -> None:
     # a → b → c, then the person went back to `a` and wrote `d`: Pi continues at `d`.
