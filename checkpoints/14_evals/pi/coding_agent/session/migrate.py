@@ -16,7 +16,7 @@ from json.encoder import encode_basestring as json_string  # as COMPACT_JSON wri
 from pathlib import Path
 from typing import Any, TypeGuard
 
-from pi.ai.messages import COMPACT_JSON
+from pi.ai.messages import json_text
 
 from pi.coding_agent.session.entries import (
     CURRENT_VERSION,
@@ -162,11 +162,11 @@ def migrate_file(source: Path, target: Path, ids: IdSource) -> int:
         where = f"{source}:{number}"
         if migration is None:
             migration = Migration(file_version(header_at(data, where), where), ids)
-            out.append(compact_json(migration.header(data)))
+            out.append(json_text(migration.header(data)))
         else:
             migrated = migration.entry(data)
             entry_at(migrated, where)
-            out.append(compact_json(migrated))
+            out.append(json_text(migrated))
     if migration is None:
         raise no_header(source, lines.warnings)
     try:
@@ -175,8 +175,3 @@ def migrate_file(source: Path, target: Path, ids: IdSource) -> int:
     except OSError as error:
         raise SessionError(f"{target}: {error.strerror or error}") from None
     return migration.version
-
-
-def compact_json(data: Any) -> str:
-    """JSON as Pi's JSON.stringify writes it: no spaces, non-ASCII characters kept."""
-    return COMPACT_JSON.encode(data)
