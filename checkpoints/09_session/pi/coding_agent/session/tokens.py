@@ -124,13 +124,13 @@ def estimate_context_tokens(messages: list[AgentMessage | CodingMessage]) -> Con
 def context_tokens_newest_first(messages: Iterable[AgentMessage | CodingMessage]) -> int:
     """`estimate_context_tokens(...).tokens` for messages given newest first.
 
-    The estimate needs only what came after the last reply that reported its usage, so it
-    stops there: a caller can hand over the messages lazily, from the end of a long path,
-    without listing all of them first.
+    The estimate needs only the last reply that reported its usage and what came after it,
+    so reading stops there: a caller can hand over the messages lazily, from the end of a
+    long path, without listing all of them first. The counting is estimate_context_tokens's.
     """
-    trailing = 0
+    tail: list[AgentMessage | CodingMessage] = []
     for message in messages:
+        tail.append(message)
         if reports_usage(message):
-            return calculate_context_tokens(message.usage) + trailing
-        trailing += estimate_tokens(message)
-    return trailing
+            break
+    return estimate_context_tokens(tail[::-1]).tokens

@@ -18,13 +18,12 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from itertools import chain
 
-from pi.ai import AssistantMessage
 from pi.coding_agent.compaction.cut_points import CutPoint, find_cut_point
 from pi.coding_agent.compaction.entry_messages import AnyMessage, entry_message
 from pi.coding_agent.compaction.file_ops import FileOps, add_details_ops, add_message_ops
 from pi.coding_agent.compaction.thresholds import CompactionSettings
 from pi.coding_agent.session.context import message_of, summary_of, visible_entries
-from pi.coding_agent.session.entries import CompactionEntry, MessageEntry, SessionEntry
+from pi.coding_agent.session.entries import CompactionEntry, SessionEntry
 from pi.coding_agent.session.nodes import last_of_type
 from pi.coding_agent.session.tokens import context_tokens_newest_first
 from pi.coding_agent.session.tree import ids_of
@@ -69,15 +68,9 @@ def search_start(path: Sequence[SessionEntry], compaction_index: int) -> int:
 def summarised_messages(path: Sequence[SessionEntry], start: int, end: int) -> list[AnyMessage]:
     """The messages of `path[start:end]` a summary covers: an old compaction in the range is
     skipped, its summary reaches the model as the previous summary instead."""
-    messages: list[AnyMessage] = []
-    for entry in path[start:end]:
-        if isinstance(entry, MessageEntry):  # most entries: their message as it is
-            messages.append(entry.message)
-        elif not isinstance(entry, CompactionEntry):
-            found = entry_message(entry)  # an extension's message, a branch summary, or None
-            if found is not None:
-                messages.append(found)
-    return messages
+    found = (entry_message(entry) for entry in path[start:end]
+             if not isinstance(entry, CompactionEntry))
+    return [message for message in found if message is not None]
 
 
 def context_tokens_of(path: Sequence[SessionEntry]) -> int:
@@ -98,8 +91,7 @@ def collect_file_ops(previous: SessionEntry | None, messages: list[AnyMessage]) 
     if isinstance(previous, CompactionEntry) and not previous.from_hook:
         add_details_ops(previous.details, ops)
     for message in messages:
-        if isinstance(message, AssistantMessage):  # only a reply calls tools
-            add_message_ops(message, ops)
+        add_message_ops(message, ops)
     return ops
 
 
