@@ -40,8 +40,10 @@ from pi.coding_agent.session.entries import parse_entry
 from pi.coding_agent.session.errors import SessionError
 from pi.coding_agent.session.ids import fixed_clock, sequential_ids
 from pi.coding_agent.session.lines import parse_entry_line
+from pi.coding_agent.session.nodes import NEWEST_TOKENS, Node, count_newest_tokens
 from pi.coding_agent.session.reader import read_session
 from pi.coding_agent.session.shape import checked_line
+from pi.coding_agent.session.tokens import estimate_tokens
 from pi.coding_agent.session.writer import SessionWriter
 
 STEP = 9
@@ -100,6 +102,51 @@ def test_a_walk_or_a_path_builds_nothing(tmp_path: Path) -> None:
     assert len(list(session.tree.walk())) == len(built)
     assert len(session.tree.path_to(session.tree.leaf_on_load or "")) == len(built)
     assert [node.built for node in session.tree.nodes] == built
+
+
+def test_a_small_sessions_built_messages_all_get_their_estimates(tmp_path: Path) -> None:
+    path, _ = compacted_session(tmp_path)
+    session = read_session(path)
+    for node in session.tree.nodes:
+        if node.built and node.type == "message":
+            assert node.tokens == estimate_tokens(node.entry.message)
+        else:
+            assert node.tokens is None, "a checked line stays unbuilt, and so unestimated"
+
+
+@pytest.mark.parametrize("name", ["large-session.jsonl", "large-session.v3.jsonl",
+                                  "before-compaction.v3.jsonl"])
+def test_reading_estimates_the_newest_messages_until_they_reach_the_budget(
+        data_dir: Path, name: str) -> None:
+    session = read_session(data_dir / "pi-reference" / "sessions" / name)
+    newest_first = [node for node in reversed(session.tree.nodes) if node.type == "message"]
+    counted = len([node for node in newest_first if node.tokens is not None])
+    assert all(node.tokens is not None for node in newest_first[:counted]), "no gap"
+    tokens = [estimate_tokens(node.entry.message) for node in newest_first[:counted]]
+    assert [node.tokens for node in newest_first[:counted]] == tokens
+    assert sum(tokens[:-1]) < NEWEST_TOKENS <= sum(tokens), "it stops once they reach it"
+
+
+def messages_of(*tokens: int) -> list[Node]:
+    """Nodes of user messages of exactly these estimates (four characters a token)."""
+    return [Node.of(E.MessageEntry(id=f"m{i}", parent_id=None, timestamp="t", message=UserMessage(
+        content="x" * (4 * count), timestamp=0))) for i, count in enumerate(tokens)]
+
+
+@pytest.mark.parametrize(("budget", "counted"), [(0, 0), (1, 1), (10, 1), (11, 2), (30, 3)])
+def test_counting_the_newest_tokens_stops_at_the_message_that_reaches_the_budget(
+        budget: int, counted: int) -> None:
+    nodes = messages_of(10, 10, 10)
+    count_newest_tokens(nodes, budget)
+    assert [node.tokens for node in nodes] == [10] * counted + [None] * (3 - counted)
+
+
+def test_counting_the_newest_tokens_passes_over_entries_that_are_no_message() -> None:
+    label = Node.of(E.LabelEntry(id="l", parent_id=None, timestamp="t", target_id="m0",
+                                 label="mark"))
+    nodes = [messages_of(9)[0], label, *messages_of(0, 10)]
+    count_newest_tokens(nodes, 10)
+    assert [node.tokens for node in nodes] == [9, None, 0, 10], "a label adds no token"
 
 
 @pytest.mark.parametrize("line", [2, 5, 9])

@@ -26,7 +26,7 @@ from pi.coding_agent.session.entries import SessionHeader
 from pi.coding_agent.session.ids import IdSource, sequential_ids
 from pi.coding_agent.session.lines import JsonLines, decode, header_at, no_header
 from pi.coding_agent.session.migrate import Migration, file_version
-from pi.coding_agent.session.nodes import EntryList, Node
+from pi.coding_agent.session.nodes import EntryList, Node, count_newest_tokens
 from pi.coding_agent.session.read_back import read_nodes
 from pi.coding_agent.session.tree import SessionTree
 
@@ -84,6 +84,7 @@ def read_lines(path: Path, lines: JsonLines, ids: IdSource) -> LoadedSession:
         for number, raw in numbered:
             tree.add_node(Node.of(migration.entry_from_line(raw, file, number), None, file,
                                   number))
+        count_newest_tokens(reversed(tree.nodes))  # built last: still at hand
     else:
         for node in read_nodes(str(path), list(numbered)):
             tree.add_node(node)  # a node from a file: an error names its line

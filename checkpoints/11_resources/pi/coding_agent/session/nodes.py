@@ -5,12 +5,13 @@ entry or the line of the file it comes from; `node.entry` builds the entry the f
 is asked for. `EntryList`, `EntryPath` and `EntryIndex` show nodes as entries to code that
 wants entries (`tree.entries`, `tree.path_to`, `tree.by_id`), building each one as it is read.
 `message_tokens` reads an entry's token estimate the way a path from the tree allows: from
-its node, which keeps the estimate once it is made.
+its node, which keeps the estimate once it is made; `count_newest_tokens` makes the newest
+ones while a reader still has their entries in hand.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from typing import overload
 
 from pi.coding_agent.session.entries import MessageEntry, SessionEntry
@@ -56,6 +57,18 @@ class Node:
     @property
     def built(self) -> bool:
         return self._entry is not None
+
+    def message_tokens(self) -> int | None:
+        """Pi's token estimate of this node's message, made once (an entry never changes);
+        None when the entry is not a message. The type is read first: nothing is built."""
+        if self.type != "message":
+            return None
+        if self.tokens is None:
+            entry = self.entry
+            if not isinstance(entry, MessageEntry):
+                return None
+            self.tokens = estimate_tokens(entry.message)
+        return self.tokens
 
     def __repr__(self) -> str:
         return f"Node({self.id!r}, {self.type!r}, parent={self.parent_id!r})"
@@ -125,22 +138,33 @@ def last_of_type(entries: Sequence[SessionEntry], kind: str) -> int:
 def message_tokens(entries: Sequence[SessionEntry], index: int) -> int | None:
     """Pi's token estimate of entry `index`'s message; None when it is not a message entry.
 
-    A path from the tree answers from its nodes: the type is read without building the
-    entry, and each node keeps the estimate once made (an entry never changes), so finding
-    the cut point a second time, as preparing a compaction does, estimates nothing again.
+    A path from the tree answers from its nodes (`Node.message_tokens`), which keep each
+    estimate once made, so finding the cut point a second time, as preparing a compaction
+    does, estimates nothing again.
     """
-    if not isinstance(entries, EntryList):
-        entry = entries[index]
-        return estimate_tokens(entry.message) if isinstance(entry, MessageEntry) else None
-    node = entries.nodes[index]
-    if node.type != "message":  # read from the node: nothing is built
-        return None
-    if node.tokens is None:
-        entry = node.entry
-        if not isinstance(entry, MessageEntry):
-            return None
-        node.tokens = estimate_tokens(entry.message)
-    return node.tokens
+    if isinstance(entries, EntryList):
+        return entries.nodes[index].message_tokens()
+    entry = entries[index]
+    return estimate_tokens(entry.message) if isinstance(entry, MessageEntry) else None
+
+
+NEWEST_TOKENS = 20_000  # Pi's default keepRecentTokens: how far back a compaction keeps
+
+
+def count_newest_tokens(newest_first: Iterable[Node], budget: int = NEWEST_TOKENS) -> None:
+    """Estimate the newest messages' tokens, newest first, until they add up to `budget`.
+
+    Finding where to cut (step 10) adds up the newest messages' tokens, as far back as a
+    compaction keeps. A reader calls this while it still has those entries in hand. Later,
+    after a long session's older lines or a walk of its tree, their objects are no longer in
+    the processor's cache: at 100,000 entries the same estimates then cost 0.4 ms instead of
+    0.1 ms.
+    """
+    total = 0
+    for node in newest_first:
+        if total >= budget:
+            return
+        total += node.message_tokens() or 0
 
 
 class EntryIndex(Mapping[str, SessionEntry]):

@@ -12,7 +12,7 @@ from __future__ import annotations
 from pi.coding_agent.session.entries import CompactionEntry
 from pi.coding_agent.session.errors import SessionError
 from pi.coding_agent.session.lines import entry_from_bytes, parse_entry_line
-from pi.coding_agent.session.nodes import Node
+from pi.coding_agent.session.nodes import Node, count_newest_tokens
 from pi.coding_agent.session.shape import checked_line
 
 
@@ -41,6 +41,7 @@ def read_nodes(file: str, lines: list[tuple[int, bytes]]) -> list[Node]:
                 first_kept = node.entry.first_kept_entry_id
             if node.id == first_kept:
                 break
+    count_newest_tokens(nodes)  # the newest entries, built first, are still at hand
     nodes += [checked_node(file, *lines[i]) or slow_node(file, lines, i)  # checking the rest
               for i in range(index, -1, -1)]
     nodes.reverse()
