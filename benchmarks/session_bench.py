@@ -13,8 +13,10 @@ interleaved rounds: on a shared machine, wall time would also count everybody el
   at most 2.5× the file;
 - real Pi's SessionManager and compaction functions on the same 100k file, operation by
   operation (open, context, path, walk, cut, prepare, branch summary): ours no slower on any,
-  and at least 2× faster overall. Pi comes from npm (`@mariozechner/pi-coding-agent`, the
-  newest release) into ~/.cache/pi-course/session-bench when node is present;
+  and at least 2× faster overall. Our reader estimates the newest messages' tokens while it
+  holds their entries: that cost is part of "open", and the cut reads the numbers kept. Pi
+  comes from npm (`@mariozechner/pi-coding-agent`, the newest release) into
+  ~/.cache/pi-course/session-bench when node is present;
 - `python -m pi session context --json` (the step-14 checkpoint's command) on the 100k file,
   against the floor in a process of its own: at most 1.5× the time, at most 3× the file in
   peak RSS.
