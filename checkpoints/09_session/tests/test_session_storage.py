@@ -88,3 +88,10 @@ def test_ids_are_fresh_and_a_repeating_source_is_refused() -> None:
     assert len(drawn) == 8 and all(c in "0123456789abcdef" for c in drawn)
     with pytest.raises(SessionError, match="100 ids that are all taken"):
         fresh_id(lambda: "same", {"same"})
+
+
+def test_a_fresh_id_is_taken_from_the_first_hundred_tries() -> None:
+    taken = {f"{n:08x}" for n in range(1, 100)}  # the first 99 ids the source gives
+    assert fresh_id(sequential_ids(), taken) == "00000064", "the hundredth try still counts"
+    with pytest.raises(SessionError, match="100 ids that are all taken"):
+        fresh_id(sequential_ids(), taken | {"00000064"})

@@ -185,6 +185,7 @@ def test_the_entry_views_read_the_nodes_and_agree_with_a_plain_list() -> None:
         assert (last_of_type(view, "label"), last_of_type(view, "compaction")) == (3, -1)
         assert last_of_type(view, "thinking_level_change") == 4
         assert [message_tokens(view, i) for i in range(5)] == [None] * 5  # no message entries
+    assert last_of_type(SessionTree().entries, "label") == last_of_type([], "label") == -1
 
 
 def test_by_id_is_a_mapping_of_the_entries() -> None:

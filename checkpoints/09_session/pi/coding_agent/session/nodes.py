@@ -131,7 +131,10 @@ def last_of_type(entries: Sequence[SessionEntry], kind: str) -> int:
     building entries (or a list of all their types) on the way."""
     if isinstance(entries, EntryList):
         nodes = entries.nodes
-        return next((i for i in reversed(range(len(nodes))) if nodes[i].type == kind), -1)
+        for index in range(len(nodes) - 1, -1, -1):
+            if nodes[index].type == kind:
+                return index
+        return -1
     return next((i for i in reversed(range(len(entries))) if entries[i].type == kind), -1)
 
 
