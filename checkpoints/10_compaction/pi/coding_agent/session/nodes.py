@@ -160,8 +160,8 @@ def count_newest_tokens(newest_first: Iterable[Node], budget: int = NEWEST_TOKEN
     Finding where to cut (step 10) adds up the newest messages' tokens, as far back as a
     compaction keeps. A reader calls this while it still has those entries in hand. Later,
     after a long session's older lines or a walk of its tree, their objects are no longer in
-    the processor's cache: at 100,000 entries the same estimates then cost 0.4 ms instead of
-    0.1 ms.
+    the processor's cache: at 100,000 entries the same 96 estimates then cost 0.4 ms instead
+    of 0.15 ms.
     """
     total = 0
     for node in newest_first:
