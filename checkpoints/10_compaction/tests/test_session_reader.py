@@ -172,7 +172,6 @@ def test_migrate_file_never_overwrites(data_dir: Path, tmp_path: Path) -> None:
     assert target.read_text() == "keep me\n"
 
 
-
 def test_migrate_file_writes_half_an_emoji_as_json_stringify_does(tmp_path: Path) -> None:
     source = write(tmp_path, '{"type":"session","id":"s","timestamp":"t","cwd":"/w"}\n'
                    '{"type":"message","timestamp":"t","message":{"role":"user",'
@@ -182,6 +181,7 @@ def test_migrate_file_writes_half_an_emoji_as_json_stringify_does(tmp_path: Path
     assert '"content":"half \\ud83d here"' in target.read_text(encoding="utf-8")
     entry = read_session(target).entries[0]
     assert isinstance(entry, MessageEntry) and entry.message.content == "half \ud83d here"
+
 
 def test_a_v2_hook_message_becomes_a_custom_message(data_dir: Path) -> None:
     want = expected(data_dir, "synthetic-v2-hookmessage")

@@ -129,13 +129,12 @@ def types_of(entries: Sequence[SessionEntry]) -> list[str]:
 def last_of_type(entries: Sequence[SessionEntry], kind: str) -> int:
     """The index of the last entry of type `kind`, or -1; searched from the end without
     building entries (or a list of all their types) on the way."""
-    if isinstance(entries, EntryList):
-        nodes = entries.nodes
-        for index in range(len(nodes) - 1, -1, -1):
-            if nodes[index].type == kind:
-                return index
-        return -1
-    return next((i for i in reversed(range(len(entries))) if entries[i].type == kind), -1)
+    typed: Sequence[Node] | Sequence[SessionEntry] = (
+        entries.nodes if isinstance(entries, EntryList) else entries)  # both have a `type`
+    for index in range(len(typed) - 1, -1, -1):
+        if typed[index].type == kind:
+            return index
+    return -1
 
 
 def message_tokens(entries: Sequence[SessionEntry], index: int) -> int | None:

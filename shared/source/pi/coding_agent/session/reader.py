@@ -82,8 +82,8 @@ def read_lines(path: Path, lines: JsonLines, ids: IdSource) -> LoadedSession:
         header = header_at(migration.header(data), f"{path}:{number}")
         file = str(path)
         for number, raw in numbered:
-            tree.add_node(Node.of(migration.entry_from_line(raw, file, number), None, file,
-                                  number))
+            entry = migration.entry_from_line(raw, file, number)
+            tree.add_node(Node.of(entry, file=file, number=number))
         count_newest_tokens(reversed(tree.nodes))  # built last: still at hand
     else:
         for node in read_nodes(str(path), list(numbered)):
