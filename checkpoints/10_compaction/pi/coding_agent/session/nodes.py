@@ -154,10 +154,13 @@ NEWEST_TOKENS = 20_000  # Pi's default keepRecentTokens: how far back a compacti
 
 
 def count_newest_tokens(newest_first: Iterable[Node], budget: int = NEWEST_TOKENS) -> None:
-    """Estimate the newest messages' tokens, newest first, until they add up to `budget`.
+    """Estimate the messages' tokens, newest first, until their total reaches `budget` (the
+    message that reaches it included).
 
     Finding where to cut (step 10) adds up the newest messages' tokens, as far back as a
-    compaction keeps. A reader calls this while it still has those entries in hand. Later,
+    compaction keeps. A reader calls this with the nodes it built, from the last line back,
+    while it still has their entries in hand; a node it leaves out (another branch took the
+    budget, or the line was only checked) is estimated when somebody asks. Later,
     after a long session's older lines or a walk of its tree, their objects are no longer in
     the processor's cache: at 100,000 entries the same 96 estimates then cost 0.4 ms instead
     of 0.15 ms.

@@ -41,7 +41,7 @@ def read_nodes(file: str, lines: list[tuple[int, bytes]]) -> list[Node]:
                 first_kept = node.entry.first_kept_entry_id
             if node.id == first_kept:
                 break
-    count_newest_tokens(nodes)  # the newest entries, built first, are still at hand
+    count_newest_tokens(nodes)  # the newest lines, built first, are still at hand
     nodes += [checked_node(file, *lines[i]) or slow_node(file, lines, i)  # checking the rest
               for i in range(index, -1, -1)]
     nodes.reverse()
