@@ -29,7 +29,7 @@ def read_nodes(file: str, lines: list[tuple[int, bytes]]) -> list[Node]:
     their own, so the nodes lie side by side in memory, in the order a walk of the tree
     visits them. Made between the checks, they were scattered among the blocks each check
     freed: a walk of 100,000 entries, which does ten times the work of a walk of 10,000
-    (10.03× the instructions), then took 10.6-11.6× the time; now it takes 10.0-10.5×.
+    (10.03× the instructions), then took 10.6-11.6× the time; now it takes 10.0-10.6×.
     """
     nodes: list[Node] = []
     wanted_id: str | None = None  # the next entry on the path to the last leaf
