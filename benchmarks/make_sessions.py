@@ -117,12 +117,17 @@ def make_session(path: Path, size: int, seed: int = 9) -> Path:
     return path
 
 
+def session_path(folder: Path, size: int) -> Path:
+    """Where the generated session of `size` entries lives in `folder`."""
+    return folder / f"session-{size}.jsonl"
+
+
 def main(argv: list[str]) -> None:
     if len(argv) < 2:
         raise SystemExit("usage: make_sessions.py DIR SIZE [SIZE …]")
     folder = Path(argv[0])
-    for size in argv[1:]:
-        print(make_session(folder / f"session-{size}.jsonl", int(size)))
+    for size in map(int, argv[1:]):
+        print(make_session(session_path(folder, size), size))
 
 
 if __name__ == "__main__":

@@ -41,7 +41,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from make_sessions import ROOT
+from make_sessions import ROOT, session_path
 from rich.console import Console
 from rich.table import Table
 
@@ -200,7 +200,7 @@ def run_child(argv: list[str], cwd: Path) -> tuple[float, int]:
     return seconds, max(peaks, default=0)
 
 
-def generate_missing(paths: list[Path]) -> None:
+def generate_missing(folder: Path, sizes: tuple[int, ...]) -> None:
     """Write the generated sessions not there yet, in a process of their own.
 
     Generating 111,000 entries here would leave this process's heap full of freed blocks,
@@ -208,11 +208,10 @@ def generate_missing(paths: list[Path]) -> None:
     by a fifth and our reading by only a twentieth, flattering the small files' ratios
     (1.38× instead of 1.58× for large-session.jsonl).
     """
-    for path in paths:
-        if not path.exists():
-            size = path.stem.removeprefix("session-")
-            subprocess.run([sys.executable, str(Path(__file__).with_name("make_sessions.py")),
-                            str(path.parent), size], check=True, stdout=subprocess.DEVNULL)
+    missing = [str(size) for size in sizes if not session_path(folder, size).exists()]
+    if missing:
+        subprocess.run([sys.executable, str(Path(__file__).with_name("make_sessions.py")),
+                        str(folder), *missing], check=True, stdout=subprocess.DEVNULL)
 
 
 def real_pi() -> tuple[Path, str] | None:
@@ -324,8 +323,8 @@ def main(argv: list[str]) -> int:
     with tempfile.TemporaryDirectory() as scratch:
         folder = keep or Path(scratch)
         folder.mkdir(parents=True, exist_ok=True)
-        generated = [(f"generated {size:,}", folder / f"session-{size}.jsonl") for size in SIZES]
-        generate_missing([path for _, path in generated])
+        generate_missing(folder, SIZES)
+        generated = [(f"generated {size:,}", session_path(folder, size)) for size in SIZES]
         reference = [(p.name, p) for p in sorted(REFERENCE.glob("*.jsonl"))
                      if p.stat().st_size > 100_000]
         results = {}
