@@ -17,8 +17,8 @@ from pi.coding_agent.session.shape import checked_line
 
 
 def read_nodes(file: str, lines: list[tuple[int, bytes]]) -> list[Node]:
-    """A node for every line, newest first: entries are built while a context for the last
-    leaf may need them, lines are only checked from there on.
+    """A node for every line, in file order, read from the newest: entries are built while a
+    context for the last leaf may need them, lines are only checked from there on.
 
     The context of the last entry is the path from it to the root, cut at the latest
     compaction on that path: only the entries from that compaction's first kept entry on are
@@ -26,10 +26,12 @@ def read_nodes(file: str, lines: list[tuple[int, bytes]]) -> list[Node]:
     entry, every line becomes its entry; after that, lines are checked and kept as bytes.
 
     The checked lines get their nodes only once every one of them is checked, in a loop of
-    their own, so the nodes lie side by side in memory, in the order a walk of the tree
-    visits them. Made between the checks, they were scattered among the blocks each check
-    freed: a walk of 100,000 entries, which does ten times the work of a walk of 10,000
-    (10.03× the instructions), then took 10.6-11.6× the time; now it takes 10.0-10.6×.
+    their own, so entries next to each other in the file are next to each other in memory
+    (at 100,000 entries, 96.7% of them one 128-byte block apart; made newest first, they go
+    down through memory along the file). Made between the checks, they were scattered among
+    the blocks each check freed: a walk of 100,000 entries, which does ten times the work of
+    a walk of 10,000 (10.03× the instructions), then took 10.6-11.6× the time; now it takes
+    10.0-10.6×.
     """
     nodes: list[Node] = []
     wanted_id: str | None = None  # the next entry on the path to the last leaf
