@@ -115,12 +115,24 @@ def slow_migration(raw: bytes, migration: Migration, where: str) -> object:
         return str(error)
 
 
-def one_pass_migration(raw: bytes, migration: Migration, where: str) -> object:
+def one_pass_migration(lines: list[bytes], migration: Migration) -> list[object] | str:
+    """Old lines as the reader migrates a file's lines, all at once; a bad line ends it."""
+    numbered = list(enumerate(lines, start=2))
     try:
-        file, number = where.rsplit(":", 1)
-        return migration.entry_from_line(raw, file, int(number))
+        return list(migration.entries(numbered, "old.jsonl"))
     except SessionError as error:
         return str(error)
+
+
+def slow_migrations(lines: list[bytes], migration: Migration) -> list[object] | str:
+    """The same lines the slow way, one after another, up to the first error's text."""
+    out: list[object] = []
+    for number, raw in enumerate(lines, start=2):
+        result = slow_migration(raw, migration, f"old.jsonl:{number}")
+        if isinstance(result, str):
+            return result
+        out.append(result)
+    return out
 
 
 ODD_OLD_LINES = [
@@ -142,15 +154,15 @@ def test_an_old_line_read_in_one_pass_is_what_migrating_its_data_gives(
     raw_lines = [line + b"\n" for name in ("large-session", "before-compaction")
                  for line in (sessions(data_dir) / f"{name}.jsonl").read_bytes().splitlines()[1:]]
     slow, fast = Migration(version, sequential_ids()), Migration(version, sequential_ids())
-    for number, raw in enumerate(raw_lines[:300], start=2):
-        where = f"old.jsonl:{number}"
-        assert one_pass_migration(raw, fast, where) == slow_migration(raw, slow, where), raw
+    assert one_pass_migration(raw_lines, fast) == slow_migrations(raw_lines, slow)
     assert fast.line_ids == slow.line_ids, "the same ids, given in the same order"
+    for raw in raw_lines[:300]:  # each line alone too: a version-2 file's first line fails
+        slow, fast = Migration(version, sequential_ids()), Migration(version, sequential_ids())
+        assert one_pass_migration([raw], fast) == slow_migrations([raw], slow), raw
     for odd in ODD_OLD_LINES:  # each after two good lines (an error ends a read)
         slow, fast = Migration(version, sequential_ids()), Migration(version, sequential_ids())
-        for number, raw in enumerate([*raw_lines[:2], odd], start=2):
-            where = f"old.jsonl:{number}"
-            assert one_pass_migration(raw, fast, where) == slow_migration(raw, slow, where), raw
+        lines = [*raw_lines[:2], odd]
+        assert one_pass_migration(lines, fast) == slow_migrations(lines, slow), odd
 
 
 @pytest.mark.parametrize("name", ["large-session", "before-compaction"])

@@ -81,8 +81,9 @@ def read_lines(path: Path, lines: JsonLines, ids: IdSource) -> LoadedSession:
     if migration.needed:
         header = header_at(migration.header(data), f"{path}:{number}")
         file = str(path)
-        for number, raw in numbered:
-            entry = migration.entry_from_line(raw, file, number)
+        entry_lines = list(numbered)
+        for (number, _), entry in zip(entry_lines, migration.entries(entry_lines, file),
+                                      strict=True):
             tree.add_node(Node.of(entry, file=file, number=number))
         count_newest_tokens(reversed(tree.nodes))  # built last: still at hand
     else:
