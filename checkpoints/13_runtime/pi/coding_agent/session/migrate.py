@@ -12,9 +12,9 @@ same file twice with the same source gives the same ids.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from json.encoder import encode_basestring as json_string  # as COMPACT_JSON writes a str
 from pathlib import Path
-from collections.abc import Sequence
 from typing import Any, TypeGuard
 
 from pi.ai.messages import json_text
