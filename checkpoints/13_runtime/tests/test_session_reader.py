@@ -258,6 +258,14 @@ def test_a_newer_version_is_refused(tmp_path: Path) -> None:
         read_session(path)
 
 
+@pytest.mark.parametrize("version", ['', ',"version":2', ',"version":3'])
+def test_a_file_of_only_its_header_is_an_empty_session_in_every_version(
+        tmp_path: Path, version: str) -> None:
+    header = HEADER.replace(',"version":3', "").replace("}", version + "}", 1)
+    session = read_session(write(tmp_path, header + "\n"))
+    assert (len(session.entries), session.header.version) == (0, 3), header
+
+
 def test_a_repeated_id_is_refused(tmp_path: Path) -> None:
     path = write(tmp_path, f"{HEADER}\n{USER % ('a1', 'null')}\n{USER % ('a1', 'null')}\n")
     with pytest.raises(SessionError, match=r":3: entry id a1 is already used"):

@@ -90,7 +90,7 @@ class Migration:
             return [self.one_pass(raw, raw, None, file, number) for number, raw in lines]
         previous = self.previous
         new_ids = self.draw_ids(len(lines))
-        parents = [previous, *new_ids[:-1]]
+        parents = [previous, *new_ids][:-1]  # each entry's parent is the one before it
         endings = id_endings(new_ids, parents)
         return [self.one_pass(raw, with_ending(raw, ending), (new_id, parent), file, number)
                 for (number, raw), new_id, parent, ending
