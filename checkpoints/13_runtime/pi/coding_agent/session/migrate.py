@@ -54,7 +54,6 @@ class Migration:
         self.ids = ids
         self.line_ids: list[str | None] = [None]  # by line index, the header is line 0
         self.line_of: dict[str, int] = {}  # each id drawn, and the index of its line
-        self.previous: str | None = None
 
     @property
     def needed(self) -> bool:
@@ -88,10 +87,10 @@ class Migration:
         """
         if self.version >= 2:
             return [self.one_pass(raw, raw, None, file, number) for number, raw in lines]
-        previous = self.previous
+        previous = self.line_ids[-1]  # None at the header: the first entry is a root
         new_ids = self.draw_ids(len(lines))
         parents = [previous, *new_ids][:-1]  # each entry's parent is the one before it
-        endings = id_endings(new_ids, parents)
+        endings = id_endings(new_ids, previous)
         return [self.one_pass(raw, with_ending(raw, ending), (new_id, parent), file, number)
                 for (number, raw), new_id, parent, ending
                 in zip(lines, new_ids, parents, endings, strict=True)]
@@ -115,12 +114,11 @@ class Migration:
             self.line_of[new_id] = len(self.line_ids)
             self.line_ids.append(new_id)
             drawn.append(new_id)
-        self.previous = drawn[-1] if drawn else self.previous
         return drawn
 
     def next_ids(self) -> Ids:
         """The next v1 entry's id (fresh) and parent (the entry before it)."""
-        previous = self.previous
+        previous = self.line_ids[-1]
         return self.draw_ids(1)[0], previous
 
     def add_ids(self, data: dict[str, Any], ids: Ids) -> dict[str, Any]:
@@ -137,13 +135,14 @@ class Migration:
 Ids = tuple[str, str | None]  # a v1 entry's new id and parent id
 
 
-def id_endings(new_ids: Sequence[str], parents: Sequence[str | None]) -> list[bytes]:
-    """What ends each JSON object instead of its `}`: `,"id":…,"parentId":…}`."""
+def id_endings(new_ids: Sequence[str], previous: str | None) -> list[bytes]:
+    """What ends each new entry's JSON object instead of its `}`: `,"id":…,"parentId":…}`,
+    the parent being the entry before it (`previous` for the first). Each id is written as
+    JSON once and serves as the next entry's parent too."""
     texts = [json_string(new_id) for new_id in new_ids]
-    parent_texts = [json_string(parent) if parent is not None else "null"
-                    for parent in parents]
+    parents = [json_string(previous) if previous is not None else "null", *texts][:-1]
     return [f',"id":{text},"parentId":{parent}}}'.encode()
-            for text, parent in zip(texts, parent_texts, strict=True)]
+            for text, parent in zip(texts, parents, strict=True)]
 
 
 def with_ending(raw: bytes, ending: bytes) -> bytes:
@@ -152,8 +151,6 @@ def with_ending(raw: bytes, ending: bytes) -> bytes:
     object: the last key counts). Only a valid object comes out valid: `{}` or `{"a":1,}`
     would give `{,"id":…}` or `{"a":1,,"id":…}`, which the one pass refuses, so such a line
     goes the slow way; so does a line that is not `{…}`, which is left as it is."""
-    if raw.endswith(b"}\n") and raw.startswith(b"{"):
-        return raw[:-2] + ending
     line = raw.rstrip()
     return line[:-1] + ending if line.startswith(b"{") and line.endswith(b"}") else raw
 
