@@ -74,9 +74,9 @@ def content_chars(content: str | tuple[TextContent | ImageContent, ...], image_c
 
 
 def block_chars(block: TextContent | ThinkingContent | ToolCall) -> int:
-    if isinstance(block, TextContent):
+    if block.type == "text":  # the tag, not isinstance: see add_message_ops (step 10)
         return js_length(block.text)
-    if isinstance(block, ThinkingContent):
+    if block.type == "thinking":
         return js_length(block.thinking)
     return js_length(block.name) + js_length(COMPACT_JSON.encode(block.arguments))
 

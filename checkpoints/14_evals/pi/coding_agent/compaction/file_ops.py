@@ -13,7 +13,6 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from pi.ai import AssistantMessage
-from pi.ai.content import ToolCall
 from pi.coding_agent.compaction.entry_messages import AnyMessage
 
 TRACKED_TOOLS = {"read": "read", "write": "written", "edit": "edited"}
@@ -27,11 +26,16 @@ class FileOps:
 
 
 def add_message_ops(message: AnyMessage, ops: FileOps) -> None:
-    """Record the files an assistant message's tool calls read, wrote or edited."""
-    if not isinstance(message, AssistantMessage):
+    """Record the files an assistant message's tool calls read, wrote or edited.
+
+    Messages and blocks are told apart by their tags (`role`, `type`) before `isinstance`:
+    most of them are not what is looked for here, and `isinstance` against a pydantic model
+    that does not match costs about three times as much as comparing the tag (a match is
+    cheap)."""
+    if message.role != "assistant" or not isinstance(message, AssistantMessage):
         return
     for block in message.content:
-        if not isinstance(block, ToolCall) or block.name not in TRACKED_TOOLS:
+        if block.type != "toolCall" or block.name not in TRACKED_TOOLS:
             continue
         path = block.arguments.get("path")
         if isinstance(path, str) and path:
