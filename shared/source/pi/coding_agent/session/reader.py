@@ -70,10 +70,9 @@ def read_session(path: Path, ids: IdSource | None = None) -> LoadedSession:
 def read_lines(path: Path, lines: JsonLines, ids: IdSource) -> LoadedSession:
     """Header first (migrated if old), then each entry: migrated, validated, added."""
     numbered = lines.raw()
-    first = next(numbered, None)
-    if first is None:
+    if not numbered:
         raise no_header(path, lines.warnings)
-    number, raw = first
+    number, raw = numbered[0]
     data = decode(raw, f"{path}:{number}")
     header = header_at(data, f"{path}:{number}")
     migration = Migration(file_version(header, f"{path}:{number}"), ids)
@@ -81,13 +80,13 @@ def read_lines(path: Path, lines: JsonLines, ids: IdSource) -> LoadedSession:
     if migration.needed:
         header = header_at(migration.header(data), f"{path}:{number}")
         file = str(path)
-        entry_lines = list(numbered)
+        entry_lines = numbered[1:]
         for (number, _), entry in zip(entry_lines, migration.entries(entry_lines, file),
                                       strict=True):
             tree.add_node(Node.of(entry, None, file, number))
         count_newest_tokens(reversed(tree.nodes))  # built last: still at hand
     else:
-        for node in read_nodes(str(path), list(numbered)):
+        for node in read_nodes(str(path), numbered[1:]):
             tree.add_node(node)  # a node from a file: an error names its line
     return LoadedSession(path, header, tree, migration.version, tuple(lines.warnings))
 
