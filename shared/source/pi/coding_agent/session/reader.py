@@ -83,7 +83,7 @@ def read_lines(path: Path, lines: JsonLines, ids: IdSource) -> LoadedSession:
         entry_lines = numbered[1:]
         for (number, _), entry in zip(entry_lines, migration.entries(entry_lines, file),
                                       strict=True):
-            tree.add_node(Node.of(entry, None, file, number))
+            tree.add_node(Node.of(entry, file=file, number=number))
         count_newest_tokens(reversed(tree.nodes))  # built last: still at hand
     else:
         for node in read_nodes(str(path), numbered[1:]):
