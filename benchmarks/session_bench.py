@@ -142,12 +142,15 @@ def rounds_for(size: int) -> int:
 
 @dataclass
 class Measured:
-    """One session's rounds: each round's floor and our operations' times, and every
-    operation's best time over all rounds."""
+    """One session's rounds: each round's floor and our operations' times."""
 
     floors: list[float] = field(default_factory=list)
     rounds: list[dict[str, float]] = field(default_factory=list)
-    best: dict[str, float] = field(default_factory=dict)
+
+    @property
+    def best(self) -> dict[str, float]:
+        """Every operation's best time over all rounds."""
+        return {name: min(times[name] for times in self.rounds) for name in self.rounds[0]}
 
     def ratio(self) -> float:
         """Ours against the floor: the median of the rounds' ratios."""
@@ -168,8 +171,6 @@ def measure(path: Path, rounds: int) -> Measured:
         times: dict[str, float] = {}
         operations(path, times, walks)
         measured.rounds.append(times)
-        for name, seconds in times.items():
-            measured.best[name] = min(measured.best.get(name, float("inf")), seconds)
     return measured
 
 
