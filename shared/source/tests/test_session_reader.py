@@ -119,7 +119,7 @@ def one_pass_migration(lines: list[bytes], migration: Migration) -> list[object]
     """Old lines as the reader migrates a file's lines, all at once; a bad line ends it."""
     numbered = list(enumerate(lines, start=2))
     try:
-        return list[object](migration.entries(numbered, "old.jsonl"))
+        return [node.entry for node in migration.nodes(numbered, "old.jsonl")]
     except SessionError as error:
         return str(error)
 

@@ -26,7 +26,7 @@ from pi.coding_agent.session.entries import SessionHeader
 from pi.coding_agent.session.ids import IdSource, sequential_ids
 from pi.coding_agent.session.lines import JsonLines, decode, header_at, no_header
 from pi.coding_agent.session.migrate import Migration, file_version
-from pi.coding_agent.session.nodes import EntryList, Node, count_newest_tokens
+from pi.coding_agent.session.nodes import EntryList, count_newest_tokens
 from pi.coding_agent.session.read_back import read_nodes
 from pi.coding_agent.session.tree import SessionTree
 
@@ -79,11 +79,8 @@ def read_lines(path: Path, lines: JsonLines, ids: IdSource) -> LoadedSession:
     tree = SessionTree()
     if migration.needed:
         header = header_at(migration.header(data), f"{path}:{number}")
-        file = str(path)
-        entry_lines = numbered[1:]
-        for (number, _), entry in zip(entry_lines, migration.entries(entry_lines, file),
-                                      strict=True):
-            tree.add_node(Node.of(entry, file=file, number=number))
+        for node in migration.nodes(numbered[1:], str(path)):
+            tree.add_node(node)
         count_newest_tokens(reversed(tree.nodes))  # built last: still at hand
     else:
         for node in read_nodes(str(path), numbered[1:]):
