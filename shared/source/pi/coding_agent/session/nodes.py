@@ -169,12 +169,15 @@ def count_newest_tokens(newest_first: Iterable[Node], budget: int = NEWEST_TOKEN
     message that reaches it included).
 
     Finding where to cut (step 10) adds up the newest messages' tokens, as far back as a
-    compaction keeps. A reader calls this with the nodes it built, from the last line back,
-    while it still has their entries in hand; a node it leaves out (another branch took the
-    budget, or the line was only checked) is estimated when somebody asks. Later,
-    after a long session's older lines or a walk of its tree, their objects are no longer in
-    the processor's cache: at 100,000 entries the same 96 estimates then cost 0.4 ms instead
-    of 0.15 ms.
+    compaction keeps. The reader of an old file calls this with the nodes it built, from the
+    last line back, while it still has their entries in hand (the version-3 reader, which
+    builds from the last line back, adds up each estimate as it builds the entry); a node
+    left out (another branch took the budget, or the line was only checked) is estimated
+    when somebody asks. Later, after a long session's older lines or a walk of its tree,
+    their objects are no longer in the processor's cache: at 100,000 entries the same 96
+    estimates then cost 0.4 ms instead of 0.15 ms; counted after all 1,000 entries of a
+    generated session without a compaction were built (the newest first), 0.46 ms against
+    about 0.2 ms.
     """
     total = 0
     for node in newest_first:
