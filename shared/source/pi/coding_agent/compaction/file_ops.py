@@ -12,7 +12,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
-from pi.ai import AssistantMessage
+from pi.ai import AssistantMessage, ToolCall
 from pi.coding_agent.compaction.entry_messages import AnyMessage
 
 TRACKED_TOOLS = {"read": "read", "write": "written", "edit": "edited"}
@@ -28,14 +28,16 @@ class FileOps:
 def add_message_ops(message: AnyMessage, ops: FileOps) -> None:
     """Record the files an assistant message's tool calls read, wrote or edited.
 
-    Messages and blocks are told apart by their tags (`role`, `type`) before `isinstance`:
-    most of them are not what is looked for here, and `isinstance` against a pydantic model
-    that does not match costs about three times as much as comparing the tag (a match is
-    cheap)."""
-    if message.role != "assistant" or not isinstance(message, AssistantMessage):
+    Messages and blocks are told apart by their exact class: most of them are not what is
+    looked for here, and the class is read from the object itself, which going through a
+    list or a tuple reaches anyway. A tag (`role`, `type`) is read from the object's field
+    dictionary, elsewhere in memory, and after a long session's other work that memory has
+    left the processor's cache; `isinstance` against a pydantic model that does not match
+    costs three times as much as either."""
+    if type(message) is not AssistantMessage:
         return
     for block in message.content:
-        if block.type != "toolCall" or block.name not in TRACKED_TOOLS:
+        if type(block) is not ToolCall or block.name not in TRACKED_TOOLS:
             continue
         path = block.arguments.get("path")
         if isinstance(path, str) and path:
