@@ -40,7 +40,12 @@ from pi.coding_agent.session.entries import parse_entry
 from pi.coding_agent.session.errors import SessionError
 from pi.coding_agent.session.ids import fixed_clock, sequential_ids
 from pi.coding_agent.session.lines import parse_entry_line
-from pi.coding_agent.session.nodes import NEWEST_TOKENS, Node, count_newest_tokens
+from pi.coding_agent.session.nodes import (
+    NEWEST_TOKENS,
+    Node,
+    add_newest_tokens,
+    count_newest_tokens,
+)
 from pi.coding_agent.session.reader import read_session
 from pi.coding_agent.session.shape import checked_line
 from pi.coding_agent.session.tokens import estimate_tokens
@@ -139,6 +144,14 @@ def test_counting_the_newest_tokens_stops_at_the_message_that_reaches_the_budget
     nodes = messages_of(10, 10, 10)
     count_newest_tokens(nodes, budget)
     assert [node.tokens for node in nodes] == [10] * counted + [None] * (3 - counted)
+
+
+@pytest.mark.parametrize(("total", "after"), [(0, 10), (9, 19), (10, 10), (11, 11)])
+def test_a_message_is_added_to_the_newest_tokens_only_while_they_are_under_the_budget(
+        total: int, after: int) -> None:
+    node = messages_of(10)[0]
+    assert add_newest_tokens(total, node, 10) == after
+    assert node.tokens == (10 if total < 10 else None), "nothing is estimated past the budget"
 
 
 def test_counting_the_newest_tokens_passes_over_entries_that_are_no_message() -> None:

@@ -166,24 +166,29 @@ NEWEST_TOKENS = 20_000  # Pi's default keepRecentTokens: how far back a compacti
 
 def count_newest_tokens(newest_first: Iterable[Node], budget: int = NEWEST_TOKENS) -> None:
     """Estimate the messages' tokens, newest first, until their total reaches `budget` (the
-    message that reaches it included).
+    message that reaches it included; `add_newest_tokens` holds that rule).
 
     Finding where to cut (step 10) adds up the newest messages' tokens, as far back as a
     compaction keeps. The reader of an old file calls this with the nodes it built, from the
-    last line back, while it still has their entries in hand (the version-3 reader, which
-    builds from the last line back, adds up each estimate as it builds the entry); a node
-    left out (another branch took the budget, or the line was only checked) is estimated
-    when somebody asks. Later, after a long session's older lines or a walk of its tree,
-    their objects are no longer in the processor's cache: at 100,000 entries the same 96
-    estimates then cost 0.4 ms instead of 0.15 ms; counted after all 1,000 entries of a
-    generated session without a compaction were built (the newest first), 0.46 ms against
-    about 0.2 ms.
+    last line back, while it still has their entries in hand; the version-3 reader, which
+    builds from the last line back, adds each estimate as it builds the entry. A node left
+    out (another branch took the budget, or the line was only checked) is estimated when
+    somebody asks. Later, after a long session's older lines or a walk of its tree, their
+    objects are no longer in the processor's cache: at 100,000 entries the same 96 estimates
+    then cost 0.4 ms instead of 0.15 ms; counted after all 1,000 entries of a generated
+    session without a compaction were built (the newest first), 0.46 ms against about 0.2 ms.
     """
     total = 0
     for node in newest_first:
+        total = add_newest_tokens(total, node, budget)
         if total >= budget:
             return
-        total += node.message_tokens() or 0
+
+
+def add_newest_tokens(total: int, node: Node, budget: int = NEWEST_TOKENS) -> int:
+    """`total`, the newest messages' tokens so far, with this node's estimate added while it
+    is still under `budget`: the message that reaches the budget counts, none after it."""
+    return total + (node.message_tokens() or 0) if total < budget else total
 
 
 class EntryIndex(Mapping[str, SessionEntry]):

@@ -12,7 +12,7 @@ from __future__ import annotations
 from pi.coding_agent.session.entries import CompactionEntry
 from pi.coding_agent.session.errors import SessionError
 from pi.coding_agent.session.lines import entry_from_bytes, parse_entry_line
-from pi.coding_agent.session.nodes import NEWEST_TOKENS, Node
+from pi.coding_agent.session.nodes import Node, add_newest_tokens
 from pi.coding_agent.session.shape import checked_line
 
 
@@ -37,14 +37,13 @@ def read_nodes(file: str, lines: list[tuple[int, bytes]]) -> list[Node]:
     wanted_id: str | None = None  # the next entry on the path to the last leaf
     first_kept: str | None = None
     index = len(lines) - 1
-    counted = 0  # the newest messages' tokens, as count_newest_tokens adds them up
+    counted = 0  # the newest messages' tokens, estimated while their entries are at hand
     while index >= 0:  # building, until the path passes the first kept entry
         number, raw = lines[index]
         node = built_node(file, number, raw) or slow_node(file, lines, index)
         nodes.append(node)
         index -= 1
-        if counted < NEWEST_TOKENS:  # estimated while the entry is still at hand
-            counted += node.message_tokens() or 0
+        counted = add_newest_tokens(counted, node)
         if node.id == wanted_id or len(nodes) == 1:
             wanted_id = node.parent_id
             if first_kept is None and node.type == "compaction":
