@@ -457,7 +457,8 @@ def cli_figures(report: Report, rounds: int, small: int, large: int) -> None:
                 used, took = timed_command(run + prompts)
                 cpu[turns].append(used)
                 wall[turns].append(took)
-        a, b, ratio = median(cpu[small]), median(cpu[large]), paired(cpu[small], cpu[large])
+        a, b = median(cpu[small]), median(cpu[large])
+        ratio = paired(cpu[small], cpu[large])
         report.add(f"CPU time, {small:,} → {large:,} turns", f"{a:.2f} s → {b:.2f} s = "
                    f"{ratio:.1f}×", "≤ 12×", ratio <= 12)
         report.note(f"(wall {median(wall[small]):.2f} s → {median(wall[large]):.2f} s; "
@@ -478,8 +479,8 @@ def stream_figures(report: Report, rounds: int, quick: bool) -> None:
                 result = run_child("stream", wire, str(size))
                 times[size].append(result["seconds"])
                 last = result if size == large else last
-        a, b, ratio = median(times[small]), median(times[large]), paired(times[small],
-                                                                          times[large])
+        a, b = median(times[small]), median(times[large])
+        ratio = paired(times[small], times[large])
         report.add(label, f"{ms(a)} → {ms(b)} = {ratio:.1f}×", "≤ 11×", ratio <= 11)
         if wire != "text":
             report.add("  the preview as the last piece arrives",
@@ -506,7 +507,8 @@ def startup_figures(report: Report, rounds: int) -> None:
             used, took = timed_command(run)
             cpu[name].append(used)
             wall[name].append(took)
-    a, b, ratio = median(cpu["python"]), median(cpu["help"]), paired(cpu["python"], cpu["help"])
+    a, b = median(cpu["python"]), median(cpu["help"])
+    ratio = paired(cpu["python"], cpu["help"])
     report.add("CPU time", f"{ms(a)} vs {ms(b)} = {ratio:.1f}×", "≤ 5×", ratio <= 5)
     a, b = median(wall["python"]), median(wall["help"])
     ratio = paired(wall["python"], wall["help"])
