@@ -139,6 +139,7 @@ ODD_OLD_LINES = [
     b'{"type":"label","targetId":"x","label":"mine","id":"own","parentId":"p"}\n',  # ids there
     b'{}\n', b'{ }\n', b'{"type":"label","targetId":"x",}\n', b'[1,2]\n', b'"text"\n',
     b'{"type":"label","targetId":"x"}   \n', b'{"type":"label","targetId":"x"} junk}\n',
+    b'{"type":"label","targetId":"x"}\r\n', b' {"type":"label","targetId":"x"}\n',
     b'{"type":"message","timestamp":"t","message":{"role":"hookMessage","customType":"h",'
     b'"content":"hi","display":true,"timestamp":1}}\n',
     b'{"type":"compaction","timestamp":"t","summary":"s","firstKeptEntryIndex":1,'
