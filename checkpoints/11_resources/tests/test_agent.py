@@ -42,15 +42,16 @@ def test_the_state_follows_the_run_and_snapshots_never_change() -> None:
     agent = agent_for(MockModel([turn(text("ok"), tool_call("work", {"x": 2}, id="w")),
                                  turn(text("done"))]), work_tool(Tally()))
     seen: list[AgentState] = []
-    agent.subscribe(lambda event, state: seen.append(state))
+    shown: list[tuple] = []  # what each snapshot's transcript held when it was handed out
+    agent.subscribe(lambda event, state: (seen.append(state), shown.append(tuple(state.messages))))
     asyncio.run(agent.prompt("go"))
     assert any(s.streaming_message is not None for s in seen)
     assert any(s.pending_tool_calls == {"w"} for s in seen)
     assert seen[0].messages == (), "the first snapshot did not grow with the run"
+    assert [tuple(s.messages) for s in seen] == shown, "a snapshot changed after it was seen"
     final = agent.state
     assert not final.is_running and final.pending_tool_calls == frozenset()
     assert [m.role for m in final.messages] == ["user", "assistant", "toolResult", "assistant"]
-    assert isinstance(final.messages, tuple)
 
 
 def test_a_failing_subscriber_does_not_stop_the_others() -> None:

@@ -1,13 +1,13 @@
 """Step 08: the Agent's state, and how each loop event changes it.
 
 `advance` is a pure function from (state, event) to the next state: easy to test, impossible
-to half-apply. The state is frozen and holds tuples and frozensets, so a snapshot handed to a
-listener stays exactly as it was when it was handed out.
+to half-apply. The state is frozen and holds a `Transcript` (transcript.py) and frozensets, so a
+snapshot handed to a listener stays exactly as it was when it was handed out.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from pi.agent.events import (
@@ -18,12 +18,13 @@ from pi.agent.events import (
     ToolExecutionEnd,
     ToolExecutionStart,
 )
-from pi.ai import AgentMessage, AssistantMessage
+from pi.agent.transcript import Transcript
+from pi.ai import AssistantMessage
 
 
 @dataclass(frozen=True)
 class AgentState:
-    messages: tuple[AgentMessage, ...] = ()
+    messages: Transcript = field(default_factory=Transcript)
     streaming_message: AssistantMessage | None = None
     pending_tool_calls: frozenset[str] = frozenset()
     is_running: bool = False
@@ -42,8 +43,7 @@ def advance(state: AgentState, event: AgentEvent) -> AgentState:
         return state.but(streaming_message=event.message)
     if isinstance(event, MessageEnd):
         failed = getattr(event.message, "error_message", None)
-        # `+` copies the tuple in one C call; `(*messages, m)` is several times slower.
-        messages = state.messages + (event.message,)  # noqa: RUF005
+        messages = state.messages + (event.message,)  # noqa: RUF005 (a Transcript's `+`)
         return state.but(messages=messages, streaming_message=None,
                        last_error=failed or state.last_error)
     if isinstance(event, ToolExecutionStart):
