@@ -1,4 +1,5 @@
 """Step 08: the transcript grows without copying, and what a snapshot shows never changes."""
+# ruff: noqa: RUF005 (a Transcript's `+` is what these tests are about)
 
 import pytest
 
