@@ -109,6 +109,29 @@ def test_a_walk_or_a_path_builds_nothing(tmp_path: Path) -> None:
     assert [node.built for node in session.tree.nodes] == built
 
 
+def test_every_node_knows_the_line_file_and_number_it_was_read_from(tmp_path: Path) -> None:
+    path, _ = compacted_session(tmp_path)
+    lines = path.read_bytes().splitlines(keepends=True)
+    for number, node in enumerate(read_session(path).tree.nodes, start=2):  # header: line 1
+        assert (node.line, node.file, node.number) == (lines[number - 1], str(path), number)
+
+
+def test_an_old_entry_keeps_its_file_and_number_though_it_has_no_line_of_its_own(
+        data_dir: Path) -> None:
+    path = data_dir / "pi-reference" / "sessions" / "large-session.jsonl"  # version 1
+    node = read_session(path).tree.nodes[4]
+    assert (node.line, node.file, node.number) == (None, str(path), 6)
+
+
+def test_a_node_made_in_memory_comes_from_no_file_and_keeps_a_line_it_is_given() -> None:
+    entry = parse_entry({"type": "label", "id": "a", "parentId": None,
+                         "timestamp": "2026-01-01T00:00:00.000Z", "targetId": "x"}, "here")
+    made = Node.of(entry)
+    assert (made.line, made.file, made.number) == (None, "", 0)
+    given = Node.of(entry, b'{"type":"label"}\n')
+    assert (given.line, given.file, given.number) == (b'{"type":"label"}\n', "", 0)
+
+
 def test_a_small_sessions_built_messages_all_get_their_estimates(tmp_path: Path) -> None:
     path, _ = compacted_session(tmp_path)
     session = read_session(path)
