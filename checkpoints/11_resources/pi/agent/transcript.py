@@ -49,21 +49,16 @@ class Transcript(Sequence[AgentMessage]):
     @overload
     def __getitem__(self, index: slice) -> tuple[AgentMessage, ...]: ...
     def __getitem__(self, index: int | slice) -> AgentMessage | tuple[AgentMessage, ...]:
-        if isinstance(index, slice):  # reads only the messages the slice takes
-            messages = self._messages
-            return tuple(messages[at] for at in range(*index.indices(self._length)))
-        if index < 0:
-            index += self._length
-        if not 0 <= index < self._length:
-            raise IndexError("transcript index out of range")
-        return self._messages[index]
+        positions = range(self._length)[index]  # Python's own rules for -1, slices, bounds
+        if isinstance(positions, range):  # a slice: only the messages it takes are read
+            return tuple(self._messages[at] for at in positions)
+        return self._messages[positions]
 
     def __iter__(self) -> Iterator[AgentMessage]:
         return islice(self._messages, self._length)
 
     def __reversed__(self) -> Iterator[AgentMessage]:
-        messages = self._messages
-        return (messages[index] for index in range(self._length - 1, -1, -1))
+        return (self._messages[at] for at in reversed(range(self._length)))
 
     def __eq__(self, other: object) -> bool:
         """Equal to a transcript or a tuple of the same messages, as a tuple would be."""

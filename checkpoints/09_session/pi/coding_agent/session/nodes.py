@@ -20,7 +20,6 @@ from pi.coding_agent.session.tokens import estimate_tokens
 
 
 Source = tuple[bytes | None, str, int]  # an entry's line, its file and its line number
-MADE_HERE: Source = (None, "", 0)  # an entry made in memory, not read from a file
 
 
 class Node:
@@ -43,7 +42,7 @@ class Node:
         self.id, self.parent_id, self.timestamp = id, parent_id, timestamp
         self.type, self.role = type, role
         self._entry = entry
-        self.source = (line, file, number) if line is not None or file else MADE_HERE
+        self.source: Source = (line, file, number)
         # Below it, once the tree has hung them: `child` is the first child (the next entry,
         # in a conversation that did not branch here), and only a node that has more than
         # one child also gets `kids`, all of them; both are in time order once the tree has
