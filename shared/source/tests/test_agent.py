@@ -7,7 +7,7 @@ import pytest
 from fakes import Tally, work_tool
 
 from mock_model import MockModel, text, tool_call, turn
-from pi.agent import Agent, AgentBusyError, AgentState, LoopConfig, ToolRegistry, Transcript
+from pi.agent import Agent, AgentBusyError, AgentState, LoopConfig, ToolRegistry
 from pi.ai import MockProvider, Model, Providers, UserMessage
 
 STEP = 8
@@ -52,8 +52,7 @@ def test_the_state_follows_the_run_and_snapshots_never_change() -> None:
     final = agent.state
     assert not final.is_running and final.pending_tool_calls == frozenset()
     assert [m.role for m in final.messages] == ["user", "assistant", "toolResult", "assistant"]
-    assert isinstance(final.messages, Transcript), (
-        "the transcript grows with state.messages + (message,); (*messages, m) makes a tuple")
+    assert isinstance(final.messages, tuple), "the transcript is a tuple, frozen like the state"
 
 
 def test_a_failing_subscriber_does_not_stop_the_others() -> None:

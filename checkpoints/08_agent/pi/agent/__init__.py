@@ -25,7 +25,6 @@ from pi.agent.loop import LoopConfig, LoopResult, llm_messages, run_loop
 from pi.agent.agent import Agent, AgentBusyError, ListenerFailure
 from pi.agent.queues import DeliveryMode, MessageQueue
 from pi.agent.state import AgentState, advance
-from pi.agent.transcript import Transcript
 
 
 __all__ = [
@@ -56,6 +55,5 @@ __all__ = [
     "DeliveryMode",
     "ListenerFailure",
     "MessageQueue",
-    "Transcript",
     "advance",
 ]

@@ -25,7 +25,6 @@ from pi.agent.loop import LoopConfig, LoopResult, llm_messages, run_loop
 from pi.agent.agent import Agent, AgentBusyError, ListenerFailure
 from pi.agent.queues import DeliveryMode, MessageQueue
 from pi.agent.state import AgentState, advance
-from pi.agent.transcript import Transcript
 
 from pi.agent.tool_hooks import (
     ArgumentChange,
@@ -64,7 +63,6 @@ __all__ = [
     "DeliveryMode",
     "ListenerFailure",
     "MessageQueue",
-    "Transcript",
     "advance",
     "ArgumentChange",
     "BlockDecision",

@@ -28,7 +28,6 @@ from pi.agent.loop import LoopConfig, LoopResult, llm_messages, run_loop
 from pi.agent.agent import Agent, AgentBusyError, ListenerFailure
 from pi.agent.queues import DeliveryMode, MessageQueue
 from pi.agent.state import AgentState, advance
-from pi.agent.transcript import Transcript
 
 # [end]
 # [from 12]
@@ -73,7 +72,6 @@ __all__ = [
     "DeliveryMode",
     "ListenerFailure",
     "MessageQueue",
-    "Transcript",
     "advance",
     # [end]
     # [from 12]

@@ -16,7 +16,6 @@ from pi.agent.events import AgentEvent
 from pi.agent.loop import LoopConfig, LoopResult, run_loop
 from pi.agent.queues import DeliveryMode, MessageQueue
 from pi.agent.state import AgentState, advance
-from pi.agent.transcript import Transcript
 from pi.ai import AbortController, AgentMessage, UserMessage
 
 Listener = Callable[[AgentEvent, AgentState], None]
@@ -39,7 +38,7 @@ class Agent:
         self.steering, self.follow_ups = MessageQueue(steering_mode), MessageQueue(follow_up_mode)
         self.config = replace(config, get_steering=self.steering.take,
                               get_follow_ups=self.follow_ups.take)
-        self._state = AgentState(messages=Transcript(messages))
+        self._state = AgentState(messages=tuple(messages))
         self._listeners: list[Listener] = []
         self._controller: AbortController | None = None
         self.listener_failures: list[ListenerFailure] = []
@@ -68,7 +67,7 @@ class Agent:
         """Swap the transcript for another view of the same history (after a compaction)."""
         if self._state.is_running:
             raise AgentBusyError("the transcript cannot be replaced during a run")
-        self._state = replace(self._state, messages=Transcript(messages))
+        self._state = replace(self._state, messages=tuple(messages))
 
     # [end]
     async def _run(self, prompts: list[AgentMessage]) -> LoopResult:

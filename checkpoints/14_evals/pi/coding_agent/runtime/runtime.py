@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import replace
 
-from pi.agent import Agent, MessageEnd, Transcript
+from pi.agent import Agent, MessageEnd
 from pi.agent.state import AgentState
 from pi.ai import AgentMessage, AssistantMessage, ImageContent, Model, TextContent, UserMessage
 from pi.coding_agent.extensions.hooks import EventRelay
@@ -93,7 +93,7 @@ class Runtime:
         return lambda: self.listeners.remove(listener)
 
     @property
-    def messages(self) -> Transcript:
+    def messages(self) -> tuple[AgentMessage, ...]:
         return self.agent.state.messages
 
     async def prompt(self, text: str, images: tuple[ImageContent, ...] = ()) -> None:
