@@ -16,6 +16,7 @@ from typing import Annotated, Any
 import typer
 
 from .http.server import DEFAULT_HOST, MockServer
+from .http.wire import encodable
 from .loading import load_script
 from .model import MockModel
 from .script import ScriptError, Turn
@@ -83,6 +84,6 @@ def one_prompt_request(prompt: str, timestamp: int) -> dict[str, Any]:
 async def _event_lines(model: MockModel, prompt: str) -> list[str]:
     request = one_prompt_request(prompt, model.clock.now_ms())
     return [
-        json.dumps(stream_event, sort_keys=True, ensure_ascii=False)
+        encodable(json.dumps(stream_event, sort_keys=True, ensure_ascii=False))
         async for stream_event in model.stream(request)
     ]

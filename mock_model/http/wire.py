@@ -9,6 +9,7 @@ so clients still see a genuine stream.
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
@@ -123,7 +124,15 @@ def raw_blocks(events: Sequence[dict[str, Any]]) -> list[RawBlock]:
 
 
 def compact(value: Any) -> str:
-    return json.dumps(value, separators=(",", ":"), ensure_ascii=False)
+    return encodable(json.dumps(value, separators=(",", ":"), ensure_ascii=False))
+
+
+def encodable(json_text: str) -> str:
+    """JSON text with each lone surrogate (half an emoji a script may hold) written as its
+    `\\udXXX` escape, as JavaScript writes it: UTF-8 can always encode the line, and it
+    reads back as the same value. (The agent has the same rule in pi.ai.messages; the
+    MockModel does not import the agent.)"""
+    return re.sub("[\ud800-\udfff]", lambda half: f"\\u{ord(half.group()):04x}", json_text)
 
 
 def seconds_text(seconds: float) -> str:

@@ -101,6 +101,7 @@ def model(
 ) -> None:
     """Send one request through the model boundary and print each event as it arrives."""
     from pi.ai import Context, MockProvider, Model, Providers, UserMessage, dump_message
+    from pi.ai.messages import json_text
 
     async def run() -> None:
         providers = Providers({"mock": MockProvider(load_mock(script))})
@@ -109,8 +110,8 @@ def model(
         stream = providers.stream(mock, context)
         async for event in stream:
             detail = getattr(event, "delta", "")
-            console.print(f"{event.type:<15} {json.dumps(detail)[1:-1]}", markup=False)
-        print(json.dumps(dump_message(await stream.result()), indent=2, sort_keys=True))
+            console.print(f"{event.type:<15} {json_text(detail)[1:-1]}", markup=False)
+        print(json_text(dump_message(await stream.result()), indent=2, sort_keys=True))
 
     asyncio.run(run())
 

@@ -27,7 +27,6 @@ The contract only grows. Where later steps add to it:
 from __future__ import annotations
 
 import asyncio
-import json
 from collections import Counter
 from collections.abc import Callable
 from pathlib import Path
@@ -35,6 +34,7 @@ from typing import Annotated, Any
 
 import typer
 
+from pi.ai.messages import json_text
 from pi.agent import AgentEvent, LoopConfig, LoopResult, MessageEnd
 from pi.ai import AgentMessage, AssistantMessage, dump_message
 from pi.eval_case import STEP, CaseError, boundary, read_case, tool_registry
@@ -198,4 +198,4 @@ def eval_driver(
     except CaseError as error:
         typer.echo(f"error: {case}: {error}", err=True)
         raise typer.Exit(2) from None
-    print(json.dumps(observation, sort_keys=True, ensure_ascii=False))
+    print(json_text(observation, sort_keys=True))

@@ -12,7 +12,6 @@ loop apart at the end, with a warning, instead of leaving them out.
 from __future__ import annotations
 
 import functools
-import json
 from collections import Counter
 from collections.abc import Callable
 from pathlib import Path
@@ -28,7 +27,7 @@ from pi.coding_agent.session.context import build_context
 from pi.coding_agent.session.entries import SessionEntry
 from pi.coding_agent.session.errors import SessionError
 from pi.coding_agent.session.reader import LoadedSession, read_session
-from pi.ai.messages import escape_lone_surrogates
+from pi.ai.messages import json_text
 from pi.coding_agent.session.show import entry_kind, in_loops, printable, row_parts, tree_rows
 from pi.coding_agent.session.tokens import estimate_context_tokens, estimate_tokens
 
@@ -165,8 +164,7 @@ def context(
     if as_json:
         report = {"leafId": built.leaf_id, "messages": rows, "totalTokens": total,
                   "contextTokens": context_tokens}
-        text = json.dumps(report, indent=2, ensure_ascii=False)
-        print(escape_lone_surrogates(text))
+        print(json_text(report, indent=2))
         return
     title = f"context for leaf {printable(str(built.leaf_id))}"
     table = Table("#", "role", "entry", "tokens", title=title)

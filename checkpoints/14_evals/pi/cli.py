@@ -101,6 +101,7 @@ def model(
 ) -> None:
     """Send one request through the model boundary and print each event as it arrives."""
     from pi.ai import Context, MockProvider, Model, Providers, UserMessage, dump_message
+    from pi.ai.messages import json_text
 
     async def run() -> None:
         providers = Providers({"mock": MockProvider(load_mock(script))})
@@ -109,8 +110,8 @@ def model(
         stream = providers.stream(mock, context)
         async for event in stream:
             detail = getattr(event, "delta", "")
-            console.print(f"{event.type:<15} {json.dumps(detail)[1:-1]}", markup=False)
-        print(json.dumps(dump_message(await stream.result()), indent=2, sort_keys=True))
+            console.print(f"{event.type:<15} {json_text(detail)[1:-1]}", markup=False)
+        print(json_text(dump_message(await stream.result()), indent=2, sort_keys=True))
 
     asyncio.run(run())
 
@@ -126,6 +127,7 @@ def wire_decode(
 ) -> None:
     """Run a saved OpenAI SSE stream through the provider and show the reply it makes."""
     from pi.ai import decode_sse_bytes, dump_message
+    from pi.ai.messages import json_text
     from pi.ai.wire import summary_lines
 
     try:
@@ -136,7 +138,7 @@ def wire_decode(
         raise fail(f"{file}: not a server-sent event stream (no `data:` lines)")
     message = asyncio.run(decode_sse_bytes(data))
     if as_json:
-        print(json.dumps(dump_message(message), indent=2, sort_keys=True, ensure_ascii=False))
+        print(json_text(dump_message(message), indent=2, sort_keys=True))
         return
     for line in summary_lines(message):
         console.print(line, markup=False)

@@ -380,3 +380,75 @@ def test_a_token_count_that_is_no_whole_number_is_stored_as_one(count) -> None:
     assert isinstance(output, int) and output == token_count(count) and output >= 0
     again = AssistantMessage.model_validate(json.loads(message.model_dump_json(by_alias=True)))
     assert again.usage == message.usage
+
+
+def counted_content_builds(monkeypatch, body: bytes) -> int:
+    """How many times the reply's blocks were looked at to build the partial messages."""
+    from pi.ai.providers import reply_blocks
+
+    seen = [0]
+    content = reply_blocks.Block.content
+
+    def counting(self, exact: bool = True):
+        seen[0] += 1
+        return content(self, exact)
+
+    monkeypatch.setattr(reply_blocks.Block, "content", counting)
+    replay(body)
+    return seen[0]
+
+
+def many_blocks(count: int) -> bytes:
+    """Text and reasoning in turn: every piece starts a block of its own."""
+    pieces = [delta(content="ab") if n % 2 else delta(reasoning_content="cd")
+              for n in range(count)]
+    return sse(*pieces, delta(finish="stop"))
+
+
+def many_open_calls(count: int) -> bytes:
+    """`count` calls begun before any of them is finished, then finished in turn."""
+    starts = [delta(tool_calls=[{"index": n, "id": f"c{n}", "type": "function",
+                                 "function": {"name": "ls", "arguments": '{"path": '}}])
+              for n in range(count)]
+    ends = [delta(tool_calls=[{"index": n, "function": {"arguments": '"."}'}}])
+            for n in range(count)]
+    return sse(*starts, *ends, delta(finish="tool_calls"))
+
+
+@pytest.mark.parametrize("stream", [many_blocks, many_open_calls])
+def test_assembling_a_reply_costs_work_linear_in_its_pieces_however_it_is_split(
+        monkeypatch, stream) -> None:
+    small = counted_content_builds(monkeypatch, stream(100))
+    large = counted_content_builds(monkeypatch, stream(1_000))
+    assert large <= 12 * small, f"10x the pieces cost {large / small:.1f}x the block builds"
+
+
+def test_a_lone_surrogate_in_a_reply_is_printed_and_written_as_its_escape() -> None:
+    from pi.ai.messages import dump_message, json_text
+
+    halves = sse(delta(content="a\ud800b x\ud83d"), delta(content="\ude00y"), delta(finish="stop"))
+    _, message = replay(halves)
+    assert message.content[0].text == "a\ud800b x😀y", "halves sent apart are one character"
+    for text in (json_text(dump_message(message)), json_text(dump_message(message), indent=2,
+                                                           sort_keys=True)):
+        text.encode("utf-8")  # would raise on a raw lone surrogate
+        assert "\\ud800" in text and json.loads(text)["content"][0]["text"] == "a\ud800b x😀y"
+
+
+@pytest.mark.parametrize("pieces, problem", [
+    ([{"index": 0, "id": "a", "function": {"name": "ls", "arguments": '{"path": '}},
+      {"index": 0, "id": "b", "function": {"arguments": '"."}'}}], "says b"),
+    ([{"index": 0, "id": "a", "function": {"name": "ls", "arguments": '{"path": '}},
+      {"index": 1, "id": "b", "function": {"name": "ls", "arguments": '{"path": '}},
+      {"function": {"arguments": '"."}'}}], "without an index while several calls are open"),
+    ([{"index": "0", "id": "a", "function": {"name": "ls", "arguments": "{}"}}],
+     'index "0", not a whole number'),
+    ([{"index": 0, "id": "a", "function": {"name": "ls", "arguments": '{"path": "a"'}},
+      {"index": 1, "id": "b", "function": {"name": "ls", "arguments": "{}"}},
+      {"index": 0, "function": {"arguments": '"}'}}], "not valid JSON"),
+])
+def test_a_tool_call_stream_that_cannot_be_put_back_together_is_an_error_reply(
+        pieces, problem) -> None:
+    _, message = replay(sse(*(delta(tool_calls=[p]) for p in pieces), delta(finish="tool_calls")))
+    assert message.stop_reason == "error", "a reply made of pieces nobody can place"
+    assert problem in message.error_message and "\n" not in message.error_message

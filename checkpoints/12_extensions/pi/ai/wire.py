@@ -8,11 +8,11 @@ offline as often as you like: the same code path, no server, no key.
 
 from __future__ import annotations
 
-import json
 from collections.abc import AsyncIterator
 
 import httpx
 
+from pi.ai.messages import json_text
 from pi.ai.messages import AssistantMessage
 from pi.ai.model import Context, Model, StreamOptions
 from pi.ai.providers.openai_completions import API, OpenAICompletionsProvider
@@ -51,11 +51,11 @@ def summary_lines(message: AssistantMessage) -> list[str]:
         lines.append(f"response id  {message.response_id}")
     for block in message.content:
         if block.type == "toolCall":
-            arguments = json.dumps(block.arguments, ensure_ascii=False, sort_keys=True)
+            arguments = json_text(block.arguments, sort_keys=True)
             lines.append(f"tool call    {block.name} {arguments}  (id {block.id})")
         else:
             text = block.text if block.type == "text" else block.thinking
-            lines.append(f"{block.type:<12} {json.dumps(text, ensure_ascii=False)}")
+            lines.append(f"{block.type:<12} {json_text(text)}")
     usage = message.usage
     lines.append(f"usage        input {usage.input}, cache read {usage.cache_read}, "
                  f"output {usage.output}, total {usage.total_tokens}")

@@ -136,15 +136,19 @@ LONE_SURROGATE = re.compile("[\ud800-\udfff]")
 COMPACT_JSON = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"))  # JSON.stringify's
 
 
-def json_text(data: Any) -> str:
-    """Compact JSON of `data` that UTF-8 can always encode, and that reads back as `data`.
+def json_text(data: Any, indent: int | None = None, sort_keys: bool = False) -> str:
+    """JSON of `data` (compact unless `indent`) that UTF-8 can always encode, and that reads
+    back as `data`: every JSON the course prints or writes goes through here.
 
     A model reply or a prompt may hold a lone surrogate (half an emoji, cut between two
     chunks). UTF-8 cannot encode one, so a file write, an HTTP body or a line on stdout
     holding it raw would fail. It is written as a `\\udXXX` escape instead, as JavaScript's
     JSON.stringify does; two halves that arrived apart read back as the character they make.
     """
-    return escape_lone_surrogates(COMPACT_JSON.encode(data))
+    if indent is None and not sort_keys:
+        return escape_lone_surrogates(COMPACT_JSON.encode(data))
+    text = json.dumps(data, ensure_ascii=False, indent=indent, sort_keys=sort_keys)
+    return escape_lone_surrogates(text)
 
 
 def escape_lone_surrogates(json_text: str) -> str:

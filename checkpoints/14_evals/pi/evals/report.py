@@ -8,7 +8,6 @@ step, so the same run gives the same bytes, and a diff between two reports is a 
 
 from __future__ import annotations
 
-import json
 from collections import Counter
 from collections.abc import Sequence
 from pathlib import Path
@@ -16,6 +15,7 @@ from typing import Any
 
 from rich.table import Table
 
+from pi.ai.messages import json_text
 from pi.evals.matrix import Result, pass_at_k, wilson
 from pi.evals.outcomes import STATUSES
 from pi.evals.phases import Target
@@ -107,7 +107,7 @@ def merge_reports(reports: Sequence[tuple[str, dict[str, Any]]]) -> dict[str, An
 
 
 def report_text(data: dict[str, Any]) -> str:
-    return json.dumps(data, indent=2, sort_keys=True, ensure_ascii=False) + "\n"
+    return json_text(data, indent=2, sort_keys=True) + "\n"
 
 
 def write_report(data: dict[str, Any], file: Path) -> None:

@@ -9,7 +9,6 @@ whole folder. The folder's name comes from an injected factory, so tests can cho
 
 from __future__ import annotations
 
-import json
 import shutil
 import tempfile
 from collections.abc import Callable
@@ -17,6 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from pi.ai.messages import json_text
 from pi.evals.cases import Case
 
 ScratchFactory = Callable[[], Path]
@@ -67,7 +67,7 @@ def prepare(case: Case, make_folder: ScratchFactory = temporary_folder,
         if case.session is not None:
             shutil.copy2(case.session, sessions / case.session.name)
         case_file = root / "case.json"
-        text = json.dumps(driver_case(case, model), indent=2, sort_keys=True, ensure_ascii=False)
+        text = json_text(driver_case(case, model), indent=2, sort_keys=True)
         case_file.write_text(text + "\n", encoding="utf-8")
         return Prepared(root, workspace, sessions, case_file)
     except OSError:

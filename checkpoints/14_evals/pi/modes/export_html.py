@@ -9,11 +9,11 @@ hide nothing the session keeps. Pi's export is richer (a tree view, syntax colou
 
 from __future__ import annotations
 
-import json
 from html import escape
 from pathlib import Path
 from typing import Any
 
+from pi.ai.messages import json_text
 from pi.coding_agent.runtime.runtime import Runtime
 from pi.coding_agent.session.entries import CompactionEntry, MessageEntry
 
@@ -35,9 +35,9 @@ def block_html(block: dict[str, Any]) -> str:
         source = f"data:{escape(block['mimeType'])};base64,{escape(block['data'])}"
         return f'<img alt="image" src="{source}">'
     if kind == "toolCall":
-        arguments = json.dumps(block.get("arguments", {}), indent=2, ensure_ascii=False)
+        arguments = json_text(block.get("arguments", {}), indent=2)
         return f"<div>calls <b>{escape(block['name'])}</b><pre>{escape(arguments)}</pre></div>"
-    return f"<pre>{escape(json.dumps(block, ensure_ascii=False))}</pre>"
+    return f"<pre>{escape(json_text(block))}</pre>"
 
 
 def body_html(message: dict[str, Any]) -> str:

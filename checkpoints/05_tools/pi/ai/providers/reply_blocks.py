@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from pi.ai.content import AssistantBlock, TextContent, ThinkingContent, ToolCall
+from pi.ai.messages import LONE_SURROGATE
 from pi.ai.partial_json import parse_partial_json
 
 
@@ -34,6 +35,7 @@ class Block:
     name: str = ""
     signature: str | None = None  # which wire field the reasoning came in
     arguments: dict[str, Any] | None = None  # set once the call is complete
+    position: int = 0  # its index in the reply's content, set when it begins
     pieces: list[str] = field(default_factory=list)  # the text, joined only when read
     size: int = 0  # characters so far
     shown: AssistantBlock | None = None  # the content last built, and the state it shows
@@ -42,7 +44,7 @@ class Block:
     @property
     def text(self) -> str:
         if len(self.pieces) > 1:
-            self.pieces[:] = ["".join(self.pieces)]
+            self.pieces[:] = [rejoin_halves("".join(self.pieces))]
         return self.pieces[0] if self.pieces else ""
 
     @text.setter
@@ -73,3 +75,11 @@ class Block:
             return ThinkingContent(thinking=self.text, thinking_signature=self.signature)
         arguments = parse_partial_json(self.text) if self.arguments is None else self.arguments
         return ToolCall(id=self.id, name=self.name, arguments=arguments)
+
+
+def rejoin_halves(text: str) -> str:
+    """`text` with each character whose two halves (a surrogate pair, as JSON escapes them)
+    came in different pieces made whole again; a half that stays alone stays as it is."""
+    if not LONE_SURROGATE.search(text):
+        return text
+    return text.encode("utf-16-le", "surrogatepass").decode("utf-16-le", "surrogatepass")

@@ -37,28 +37,35 @@ class ReplyBuilder:
         self.out = out
         self.reply = out.partial  # everything but the content: ids, usage, timestamp
         self.blocks: list[Block] = []
+        self.contents: list[AssistantBlock] = []  # each block as the partial message shows it
+        self.message: AssistantMessage | None = None  # the partial message last built...
+        self.built_from: AssistantMessage | None = None  # ...from this reply (ids, usage)
         self.calls: dict[int, Block] = {}  # a tool call's wire `index` -> its block
-        self.open_calls: list[Block] = []  # calls still taking pieces, in content order
+        self.open_calls: dict[int, Block] = {}  # calls still taking pieces, by position
+        self.fed_calls: set[int] = set()  # open calls given a piece since the last one began
         self.open: Block | None = None  # the text or thinking block now growing
         self.finish_reason: str | None = None
-        self.last_snapshot: tuple[AssistantMessage, tuple[AssistantBlock, ...],
-                                  AssistantMessage] | None = None
 
-    def snapshot(self, exact: bool = False) -> AssistantMessage:
-        """The reply so far; only the open block may trail its deltas (see the top). While
-        nothing shown changed, events share one message instead of a copy each."""
-        content = tuple(block.content(exact or block is not self.open) for block in self.blocks)
-        last = self.last_snapshot
-        if last is not None and last[0] is self.reply and len(last[1]) == len(content) and all(
-                shown is block for shown, block in zip(last[1], content, strict=True)):
-            return last[2]
-        message = self.reply.model_copy(update={"content": content})
-        self.last_snapshot = (self.reply, content, message)
-        return message
+    def show(self, block: Block, exact: bool) -> None:
+        """Bring one block's shown content up to date; the others have not changed."""
+        shown = block.content(exact)
+        if shown is not self.contents[block.position]:
+            self.contents[block.position], self.message = shown, None
+
+    def snapshot(self) -> AssistantMessage:
+        """The reply so far, as `show` left its blocks. Only a block that changed is built
+        again, so an event costs the same at the thousandth block as at the first; while
+        nothing changed, events share one message instead of a copy each."""
+        if self.message is None or self.built_from is not self.reply:
+            self.message = self.reply.model_copy(update={"content": tuple(self.contents)})
+            self.built_from = self.reply
+        return self.message
 
     def settle(self) -> None:
         """Make the stream's partial the whole reply so far, for a failure or abort to keep."""
-        self.out.partial = self.snapshot(exact=True)
+        for block in self.blocks:
+            self.show(block, exact=True)
+        self.out.partial = self.snapshot()
 
     def start(self) -> None:
         self.out.push(StartEvent(partial=self.snapshot()))
@@ -98,17 +105,32 @@ class ReplyBuilder:
         calls (index 0 starts, index 1 starts, index 0 goes on), so a call whose arguments
         are unfinished stays open until the text after it or the end of the stream.
         """
-        index, function = call.get("index", 0), call.get("function") or {}
+        index, function = self.call_index(call), call.get("function") or {}
         block = self.calls.get(index)
         if block is None:
             block = self.begin(Block("toolCall", id=call.get("id") or f"call_{index}"))
             self.calls[index] = block
-        elif block not in self.open_calls:
+        elif block.position not in self.open_calls:
             raise WireError(f"tool call {index} continued after it had ended")
+        elif call.get("id") and call["id"] != block.id:
+            raise WireError(f"tool call {index} is {block.id}, but a piece of it says "
+                            f"{call['id']}: the pieces cannot be put back together")
         block.name = function.get("name") or block.name
         if function.get("arguments"):
             block.add(function["arguments"])
+            self.fed_calls.add(block.position)
             self.push_delta(function["arguments"], block)
+
+    def call_index(self, call: dict[str, Any]) -> int:
+        """Which call a piece belongs to: the whole number its `index` says. A piece without
+        one goes on the call begun last; with several open, nobody can say which."""
+        if "index" not in call and len(self.open_calls) > 1:
+            raise WireError("a tool call piece without an index while several calls are "
+                            "open: the pieces cannot be put back together")
+        index = call.get("index", next(reversed(self.calls), 0))
+        if isinstance(index, bool) or not isinstance(index, int):
+            raise WireError(f"a tool call piece with index {json.dumps(index)}, not a whole number")
+        return index
 
     def begin(self, block: Block) -> Block:
         """Start `block`. A new tool call ends the calls before it whose arguments are
@@ -118,25 +140,24 @@ class ReplyBuilder:
         else:
             self.close_calls()
             self.close()
+        block.position = len(self.blocks)
         self.blocks.append(block)
+        self.contents.append(block.content())
+        self.message = None
         self.open = block
         if block.type == "toolCall":
-            self.open_calls.append(block)
+            self.open_calls[block.position] = block
         start = STARTS[block.type]
-        self.out.push(start(content_index=len(self.blocks) - 1, partial=self.snapshot()))
+        self.out.push(start(content_index=block.position, partial=self.snapshot()))
         return block
 
     def push_delta(self, piece: str, block: Block | None = None) -> None:
         block = block or self.open
         assert block is not None
+        self.show(block, exact=False)
         event = DELTAS[block.type](
-            content_index=self.position(block), delta=piece, partial=self.snapshot())
+            content_index=block.position, delta=piece, partial=self.snapshot())
         self.out.push(event)
-
-    def position(self, block: Block) -> int:
-        """The content index of `block`: the last one, unless calls are interleaved."""
-        last = len(self.blocks) - 1
-        return last if self.blocks[last] is block else self.blocks.index(block)
 
     def close(self) -> None:
         """End the block begun last; a tool call's arguments are parsed strictly now."""
@@ -144,17 +165,25 @@ class ReplyBuilder:
         if block is None:
             return
         if block.type == "toolCall":
-            self.open_calls.remove(block)
+            del self.open_calls[block.position]
             self.close_call(block)
             return
         end = TextEndEvent if block.type == "text" else ThinkingEndEvent
-        index = self.position(block)
-        self.out.push(end(content_index=index, content=block.text, partial=self.snapshot()))
+        self.show(block, exact=True)
+        self.out.push(end(content_index=block.position, content=block.text,
+                          partial=self.snapshot()))
 
     def close_calls(self, only_complete: bool = False) -> None:
-        """End the tool calls still open (or only those with complete arguments), in order."""
-        ending = [block for block in self.open_calls if not only_complete or complete(block)]
-        self.open_calls = [block for block in self.open_calls if block not in ending]
+        """End the tool calls still open, in order; or only those whose arguments became
+        complete since the last call began (no other can have changed)."""
+        if only_complete:
+            ending = [self.open_calls[position] for position in sorted(self.fed_calls)
+                      if position in self.open_calls and complete(self.open_calls[position])]
+        else:
+            ending = list(self.open_calls.values())
+        self.fed_calls.clear()
+        for block in ending:
+            del self.open_calls[block.position]
         if self.open in ending:
             self.open = None
         for block in ending:
@@ -162,11 +191,12 @@ class ReplyBuilder:
 
     def close_call(self, block: Block) -> None:
         """End one tool call; its arguments are parsed strictly now, or refused."""
-        index = self.position(block)
         block.arguments, problem = strict_arguments(block.text)
         call = ToolCall(id=block.id, name=block.name, arguments=block.arguments)
+        self.show(block, exact=True)
         partial = self.snapshot()
-        self.out.push(ToolCallEndEvent(content_index=index, tool_call=call, partial=partial))
+        self.out.push(ToolCallEndEvent(content_index=block.position, tool_call=call,
+                                       partial=partial))
         if problem:
             raise WireError(f"tool call {block.name} ({block.id}): {problem}")
 
@@ -175,8 +205,10 @@ class ReplyBuilder:
         self.close_calls()
         self.close()
         self.out.push(terminal_event(self.snapshot(), self.finish_reason))
+        # every block was closed above, and closing one shows it whole
 
 
 def complete(call: Block) -> bool:
     """Whether a tool call's arguments so far are a whole JSON object (nothing can follow)."""
-    return bool(call.text.strip()) and not strict_arguments(call.text)[1]
+    text = call.text.rstrip()
+    return text.endswith("}") and not strict_arguments(text)[1]

@@ -8,10 +8,10 @@ summary needs to know what a tool said, not every line of it.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Sequence
 from typing import Any
 
+from pi.ai.messages import json_text
 from pi.ai import AssistantMessage, Message, TextContent, UserMessage
 from pi.ai.content import ThinkingContent, ToolCall
 from pi.coding_agent.session.tokens import js_length
@@ -21,7 +21,7 @@ TOOL_RESULT_MAX_CHARS = 2000
 
 def js_json(value: Any) -> str:
     """`JSON.stringify(value)`: compact, non-ASCII kept, integral floats without `.0`."""
-    return json.dumps(integral(value), separators=(",", ":"), ensure_ascii=False)
+    return json_text(integral(value))
 
 
 def integral(value: Any) -> Any:

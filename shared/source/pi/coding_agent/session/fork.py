@@ -13,6 +13,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+from pi.ai.messages import json_text
 from pi.coding_agent.session.entries import CURRENT_VERSION, SessionHeader
 from pi.coding_agent.session.errors import SessionError
 from pi.coding_agent.session.ids import iso_timestamp
@@ -41,7 +42,7 @@ def relinked(node: Node, parent_id: str | None) -> Node:
     if node.line is not None:
         data = json.loads(node.line)
         data["parentId"] = parent_id
-        line = (json.dumps(data, ensure_ascii=False, separators=(",", ":")) + "\n").encode()
+        line = (json_text(data) + "\n").encode()
     return Node.of(entry, line, node.file, node.number)
 
 
