@@ -26,8 +26,11 @@ def load_script(path: str | Path) -> tuple[Turn, ...]:
     """Load and validate a `.json`, `.yaml` or `.yml` script file."""
     file = Path(path)
     try:
-        if not stat.S_ISREG(file.stat().st_mode):  # a FIFO never ends, nor does /dev/zero
-            raise ScriptError(f"{file}: not a regular file (a folder, FIFO or device)")
+        mode = file.stat().st_mode
+        if not stat.S_ISREG(mode):  # a FIFO never ends, nor does /dev/zero
+            kind = "a folder" if stat.S_ISDIR(mode) else "a FIFO" if stat.S_ISFIFO(mode) \
+                else "a device or socket"
+            raise ScriptError(f"{file}: is {kind}, not a script file")
         raw = file.read_text(encoding="utf-8")
     except OSError as error:
         raise ScriptError(f"{file}: cannot read script file ({error.strerror})") from error
@@ -44,17 +47,42 @@ def load_script(path: str | Path) -> tuple[Turn, ...]:
         raise ScriptError(f"{file}: nested too deeply to read") from None
 
 
+MAX_DEPTH, MAX_VALUES = 200, 1_000_000  # the agent's bounds too (pi/ai/bounded.py)
+
+
+def within_bounds(data: Any) -> Any:
+    """`data`, once a walk found it at most MAX_DEPTH deep and holding at most MAX_VALUES
+    values, counting a YAML alias each time it is used: aliases of aliases ("billion
+    laughs") load as a few shared lists that would expand to billions when played."""
+    waiting, seen = [(data, 1)], 0
+    while waiting:
+        item, depth = waiting.pop()
+        seen += 1
+        if depth > MAX_DEPTH or seen > MAX_VALUES:
+            raise ScriptError(f"deeper than {MAX_DEPTH} levels or more than {MAX_VALUES:,} "
+                              "values (aliases counted as often as used)")
+        children = item.values() if isinstance(item, dict) else item
+        if isinstance(item, dict | list):
+            waiting.extend((child, depth + 1) for child in children)
+    return data
+
+
 def _parse(file: Path, raw: str) -> Any:
     suffix = file.suffix.lower()
     try:
         if suffix == ".json":
-            return json.loads(raw, parse_constant=_not_json)
-        if suffix in (".yaml", ".yml"):
-            return yaml.safe_load(raw)
+            data = json.loads(raw, parse_constant=_not_json)
+        elif suffix in (".yaml", ".yml"):
+            data = yaml.safe_load(raw)
+        else:
+            raise ScriptError(f"{file}: unsupported script extension {suffix!r} "
+                              "(use .json or .yaml)")
+    except ScriptError:
+        raise
     except (ValueError, yaml.YAMLError) as error:  # JSONDecodeError is a ValueError
         summary = " ".join(str(error).split())
         raise ScriptError(f"{file}: not valid {suffix[1:].upper()}: {summary}") from error
-    raise ScriptError(f"{file}: unsupported script extension {suffix!r} (use .json or .yaml)")
+    return within_bounds(data)
 
 
 def _not_json(constant: str) -> Any:

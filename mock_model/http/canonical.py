@@ -74,7 +74,7 @@ def parsed_arguments(text: str) -> dict[str, Any]:
     """Argument JSON text as an object; anything that is not a JSON object becomes {}."""
     try:
         value = json.loads(text) if text else {}
-    except json.JSONDecodeError:
+    except (ValueError, RecursionError):
         return {}
     return value if isinstance(value, dict) else {}
 

@@ -14,6 +14,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from ..loading import within_bounds
 from ..model import MockModel
 from ..script import Turn
 from .anthropic_reply import anthropic_error, anthropic_message, anthropic_stream
@@ -51,9 +52,12 @@ async def respond(model: MockModel, method: str, path: str, body: bytes) -> Wire
     if face is None or method != "POST":
         return _not_found(method, path)
     try:
-        payload = json.loads(body)
-    except ValueError:
-        return face.error(WireError("invalid_request", "request body is not valid JSON"))
+        payload = within_bounds(json.loads(body))
+    except RecursionError:
+        return face.error(WireError("invalid_request", "request body is nested too deeply"))
+    except ValueError as error:
+        return face.error(WireError("invalid_request", f"request body is not valid JSON: "
+                                                       f"{' '.join(str(error).split())}"))
     if not isinstance(payload, dict):
         return face.error(WireError("invalid_request", "request body must be a JSON object"))
     model.wire_requests.append(copy.deepcopy(payload))

@@ -82,13 +82,18 @@ def read_messages(file: Path) -> list[tuple[str, object]]:
     """(where, data) for each message: a `.json` file is one message, `.jsonl` a session."""
     text = file.read_text(encoding="utf-8")
     if file.suffix != ".jsonl":
-        return [(f"{file}", json.loads(text))]
+        try:
+            return [(f"{file}", json.loads(text))]
+        except RecursionError:
+            raise ValueError(f"{file}: nested too deeply to read") from None
     found: list[tuple[str, object]] = []
     for number, line in enumerate(text.splitlines(), start=1):
         try:
             entry = json.loads(line)
         except json.JSONDecodeError as error:
             raise ValueError(f"{file}:{number}: not valid JSON ({error.msg})") from None
+        except RecursionError:
+            raise ValueError(f"{file}:{number}: nested too deeply to read") from None
         if isinstance(entry, dict) and entry.get("type") == "message":
             found.append((f"{file}:{number}: message", entry.get("message")))
     return found

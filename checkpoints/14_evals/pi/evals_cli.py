@@ -19,6 +19,7 @@ from rich.console import Console
 from rich.markup import escape
 from rich.progress import Progress
 
+from pi.ai.bounded import TooLarge, read_file, read_json
 from pi.evals import (
     BaselineError,
     Case,
@@ -169,9 +170,11 @@ def shard_of(text: str | None) -> tuple[int, int] | None:
 
 def read_report(file: Path) -> dict[str, Any]:
     try:
-        data = json.loads(file.read_text(encoding="utf-8"))
+        data = read_json(read_file(file))
     except OSError as error:
         raise MergeError(f"{file}: {error.strerror}") from None
+    except TooLarge as error:
+        raise MergeError(f"{file}: {error}") from None
     except json.JSONDecodeError as error:
         raise MergeError(f"{file}:{error.lineno}: not valid JSON ({error.msg})") from None
     if not isinstance(data, dict) or not isinstance(data.get("results"), list):

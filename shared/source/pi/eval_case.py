@@ -13,7 +13,6 @@ Case keys (contract 1): `prompt` (str), `script` (`{"turns": [...]}`, MockModel 
 from __future__ import annotations
 
 import asyncio
-import json
 import os
 from pathlib import Path
 from typing import Any
@@ -21,6 +20,7 @@ from typing import Any
 from pydantic import BaseModel, Field
 
 from mock_model import MockModel, ScriptError, script_from_data
+from pi.ai.bounded import read_file, read_json
 from pi.agent import AgentTool, ProgressCallback, ToolRegistry, ToolResult
 from pi.ai import AbortSignal, MockProvider, Model, OpenAICompletionsProvider, Providers
 from pi.ai import StreamOptions
@@ -295,9 +295,10 @@ def tool_registry(names: list[str], workspace: Path) -> ToolRegistry:
 def read_case(file: Path, workspace: Path) -> dict[str, Any]:
     """The case in `file`, checked against what this step can do; CaseError if it cannot."""
     try:
-        case = checked_case(json.loads(file.read_text(encoding="utf-8")))
-    except (OSError, json.JSONDecodeError) as error:
+        data = read_json(read_file(file))
+    except (OSError, ValueError) as error:
         raise CaseError(getattr(error, "strerror", None) or f"not valid JSON: {error}") from None
+    case = checked_case(data)
     if not workspace.is_dir():
         raise CaseError(f"--workspace {workspace} is not a directory")
     tool_registry(list(case.get("tools", [])), workspace)

@@ -128,7 +128,7 @@ def test_each_bad_line_gets_one_error_response_and_the_server_goes_on(
     client.process.stdin.flush()
     answers = [client.wait_for(lambda line: line.get("type") == "response") for _ in bad]
     errors = sorted(a["error"].split(": ", 1)[1][:20] for a in answers if not a["success"])
-    assert errors == ["NaN is not JSON", "expected a JSON obje", "nested too deeply",
+    assert errors == ["NaN is not JSON", "expected a JSON obje", "nested deeper than 2",
                       "the line is not vali"]
     states = [a for a in answers if a["success"]]
     assert sorted(str(a.get("id")) for a in states) == ["None", "\ud800"]

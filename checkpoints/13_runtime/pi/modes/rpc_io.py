@@ -18,6 +18,7 @@ import threading
 from collections.abc import Callable, Iterator
 from typing import Any, TextIO
 
+from pi.ai.bounded import read_json
 from pi.ai.messages import LONE_SURROGATE, json_text
 from pi.coding_agent.extensions.ui import NotifyLevel
 
@@ -137,13 +138,11 @@ def parse_command(line: str) -> dict[str, Any]:
     if LONE_SURROGATE.search(line):
         raise BadCommand("Failed to parse command: the line is not valid UTF-8")
     try:
-        command = json.loads(line, parse_constant=refuse_constant, parse_float=finite_or_none)
+        command = read_json(line, parse_constant=refuse_constant, parse_float=finite_or_none)
     except json.JSONDecodeError as error:
         raise BadCommand(f"Failed to parse command: {error}") from None
     except ValueError as error:
         raise BadCommand(f"Failed to parse command: {error}") from None
-    except RecursionError:
-        raise BadCommand("Failed to parse command: nested too deeply") from None
     if not isinstance(command, dict):
         raise BadCommand("Failed to parse command: expected a JSON object")
     return command

@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from pi.ai.bounded import what_is_at
 from pi.ai import Model
 from pi.ai.credentials import ENV_KEYS, CredentialError, Credentials
 from pi.ai.models_catalog import PUBLIC_BASE_URLS, ModelRefError, builtin_models, find_model
@@ -141,8 +142,9 @@ def build_config(options: AgentOptions, ui: ExtensionUI,
     if options.leaf is not None and not (options.session and options.session.is_file()):
         raise SetupError(f"--leaf needs an existing --session file ({options.session})")
     for path in options.extensions:  # asked for by name: a typo must not pass unnoticed
-        if not path.is_file():
-            raise SetupError(f"-e {path}: no such extension file")
+        if (found := what_is_at(path)) != "a file":
+            raise SetupError(f"-e {path}: no such extension file" if found == "nothing" else
+                             f"-e {path}: is {found}, not an extension file")
     deterministic = options.script is not None or env.get("PI_COURSE_DETERMINISTIC") == "1"
     clock, ids = time_and_ids(deterministic)
     try:

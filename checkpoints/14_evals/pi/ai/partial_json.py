@@ -11,9 +11,9 @@ are parsed strictly once the call is complete.
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
+from pi.ai.bounded import TooLarge, read_json
 from pi.ai.redact import clip
 
 CLOSERS = {"{": "}", "[": "]"}
@@ -23,7 +23,7 @@ def parse_partial_json(text: str) -> dict[str, Any]:
     """The arguments readable from the JSON text so far; `{}` when nothing is readable."""
     for candidate in completions(text):
         try:
-            value = json.loads(candidate)
+            value = read_json(candidate)
         except ValueError:
             continue
         return value if isinstance(value, dict) else {}
@@ -35,7 +35,9 @@ def strict_arguments(text: str) -> tuple[dict[str, Any], str]:
     a call with unreadable arguments must not run with arguments we made up.
     """
     try:
-        value = json.loads(text or "{}")
+        value = read_json(text or "{}")
+    except TooLarge as error:
+        return {}, f"the arguments are {error}"
     except ValueError as error:
         return {}, f"the arguments are not valid JSON ({error}): {clip(text, 200)}"
     if not isinstance(value, dict):

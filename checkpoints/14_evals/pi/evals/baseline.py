@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from pi.ai.bounded import TooLarge, read_file, read_json
 from pi.evals.report import VERSION
 
 Key = tuple[str, str]
@@ -42,9 +43,11 @@ class Comparison:
 
 def load_baseline(file: Path) -> dict[str, Any]:
     try:
-        data = json.loads(file.read_text(encoding="utf-8"))
+        data = read_json(read_file(file))
     except OSError as error:
         raise BaselineError(f"{file}: {error.strerror}") from None
+    except TooLarge as error:
+        raise BaselineError(f"{file}: {error}") from None
     except json.JSONDecodeError as error:
         raise BaselineError(f"{file}:{error.lineno}: not valid JSON ({error.msg})") from None
     if not isinstance(data, dict) or data.get("version") != VERSION:

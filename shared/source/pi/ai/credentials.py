@@ -19,10 +19,13 @@ from __future__ import annotations
 
 import json
 import os
+import stat
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
+
+from pi.ai.bounded import TooLarge, kind_of, read_file, read_json
 
 AUTH_FILE = Path("~/.pi-course/agent/auth.json")
 ENV_KEYS: Mapping[str, str] = {"openai": "OPENAI_API_KEY", "anthropic": "ANTHROPIC_API_KEY"}
@@ -76,18 +79,22 @@ class Credentials:
             return {}
         except OSError as error:
             raise CredentialError(f"{path}: cannot be read ({error.strerror})") from None
+        if not stat.S_ISREG(mode):
+            raise CredentialError(f"{path}: is {kind_of(mode)}, not a file")
         if os.name == "posix" and mode & 0o077:
             raise CredentialError(
                 f"{path}: other users can access it (mode {mode & 0o777:o}); "
                 f"refusing to read keys from it. Fix: chmod 600 {path}")
         try:
-            text = path.read_text(encoding="utf-8")
+            text = read_file(path)
         except (OSError, UnicodeDecodeError) as error:
             raise CredentialError(f"{path}: cannot be read ({error})") from None
         try:
-            data = json.loads(text)
+            data = read_json(text)
         except json.JSONDecodeError as error:
             raise CredentialError(f"{path}:{error.lineno}: not valid JSON ({error.msg})") from None
+        except TooLarge as error:
+            raise CredentialError(f"{path}: {error}") from None
         if not isinstance(data, dict):
             raise CredentialError(f"{path}: expected a JSON object of providers")
         return data

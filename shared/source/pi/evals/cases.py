@@ -16,6 +16,7 @@ from typing import Any, Literal, get_args
 import yaml  # type: ignore[import-untyped, unused-ignore]
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
+from pi.ai.bounded import TooLarge, read_file, within_bounds
 from mock_model import ScriptError, script_from_data
 from pi.ai.messages import describe_error
 from pi.evals.judges import JUDGE_KINDS, arg_problem
@@ -154,9 +155,13 @@ def check_judges(spec: CaseSpec, judges: tuple[dict[str, Any], ...], file: Path,
 
 def read_yaml(file: Path) -> Any:
     try:
-        return yaml.safe_load(file.read_text(encoding="utf-8"))
+        return within_bounds(yaml.safe_load(read_file(file)))
     except OSError as error:
         raise CaseError(f"{file}: {error.strerror}") from None
+    except TooLarge as error:
+        raise CaseError(f"{file}: {error}") from None
+    except RecursionError:
+        raise CaseError(f"{file}: nested too deeply to read") from None
     except yaml.YAMLError as error:
         raise CaseError(f"{file}: not valid YAML: {' '.join(str(error).split())}") from None
 

@@ -10,7 +10,6 @@ something else is an infrastructure failure with its own code, never a verdict o
 
 from __future__ import annotations
 
-import json
 import subprocess
 import sys
 from collections.abc import Mapping, Sequence
@@ -18,6 +17,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from pi.ai.bounded import read_json
 from pi.evals.graders import command_env
 from pi.evals.workspace import Prepared
 
@@ -92,8 +92,8 @@ def parse_observation(stdout: str) -> Observation:
     """Contract 1, checked field by field; DriverFailure('bad_observation') otherwise."""
     lines = stdout.strip().splitlines()
     try:
-        data = json.loads(lines[-1]) if lines else None
-    except json.JSONDecodeError:
+        data = read_json(lines[-1]) if lines else None
+    except ValueError:
         data = None
     if not isinstance(data, dict) or data.get("contract") != CONTRACT:
         raise DriverFailure("bad_observation", "no contract-1 JSON object on the last line")

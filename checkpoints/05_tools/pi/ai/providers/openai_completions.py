@@ -12,11 +12,11 @@ whose message keeps what had arrived, with the API key redacted from the text.
 
 from __future__ import annotations
 
-import json
 
 import httpx
 from httpx_sse import EventSource
 
+from pi.ai.bounded import TooLarge, read_json
 from pi.ai.model import Context, Model, StreamOptions
 from pi.ai.providers.http_exchange import HttpProvider
 from pi.ai.providers.openai_convert import chat_completions_body, headers_for
@@ -50,7 +50,9 @@ async def read_stream(response: httpx.Response, builder: ReplyBuilder) -> None:
         if not event.data:
             continue
         try:
-            chunk = json.loads(event.data)
+            chunk = read_json(event.data)
+        except TooLarge as error:
+            raise WireError(f"a stream chunk is {error}") from None
         except ValueError:
             raise WireError(f"a stream chunk is not JSON: {clip(event.data, 200)}") from None
         if not isinstance(chunk, dict):

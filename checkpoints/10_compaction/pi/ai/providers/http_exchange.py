@@ -10,11 +10,11 @@ what to send and how to read the reply.
 from __future__ import annotations
 
 import asyncio
-import json
 from collections.abc import Awaitable, Callable
 
 import httpx
 
+from pi.ai.bounded import read_json
 from pi.ai.messages import json_text
 from pi.ai.model import Context, Model, StreamOptions, empty_reply
 from pi.ai.providers.openai_wire import ReplyBuilder
@@ -153,7 +153,7 @@ async def error_text(response: httpx.Response, key: str | None = None) -> str:
     finally:
         await response.aclose()
     try:
-        error = json.loads(body).get("error")
+        error = read_json(body).get("error")
     except (ValueError, AttributeError):
         error = None
     message = error.get("message") if isinstance(error, dict) else error

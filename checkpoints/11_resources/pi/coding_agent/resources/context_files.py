@@ -16,11 +16,10 @@ the demo set it so that a stray `/tmp/AGENTS.md` cannot change their output.
 
 from __future__ import annotations
 
-import os
-import stat
 from dataclasses import dataclass
 from pathlib import Path
 
+from pi.ai.bounded import NotAFile, read_file
 from pi.coding_agent.resources.diagnostics import Diagnostic, warning
 
 CONTEXT_FILE_NAMES = ("AGENTS.md", "CLAUDE.md")
@@ -53,15 +52,11 @@ def read_inside(path: Path, folder: Path) -> str | None:
     if not real.is_relative_to(folder.resolve()):
         raise Unsafe(f"links to {real}, outside {folder}; not read")
     try:
-        descriptor = os.open(real, os.O_RDONLY | os.O_NONBLOCK)
+        return read_file(real)
+    except NotAFile as error:  # "REAL: is a folder, not a file"
+        raise Unsafe(f"{str(error).rpartition(': ')[2]}; not read") from None
     except OSError as error:
         raise Unsafe(f"cannot be read ({error.strerror or error})") from None
-    with os.fdopen(descriptor, "rb") as file:
-        if not stat.S_ISREG(os.fstat(descriptor).st_mode):
-            raise Unsafe("is not a regular file (a folder, device or FIFO); not read")
-        data = file.read()
-    try:
-        return data.decode("utf-8")
     except UnicodeDecodeError:
         raise Unsafe("is not valid UTF-8; not read") from None
 

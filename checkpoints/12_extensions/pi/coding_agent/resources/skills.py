@@ -23,6 +23,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from pi.ai.bounded import read_file
 from pi.coding_agent.resources.diagnostics import Diagnostic, warning
 from pi.coding_agent.resources.frontmatter import FrontmatterError, parse_markdown, read_problem
 from pi.coding_agent.session.tokens import js_length
@@ -89,7 +90,7 @@ def given(value: object) -> bool:
 def load_skill_file(path: Path, source: str) -> tuple[Skill | None, list[Diagnostic]]:
     """The skill in `path` (None when it cannot be loaded) and every warning about it."""
     try:
-        frontmatter = parse_markdown(path.read_text(encoding="utf-8")).frontmatter
+        frontmatter = parse_markdown(read_file(path)).frontmatter
     except (OSError, UnicodeDecodeError) as error:
         return None, [warning(path, read_problem(error))]
     except FrontmatterError as error:

@@ -9,11 +9,11 @@ reads into our events, ending at `message_stop`. Everything that does not depend
 
 from __future__ import annotations
 
-import json
 
 import httpx
 from httpx_sse import EventSource
 
+from pi.ai.bounded import TooLarge, read_json
 from pi.ai.model import Context, Model, StreamOptions
 from pi.ai.providers.anthropic_convert import messages_body
 from pi.ai.providers.anthropic_wire import AnthropicReader
@@ -57,7 +57,9 @@ async def read_events(response: httpx.Response, reader: AnthropicReader) -> None
         if not event.data:
             continue
         try:
-            data = json.loads(event.data)
+            data = read_json(event.data)
+        except TooLarge as error:
+            raise WireError(f"a stream event is {error}") from None
         except ValueError:
             raise WireError(f"a stream event is not JSON: {clip(event.data, 200)}") from None
         if not isinstance(data, dict):

@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from xml.sax.saxutils import escape
 
+from pi.ai.bounded import read_file
 from pi.coding_agent.resources.frontmatter import strip_frontmatter
 from pi.coding_agent.resources.skills import Skill
 
@@ -67,7 +68,7 @@ def expand_skill_command(text: str, skills: Sequence[Skill]) -> str | None:
     if command is None or skill is None:
         return None
     try:
-        body = strip_frontmatter(skill.file_path.read_text(encoding="utf-8"))
+        body = strip_frontmatter(read_file(skill.file_path))
     except (OSError, UnicodeDecodeError) as error:
         raise SkillCommandError(f"{skill.file_path}: cannot read skill "
                                 f"{skill.name!r}: {error}") from None

@@ -23,6 +23,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from types import ModuleType
 
+from pi.ai.bounded import what_is_at
 from pi.agent.tools import AnyTool
 from pi.coding_agent.extensions.api import Command, Extension, ExtensionAPI
 from pi.coding_agent.extensions.ui import ExtensionUI, NoUI
@@ -46,10 +47,11 @@ def discover(agent_dir: Path, cwd: Path, paths: Sequence[Path] = (),
         notes.append(f"{cwd / '.pi' / 'extensions'}: {len(project)} extension(s) not loaded: "
                      f"the project {cwd} is not trusted")
     for path in (cwd / p for p in paths):
-        if path.is_file():
+        if (kind := what_is_at(path)) == "a file":
             found.append(path)
         else:
-            notes.append(f"{path}: no such extension file")
+            notes.append(f"{path}: no such extension file" if kind == "nothing" else
+                         f"{path}: is {kind}, not an extension file")
     unique = list(dict.fromkeys(p.resolve() for p in found))
     return unique, notes
 

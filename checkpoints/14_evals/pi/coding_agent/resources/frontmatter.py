@@ -19,6 +19,8 @@ from typing import Any
 
 import yaml  # type: ignore[import-untyped, unused-ignore]
 
+from pi.ai.bounded import NotAFile, TooLarge, within_bounds
+
 FENCE = "---"
 
 
@@ -84,6 +86,10 @@ def parse_yaml_block(block: str) -> dict[str, Any]:
         raise FrontmatterError(problem, mark.line + 2 if mark is not None else None) from None
     except RecursionError:  # `[[[[…` thousands deep: PyYAML recurses once per level
         raise FrontmatterError("nested too deeply to read", 2) from None
+    try:
+        within_bounds(data)  # aliases of aliases expand only when walked: refuse them here
+    except TooLarge as error:
+        raise FrontmatterError(str(error), 2) from None
     if data is None:
         return {}
     if not isinstance(data, dict):
@@ -106,4 +112,6 @@ def read_problem(error: OSError | UnicodeDecodeError) -> str:
     """Why a resource file could not be read, in words for its author."""
     if isinstance(error, UnicodeDecodeError):
         return f"not valid UTF-8 (byte {error.start}); save the file as UTF-8"
+    if isinstance(error, NotAFile):  # its text is "PATH: is a folder, not a file"
+        return str(error).rpartition(": ")[2]
     return f"cannot be read ({error.strerror or error})"

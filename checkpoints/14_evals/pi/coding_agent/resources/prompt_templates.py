@@ -15,6 +15,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from pi.ai.bounded import read_file
 from pi.coding_agent.resources.diagnostics import Diagnostic, collision, warning
 from pi.coding_agent.resources.frontmatter import FrontmatterError, parse_markdown, read_problem
 
@@ -42,7 +43,7 @@ def describe(frontmatter_description: object, body: str) -> str:
 
 def load_template(path: Path, source: str) -> PromptTemplate | Diagnostic:
     try:
-        markdown = parse_markdown(path.read_text(encoding="utf-8"))
+        markdown = parse_markdown(read_file(path))
     except (OSError, UnicodeDecodeError) as error:
         return warning(path, read_problem(error))
     except FrontmatterError as error:
