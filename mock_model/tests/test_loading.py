@@ -181,5 +181,5 @@ def test_a_script_nested_deeper_than_the_bound_is_refused_in_one_line(tmp_path) 
 
 def test_a_folder_given_as_a_script_is_named_as_a_folder(tmp_path) -> None:
     (tmp_path / "script.yaml").mkdir()
-    with pytest.raises(ScriptError, match="script.yaml: is a folder, not a script file"):
+    with pytest.raises(ScriptError, match=r"script\.yaml: is a folder, not a script file"):
         load_script(tmp_path / "script.yaml")
