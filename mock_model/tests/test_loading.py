@@ -162,7 +162,7 @@ def test_a_bad_script_file_is_one_error_naming_the_file(
     assert message.startswith(f"{path}: ") and expected in message and "\n" not in message
 
 
-def test_a_script_whose_aliases_expand_past_the_bound_is_refused_in_one_line(tmp_path) -> None:
+def test_a_script_whose_aliases_expand_past_the_bound_is_refused(tmp_path: Path) -> None:
     lines = ["a0: &a0 [lol, lol, lol, lol, lol, lol, lol, lol, lol]"]
     lines += [f"a{n}: &a{n} [" + ", ".join([f"*a{n - 1}"] * 9) + "]" for n in range(1, 10)]
     script = tmp_path / "laughs.yaml"
@@ -171,7 +171,7 @@ def test_a_script_whose_aliases_expand_past_the_bound_is_refused_in_one_line(tmp
         load_script(script)
 
 
-def test_a_script_nested_deeper_than_the_bound_is_refused_in_one_line(tmp_path) -> None:
+def test_a_script_nested_deeper_than_the_bound_is_refused_in_one_line(tmp_path: Path) -> None:
     for depth in (201, 100_000):
         script = tmp_path / f"deep-{depth}.json"
         script.write_text('{"turns": ' + "[" * depth + "]" * depth + "}", encoding="utf-8")
@@ -179,7 +179,7 @@ def test_a_script_nested_deeper_than_the_bound_is_refused_in_one_line(tmp_path) 
             load_script(script)
 
 
-def test_a_folder_given_as_a_script_is_named_as_a_folder(tmp_path) -> None:
+def test_a_folder_given_as_a_script_is_named_as_a_folder(tmp_path: Path) -> None:
     (tmp_path / "script.yaml").mkdir()
     with pytest.raises(ScriptError, match=r"script\.yaml: is a folder, not a script file"):
         load_script(tmp_path / "script.yaml")

@@ -92,6 +92,7 @@ def run_case(case: Case) -> list[tuple[str, str]]:
 
 def all_cases() -> list[Case]:
     from hostile import (
+        fam_bounds,
         fam_disk,
         fam_resources,
         fam_rpc,
@@ -103,7 +104,7 @@ def all_cases() -> list[Case]:
     )
     cases: list[Case] = []
     for family in (fam_sessions, fam_streams, fam_scripts, fam_tools, fam_rpc, fam_secrets,
-                   fam_resources, fam_disk):
+                   fam_resources, fam_disk, fam_bounds):
         cases += family.cases()
     return cases
 

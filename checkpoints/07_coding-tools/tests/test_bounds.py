@@ -7,8 +7,16 @@ from pathlib import Path
 import pytest
 import yaml
 
-from pi.ai.bounded import MAX_DEPTH, MAX_VALUES, NotAFile, TooLarge, read_file, read_json
-from pi.ai.bounded import what_is_at, within_bounds
+from pi.ai.bounded import (
+    MAX_DEPTH,
+    MAX_VALUES,
+    NotAFile,
+    TooLarge,
+    read_file,
+    read_json,
+    what_is_at,
+    within_bounds,
+)
 
 STEP = 4
 

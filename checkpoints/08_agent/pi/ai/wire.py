@@ -12,7 +12,7 @@ from collections.abc import AsyncIterator
 
 import httpx
 
-from pi.ai.messages import json_text
+from pi.ai.messages import escape_lone_surrogates, json_text
 from pi.ai.messages import AssistantMessage
 from pi.ai.model import Context, Model, StreamOptions
 from pi.ai.providers.openai_completions import API, OpenAICompletionsProvider
@@ -59,4 +59,4 @@ def summary_lines(message: AssistantMessage) -> list[str]:
     usage = message.usage
     lines.append(f"usage        input {usage.input}, cache read {usage.cache_read}, "
                  f"output {usage.output}, total {usage.total_tokens}")
-    return lines
+    return [escape_lone_surrogates(line) for line in lines]  # an error may quote half a char

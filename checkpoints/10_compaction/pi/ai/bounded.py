@@ -56,7 +56,11 @@ def read_json(text: str | bytes, **options: Any) -> Any:
 
 
 class NotAFile(OSError):
-    """A path that holds something other than a regular file; the text says what."""
+    """A path that holds something other than a regular file; `strerror` says what."""
+
+    def __init__(self, path: Path, kind: str) -> None:
+        super().__init__(f"{path}: is {kind}, not a file")
+        self.strerror = f"is {kind}, not a file"
 
 
 def kind_of(mode: int) -> str:
@@ -83,15 +87,15 @@ def read_file(path: Path) -> str:
     try:
         descriptor = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
     except IsADirectoryError:
-        raise NotAFile(f"{path}: is a folder, not a file") from None
+        raise NotAFile(path, "a folder") from None
     except OSError as error:
         if error.errno == errno.ELOOP:
-            raise NotAFile(f"{path}: is a link loop, not a file") from None
+            raise NotAFile(path, "a link loop") from None
         raise
     try:
         mode = os.fstat(descriptor).st_mode
         if not stat.S_ISREG(mode):
-            raise NotAFile(f"{path}: is {kind_of(mode)}, not a file")
+            raise NotAFile(path, kind_of(mode))
         with os.fdopen(os.dup(descriptor), "rb") as file:
             return file.read().decode("utf-8")
     finally:

@@ -19,13 +19,12 @@ from __future__ import annotations
 
 import json
 import os
-import stat
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from pi.ai.bounded import TooLarge, kind_of, read_file, read_json
+from pi.ai.bounded import TooLarge, read_file, read_json, what_is_at
 
 AUTH_FILE = Path("~/.pi-course/agent/auth.json")
 ENV_KEYS: Mapping[str, str] = {"openai": "OPENAI_API_KEY", "anthropic": "ANTHROPIC_API_KEY"}
@@ -73,14 +72,12 @@ class Credentials:
     def load(self) -> dict[str, Any]:
         """The auth file's entries by provider; {} when there is no file."""
         path = self.auth_file
-        try:
-            mode = path.stat().st_mode
-        except (FileNotFoundError, NotADirectoryError):  # no such file, or no such folder
+        kind = what_is_at(path)
+        if kind == "nothing":
             return {}
-        except OSError as error:
-            raise CredentialError(f"{path}: cannot be read ({error.strerror})") from None
-        if not stat.S_ISREG(mode):
-            raise CredentialError(f"{path}: is {kind_of(mode)}, not a file")
+        if kind != "a file":
+            raise CredentialError(f"{path}: is {kind}, not a file")
+        mode = path.stat().st_mode
         if os.name == "posix" and mode & 0o077:
             raise CredentialError(
                 f"{path}: other users can access it (mode {mode & 0o777:o}); "

@@ -53,8 +53,8 @@ def read_inside(path: Path, folder: Path) -> str | None:
         raise Unsafe(f"links to {real}, outside {folder}; not read")
     try:
         return read_file(real)
-    except NotAFile as error:  # "REAL: is a folder, not a file"
-        raise Unsafe(f"{str(error).rpartition(': ')[2]}; not read") from None
+    except NotAFile as error:
+        raise Unsafe(f"{error.strerror}; not read") from None
     except OSError as error:
         raise Unsafe(f"cannot be read ({error.strerror or error})") from None
     except UnicodeDecodeError:

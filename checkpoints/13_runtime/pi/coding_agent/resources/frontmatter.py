@@ -112,6 +112,6 @@ def read_problem(error: OSError | UnicodeDecodeError) -> str:
     """Why a resource file could not be read, in words for its author."""
     if isinstance(error, UnicodeDecodeError):
         return f"not valid UTF-8 (byte {error.start}); save the file as UTF-8"
-    if isinstance(error, NotAFile):  # its text is "PATH: is a folder, not a file"
-        return str(error).rpartition(": ")[2]
+    if isinstance(error, NotAFile):
+        return str(error.strerror)  # "is a folder, not a file"
     return f"cannot be read ({error.strerror or error})"
