@@ -1,6 +1,7 @@
-"""Every speed figure of the course in one command: sessions first, then loop, stream, start-up.
+"""Every speed figure of the course in one command: sessions, loop, streaming, start-up, and
+`pi-agent -p` on a 1 MB tool call sent a byte at a time (stream_bench.py).
 
-    python benchmarks/run.py            # both benchmarks, then one line: targets met of all
+    python benchmarks/run.py            # every benchmark, then one line: targets met of all
     python benchmarks/run.py --quick    # the loop benchmark's smoke-test sizes
 
 Each benchmark prints its own figures, each with its target and PASS/FAIL, measured side by
@@ -36,7 +37,9 @@ def run(script: str, *args: str) -> tuple[int, int]:
 def main(argv: list[str]) -> int:
     sessions = run("session_bench.py")
     loop = run("loop_bench.py", *(["--quick"] if "--quick" in argv else []))
-    met, total = sessions[0] + loop[0], sessions[1] + loop[1]
+    stream = run("stream_bench.py")
+    met = sessions[0] + loop[0] + stream[0]
+    total = sessions[1] + loop[1] + stream[1]
     print(f"\nall benchmarks: {met} of {total} targets met")
     return 0 if met == total else 1
 

@@ -1,0 +1,118 @@
+"""How long `pi-agent -p` takes on a huge tool call that arrives a byte at a time.
+
+A loopback server (127.0.0.1, a port the system picks) answers the OpenAI-compatible request
+with one reply: a `write` call whose arguments are 1 MB of JSON, in 100-character deltas as a
+server sends them, every byte of the stream written by a send of its own. The second
+request, after the tool ran, gets a short text. The figure is the wall time of the whole
+`pi-agent -p` run, with its target: under 10 s. The server's socket is as sockets come
+(the kernel may join bytes sent close together); the same run with TCP_NODELAY, where most
+reads bring a few bytes each, is shown beside it without a target: there the time goes to
+httpx's cost per read, not to assembling the reply, which is linear in its size however it
+is split (docs/hostile-input.md, "Bounds"). Nothing is asserted: machines differ.
+
+    python benchmarks/stream_bench.py            # 1 MB
+    python benchmarks/stream_bench.py --size 100000
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import shutil
+import socket
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from pathlib import Path
+
+TARGET_SECONDS = 10.0
+
+
+def sse(*chunks: object) -> bytes:
+    return "".join([f"data: {json.dumps(c)}\n\n" for c in chunks] + ["data: [DONE]\n\n"]).encode()
+
+
+def delta(**fields: object) -> dict[str, object]:
+    finish = fields.pop("finish", None)
+    return {"id": "bench", "choices": [{"index": 0, "delta": fields, "finish_reason": finish}]}
+
+
+def big_call(size: int) -> bytes:
+    arguments = json.dumps({"path": "big.txt", "content": "x" * size})
+    first = {"index": 0, "id": "call_1", "type": "function",
+             "function": {"name": "write", "arguments": ""}}
+    pieces = [delta(tool_calls=[{"index": 0, "function": {"arguments": arguments[i:i + 100]}}])
+              for i in range(0, len(arguments), 100)]
+    return sse(delta(tool_calls=[first]), *pieces, delta(finish="tool_calls"))
+
+
+def serve(listener: socket.socket, replies: list[bytes], nodelay: bool) -> None:
+    """Answer one request per reply, each byte of the body in a send of its own."""
+    for body in replies:
+        connection, _ = listener.accept()
+        with connection:
+            connection.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, int(nodelay))
+            request = b""
+            while b"\r\n\r\n" not in request:
+                request += connection.recv(65536)
+            head, _, rest = request.partition(b"\r\n\r\n")
+            length = next((int(line.split(b":")[1]) for line in head.split(b"\r\n")
+                           if line.lower().startswith(b"content-length:")), 0)
+            while len(rest) < length:
+                rest += connection.recv(65536)
+            connection.sendall(b"HTTP/1.1 200 OK\r\ncontent-type: text/event-stream\r\n"
+                               b"connection: close\r\n\r\n")
+            for index in range(len(body)):
+                connection.sendall(body[index:index + 1])
+
+
+def run_once(command: str, size: int, nodelay: bool, judged: bool) -> bool:
+    """One `pi-agent -p` run against a fresh server; prints its line, True if it passed."""
+    listener = socket.create_server(("127.0.0.1", 0))
+    port = listener.getsockname()[1]
+    replies = [big_call(size), sse(delta(content="done"), delta(finish="stop"))]
+    threading.Thread(target=serve, args=(listener, replies, nodelay), daemon=True).start()
+    with tempfile.TemporaryDirectory(prefix="stream-bench-") as scratch:
+        env = {**os.environ, "OPENAI_BASE_URL": f"http://127.0.0.1:{port}/v1",
+               "OPENAI_API_KEY": "sk-bench"}
+        started, before = time.perf_counter(), os.times()
+        done = subprocess.run([command, "-p", "--model", "openai/gpt-bench", "--cwd", scratch,
+                               "--agent-dir", str(Path(scratch) / "agent"), "write it"],
+                              env=env, capture_output=True, text=True, timeout=300)
+        took, after = time.perf_counter() - started, os.times()
+        written = (Path(scratch) / "big.txt").stat().st_size if done.returncode == 0 else 0
+    listener.close()
+    cpu = after.children_user + after.children_system - before.children_user \
+        - before.children_system
+    ok = done.returncode == 0 and written == size and took < TARGET_SECONDS
+    how = "with TCP_NODELAY" if nodelay else "a send per byte"
+    mark = ("PASS" if ok else "FAIL") if judged else ""
+    target = f"(target < {TARGET_SECONDS:.0f} s)" if judged else "(shown)"
+    print(f"  {size:,} bytes of arguments, {len(replies[0]):,} bytes of stream, {how}: "
+          f"{took:.1f} s, pi-agent's CPU {cpu:.1f} s {target} {mark}")
+    if done.returncode != 0 or written != size:
+        print(f"  the run failed (exit {done.returncode}, wrote {written:,} bytes): "
+              f"{done.stderr.strip()[-300:]}")
+    return ok
+
+
+def main(argv: list[str]) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--size", type=int, default=1_000_000, help="bytes of arguments")
+    size = parser.parse_args(argv).size
+    command = shutil.which("pi-agent")
+    print(f"\nStream: pi-agent -p on a {size:,}-byte tool call sent a byte at a time")
+    if command is None:
+        print("  pi-agent is not installed (pip install -e .): skipped\n\n0 of 1 targets met")
+        return 1
+    ok = run_once(command, size, nodelay=False, judged=True)
+    run_once(command, size, nodelay=True, judged=False)
+    print(f"\n{int(ok)} of 1 targets met")
+    return 0 if ok else 1
+
+
+if __name__ == "__main__":
+    raise SystemExit(main(sys.argv[1:]))
