@@ -1,4 +1,4 @@
-"""Step 00: watch one complete agent run before building any part of it.
+"""Watch one complete agent run before building any part of it.
 
 An agent is a loop: send the conversation to a model, run the tools it asks for, send the
 results back, and stop when the model answers without asking for a tool. `observe_run` is that

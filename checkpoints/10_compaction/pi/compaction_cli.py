@@ -1,4 +1,4 @@
-"""Step 10: two commands for looking at compaction from the shell, without a model.
+"""Two commands for looking at compaction from the shell, without a model.
 
 `session cut FILE [--leaf ID] [--keep-recent N] [--json]` shows where a compaction at a leaf
 would cut; the search starts after the latest compaction on the path, as a real compaction's

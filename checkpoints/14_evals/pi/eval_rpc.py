@@ -1,4 +1,4 @@
-"""Step 13: an eval case driven through Pi's RPC protocol (the `rpc` case key).
+"""An eval case driven through Pi's RPC protocol (the `rpc` case key).
 
 A client of rpc mode (an editor, a script) sees the agent only through JSON commands and
 responses. So a case may list commands (`rpc: [{"type": "get_state"}, ...]`); the driver

@@ -1,4 +1,4 @@
-"""Step 02: the events of one streamed model reply, in Pi's `AssistantMessageEvent` shape.
+"""The events of one streamed model reply, in Pi's `AssistantMessageEvent` shape.
 
 A reply arrives piece by piece: a `start`, then for each content block a `*_start`, some
 `*_delta`s and a `*_end`, then exactly one terminal event: `done` (with the final message) or

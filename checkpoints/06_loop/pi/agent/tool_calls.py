@@ -1,4 +1,4 @@
-"""Step 05: every tool call ends in exactly one result, paired by the call's id.
+"""Every tool call ends in exactly one result, paired by the call's id.
 
 The model may name a tool that does not exist, send arguments of the wrong shape, or ask for
 something the tool cannot do. None of that may break the conversation: providers require each

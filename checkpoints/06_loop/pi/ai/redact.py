@@ -1,4 +1,4 @@
-"""Step 04: secrets never leave the request that needs them.
+"""Secrets never leave the request that needs them.
 
 An API key belongs in one place, the `Authorization` header. Error texts are another matter:
 they are shown to people, written into session files and pasted into bug reports, and a server

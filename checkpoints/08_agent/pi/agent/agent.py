@@ -1,4 +1,4 @@
-"""Step 08: the stateful Agent: a transcript, a status, and a run at a time.
+"""The stateful Agent: a transcript, a status, and a run at a time.
 
 The loop (step 06) is a function: history in, new messages out. An application needs more:
 somewhere the transcript lives between runs, a status a UI can show (what is streaming, which

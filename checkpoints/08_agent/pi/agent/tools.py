@@ -1,4 +1,4 @@
-"""Step 05: the tool contract, the same for every tool the agent will ever run.
+"""The tool contract, the same for every tool the agent will ever run.
 
 A tool is a name, a description, and its parameters as a pydantic model: the model's JSON
 Schema is exactly what the model sees, and the same model validates the arguments the model

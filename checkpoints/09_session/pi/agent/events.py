@@ -1,4 +1,4 @@
-"""Step 06: what the agent loop reports while it runs, in Pi's AgentEvent shapes.
+"""What the agent loop reports while it runs, in Pi's AgentEvent shapes.
 
 The loop never prints, renders or stores anything. It says what happened, in order, and
 whoever listens decides what to do with it: a terminal UI streams text, a JSON mode writes

@@ -1,4 +1,4 @@
-"""Step 02: a stream of reply events that always ends, exactly once, with a message.
+"""A stream of reply events that always ends, exactly once, with a message.
 
 Whoever produces a reply (a provider, the MockModel) pushes events; whoever consumes it
 iterates them, or just awaits `result()`. The stream enforces the one rule both sides rely

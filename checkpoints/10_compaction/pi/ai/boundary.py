@@ -1,4 +1,4 @@
-"""Step 03: the model boundary, the one door every model request goes through.
+"""The model boundary, the one door every model request goes through.
 
 `stream(model, context, options)` picks the provider registered for `model.api` and returns
 its event stream. Whatever goes wrong (no such provider, a call aborted before it started, a

@@ -1,4 +1,4 @@
-"""Step 06: the agent loop, the heart of every coding agent.
+"""The agent loop, the heart of every coding agent.
 
 A run: record the prompt, ask the model with the whole context, record its complete reply,
 run the tool calls it made, record their results, and ask again while there are results the

@@ -1,4 +1,4 @@
-"""Step 04: a best-effort look at tool-call arguments that are still arriving.
+"""A best-effort look at tool-call arguments that are still arriving.
 
 A provider streams a tool call's arguments as JSON text in pieces: `{"pa`, `th": "src/ma`,
 `in.py"}`. Only the complete text is guaranteed to parse. But a user interface wants to show

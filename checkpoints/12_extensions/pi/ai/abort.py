@@ -1,4 +1,4 @@
-"""Step 03: one way to say "stop" that reaches every part of a run.
+"""One way to say "stop" that reaches every part of a run.
 
 Python's task cancellation would also stop work, but it cannot say *why*, it cannot be checked
 before a call starts, and it tears through code that should still write a clean `aborted`

@@ -1,4 +1,4 @@
-"""Step 01: the content blocks that messages are made of, in Pi's pi-ai JSON shape.
+"""The content blocks that messages are made of, in Pi's pi-ai JSON shape.
 
 Field names are camelCase on the wire (`mimeType`, `thinkingSignature`) because that is how
 Pi writes them, and this course reads and writes real Pi files. In Python the same fields are

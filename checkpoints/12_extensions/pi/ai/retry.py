@@ -1,4 +1,4 @@
-"""Step 04: when to send a failed request again, and how long to wait first.
+"""When to send a failed request again, and how long to wait first.
 
 Some failures go away on their own: a dropped connection, a rate limit (429), an overloaded
 server (5xx). Asking again after a pause often works. This module only *decides*; the provider

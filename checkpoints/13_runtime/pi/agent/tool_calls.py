@@ -1,4 +1,4 @@
-"""Step 05: every tool call ends in exactly one result, paired by the call's id.
+"""Every tool call ends in exactly one result, paired by the call's id.
 
 The model may name a tool that does not exist, send arguments of the wrong shape, or ask for
 something the tool cannot do. None of that may break the conversation: providers require each
@@ -86,7 +86,7 @@ async def run_tool_call(
     return result_message(call, result, False, clock)
 
 
-# Step 12: hooks around a call (tool_hooks.py). Before a valid call runs, a hook may block it
+# Hooks around a call (tool_hooks.py). Before a valid call runs, a hook may block it
 # or change its arguments; afterwards one may replace its result. Whatever a hook does, the
 # call still gets exactly one paired result, and a hook that fails blocks the call.
 async def run_hooked_call(

@@ -1,4 +1,4 @@
-"""Step 13: where an API key comes from, decided again for every request.
+"""Where an API key comes from, decided again for every request.
 
 A key is looked up in this order, as in Pi: the key the caller passed (`options.api_key`),
 then the key stored for the provider in the course's own auth file

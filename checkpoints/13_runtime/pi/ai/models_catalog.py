@@ -1,4 +1,4 @@
-"""Step 13: the models the course knows by name, and "provider/model-id" strings.
+"""The models the course knows by name, and "provider/model-id" strings.
 
 A person chooses a model with a short string such as `anthropic/claude-sonnet-4-6`; the
 runtime needs a whole `Model`: which wire protocol (`api`), which server (`base_url`), what

@@ -1,4 +1,4 @@
-"""Step 13: the slash commands of the interactive mode, each a small function over the Runtime.
+"""The slash commands of the interactive mode, each a small function over the Runtime.
 
 Only `/compact` talks to the model, and none rewrites history: `/branch` only moves the leaf
 (the next prompt starts a new branch there), `/fork` copies the current path into a new file,

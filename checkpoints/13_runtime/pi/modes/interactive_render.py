@@ -1,4 +1,4 @@
-"""Step 13: what the interactive mode shows while a run goes: text as it streams, tools as they run.
+"""What the interactive mode shows while a run goes: text as it streams, tools as they run.
 
 The runtime only announces events; this listener turns them into terminal output. Text and
 thinking deltas are printed the moment they arrive, without a newline, so the reply grows on

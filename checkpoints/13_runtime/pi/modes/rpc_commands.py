@@ -1,4 +1,4 @@
-"""Step 13: rpc commands that prompt, steer, stop and report, in Pi's shapes.
+"""Rpc commands that prompt, steer, stop and report, in Pi's shapes.
 
 Each handler gets the server and the command dict and returns the response's `data` (None
 for none), or raises CommandError with the text of the error response. Field names are Pi's

@@ -1,4 +1,4 @@
-"""Step 13: the two streams of rpc mode, and the extension UI that lives on them.
+"""The two streams of rpc mode, and the extension UI that lives on them.
 
 stdout carries JSON lines from one writer only (responses, events and UI requests are whole
 lines, never interleaved mid-line). stdin is read by a thread that hands each line to the

@@ -1,4 +1,4 @@
-"""Step 13: rpc commands that change or read the session: new, fork, compact, bash, export.
+"""Rpc commands that change or read the session: new, fork, compact, bash, export.
 
 A new session, a fork, a clone and a switch give the server a new Runtime on another file;
 the old file is left exactly as it was. A manual compaction appends one entry. A shell

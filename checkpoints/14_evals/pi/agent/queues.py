@@ -1,4 +1,4 @@
-"""Step 08: the two queues a person uses to talk to a running agent.
+"""The two queues a person uses to talk to a running agent.
 
 Steering ("actually, use the other file") should reach the model as soon as it is safe: after
 the tool calls of the current reply are done, before the next request. A follow-up ("then

@@ -1,4 +1,4 @@
-"""Step 06: run the tool calls of one reply, concurrently where that is safe.
+"""Run the tool calls of one reply, concurrently where that is safe.
 
 Independent calls start together, so three slow reads take as long as one. Whatever order
 they finish in, their results go into the transcript in the order the model wrote the calls:

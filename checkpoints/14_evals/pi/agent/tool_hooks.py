@@ -1,4 +1,4 @@
-"""Step 12: hooks around a tool call, the door through which extensions reach the loop.
+"""Hooks around a tool call, the door through which extensions reach the loop.
 
 An application may want a say before a call runs (ask a person before `rm -rf`, refuse to
 touch `.env`) or after (hide a secret that appeared in the output). The loop offers exactly

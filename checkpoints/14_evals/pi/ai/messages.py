@@ -1,4 +1,4 @@
-"""Step 01: the canonical messages every later step speaks: user, assistant, toolResult.
+"""The canonical messages every later step speaks: user, assistant, toolResult.
 
 This is Pi's pi-ai `Message` type. Everything the agent records, sends or reads back is one of
 these, validated at the boundary where it enters: `parse_message` turns untrusted JSON into a

@@ -1,4 +1,4 @@
-"""Step 13: every provider the course has, in one `Providers`, with keys found per request.
+"""Every provider the course has, in one `Providers`, with keys found per request.
 
 The boundary of step 03 already chooses a provider by `model.api`; this module fills it:
 `openai-completions`, `anthropic-messages` and, given a MockModel, `mock`. A model whose api

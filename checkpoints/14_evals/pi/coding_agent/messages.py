@@ -1,4 +1,4 @@
-"""Step 09: the coding agent's own message roles, and what a model is shown for each.
+"""The coding agent's own message roles, and what a model is shown for each.
 
 Pi's coding agent keeps more in its transcript than a model can read: shell commands the
 user ran (`!cmd`), messages from extensions, and summaries of branches and compactions. They

@@ -1,4 +1,4 @@
-"""Step 13: every agent and runtime event in Pi's JSON shape, one dict per event.
+"""Every agent and runtime event in Pi's JSON shape, one dict per event.
 
 Json mode writes these lines and rpc mode interleaves them with its responses, so a program
 written against Pi's `--mode json` output reads ours too: a `type`, then Pi's camelCase field

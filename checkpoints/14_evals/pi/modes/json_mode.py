@@ -1,4 +1,4 @@
-"""Step 13: json mode (`pi-agent --mode json "…"`): every event as one JSON line.
+"""Json mode (`pi-agent --mode json "…"`): every event as one JSON line.
 
 A program that wants to watch a run (an editor plugin, a CI log, an eval harness) reads
 stdout line by line: first the session header, then each agent and runtime event in Pi's

@@ -1,4 +1,4 @@
-"""Step 13: rpc mode, Pi's protocol for driving the agent from another program.
+"""Rpc mode, Pi's protocol for driving the agent from another program.
 
 Commands arrive as JSON lines on stdin; responses and the runtime's events leave as JSON
 lines on stdout, interleaved. Every command is handled in its own task, as in Pi, so a slow

@@ -1,4 +1,4 @@
-"""Step 13: rpc commands for models, thinking levels, the session's name and its numbers.
+"""Rpc commands for models, thinking levels, the session's name and its numbers.
 
 All in Pi's shapes (`docs/rpc.md`): a model is Pi's `Model` JSON, cost included; cycling
 answers null when there is nothing to cycle to; a thinking level the model does not allow is

@@ -1,4 +1,4 @@
-"""Step 13: from command-line options to a RuntimeConfig: model, providers, clock, ids.
+"""From command-line options to a RuntimeConfig: model, providers, clock, ids.
 
 The Runtime reads nothing on its own (config.py), so this is the one place where the outside
 world comes in: the environment (base URLs, keys), the wall clock, random ids. Offline runs

@@ -1,4 +1,4 @@
-"""Step 03: what the model boundary needs to know: which model, what to send, how.
+"""What the model boundary needs to know: which model, what to send, how.
 
 A `Model` is plain data, like Pi's: which wire protocol it speaks (`api`), who serves it
 (`provider`), and its limits. A `Context` is everything one request carries: the system

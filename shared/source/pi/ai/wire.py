@@ -1,4 +1,4 @@
-"""Step 04: read a recorded provider stream exactly as the provider reads a live one.
+"""Read a recorded provider stream exactly as the provider reads a live one.
 
 `decode_sse_bytes` runs saved OpenAI SSE bytes through the real `OpenAICompletionsProvider`,
 with an `httpx.MockTransport` standing in for the network, and returns the message that comes

@@ -1,4 +1,4 @@
-"""Step 13: a session's current branch as one self-contained HTML page (rpc `export_html`).
+"""A session's current branch as one self-contained HTML page (rpc `export_html`).
 
 The page has no scripts, links or external files: styles are inline and images are data
 URLs, so it can be mailed or attached to a bug report and opens anywhere. Every text is

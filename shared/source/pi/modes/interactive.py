@@ -1,4 +1,4 @@
-"""Step 13: the interactive mode: read a line, run it, show the run as it happens, repeat.
+"""The interactive mode: read a line, run it, show the run as it happens, repeat.
 
 Everything that matters already lives in the Runtime (history on disk, compaction, retry);
 this mode is a thin loop on top. A line starting with `/` is a command (`/tree`, `/branch`,

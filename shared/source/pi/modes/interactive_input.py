@@ -1,4 +1,4 @@
-"""Step 13: where the interactive mode's lines come from: a line editor with history, or a pipe.
+"""Where the interactive mode's lines come from: a line editor with history, or a pipe.
 
 In a terminal the prompt is prompt_toolkit's line editor: the cursor keys, Home/End and the
 usual Emacs keys edit the line, and Up/Down walk through the prompts typed before. The history

@@ -1,4 +1,4 @@
-"""Step 13: short text for the interactive mode: a tool call's arguments and its result.
+"""Short text for the interactive mode: a tool call's arguments and its result.
 
 A terminal line is precious: arguments are flattened onto one line and cut, and a tool's
 output is shown as a preview, its first PREVIEW_LINES lines each cut to PREVIEW_WIDTH, with a

@@ -1,4 +1,4 @@
-"""Step 13: print mode (`pi-agent -p "…"`): run the prompts, print the final answer, exit.
+"""Print mode (`pi-agent -p "…"`): run the prompts, print the final answer, exit.
 
 This is the mode for scripts and pipes: no events, no questions (an extension that asks for
 confirmation hears "no"), just the text of the last reply on stdout. A reply that failed or

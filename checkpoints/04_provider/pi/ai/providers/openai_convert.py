@@ -1,4 +1,4 @@
-"""Step 04: the outbound half of the OpenAI adapter: a canonical Context as a request body.
+"""The outbound half of the OpenAI adapter: a canonical Context as a request body.
 
 OpenAI's Chat Completions API (and the many servers that copy it: vLLM, llama.cpp, Ollama,
 OpenRouter…) wants a flat list of `messages` with roles `system`, `user`, `assistant` and

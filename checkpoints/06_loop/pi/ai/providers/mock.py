@@ -1,4 +1,4 @@
-"""Step 03: the MockModel plugged in at the model boundary.
+"""The MockModel plugged in at the model boundary.
 
 The MockModel (in `mock_model/`, outside every checkpoint) knows nothing of this package: it
 takes a request dict and yields event dicts. This adapter is the boundary between the two, so

@@ -1,4 +1,4 @@
-"""Step 07: glob patterns for `find` and `grep`, matched against paths relative to the search.
+"""Glob patterns for `find` and `grep`, matched against paths relative to the search.
 
 The rules are those of fd and ripgrep's `--glob`: a pattern without `/` (`*.py`) matches a
 name at any depth; a pattern with `/` (`src/**/test_*.py`) matches the whole relative path,

@@ -1,4 +1,4 @@
-"""Step 07: `grep`, search file contents with a regex, in pure Python.
+"""`grep`, search file contents with a regex, in pure Python.
 
 Pi runs ripgrep; this course uses Python regular expressions and the `.gitignore`-aware
 walk, which needs no program installed and is fast enough for a project. The output is what

@@ -1,4 +1,4 @@
-"""Step 07: the common ending of `grep`, `find` and `ls`: a list, capped, with notices.
+"""The common ending of `grep`, `find` and `ls`: a list, capped, with notices.
 
 Each tool caps the *number* of items itself (matches, paths, entries), so the text only needs
 the byte cap: 50 KB, no line limit. Whatever limit bites is announced in Pi's single bracketed

@@ -1,4 +1,4 @@
-"""Step 07: the coding tools of one workspace, and Pi's two standard selections of them.
+"""The coding tools of one workspace, and Pi's two standard selections of them.
 
 Pi gives the model `read, bash, edit, write` by default: with bash it can search and list on
 its own. The read-only set, `read, grep, find, ls`, cannot change anything, which suits a

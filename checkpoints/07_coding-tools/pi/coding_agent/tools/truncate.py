@@ -1,4 +1,4 @@
-"""Step 07: Pi's output limits, so no tool result can flood the model's context window.
+"""Pi's output limits, so no tool result can flood the model's context window.
 
 Every tool that returns text passes it through one of these helpers: a file read keeps its
 beginning (`truncate_head`), a command's output keeps its end, where errors and results are

@@ -1,4 +1,4 @@
-"""Step 07: walk a folder the way `git` sees it: `.gitignore` rules honoured, `.git/` skipped.
+"""Walk a folder the way `git` sees it: `.gitignore` rules honoured, `.git/` skipped.
 
 Pi hands searching to ripgrep and fd, which skip ignored files; without that, one `grep`
 in a JavaScript project would drown in `node_modules/`. This walk does it in Python with

@@ -1,4 +1,4 @@
-"""Step 04: the part of an HTTP provider that does not depend on the wire protocol.
+"""The part of an HTTP provider that does not depend on the wire protocol.
 
 Run the exchange in the background, let an abort cut through anything (even a stalled read),
 turn every failure into an error reply with the API key redacted, and send a refused request

@@ -1,4 +1,4 @@
-"""Step 07: small file helpers shared by the tools: atomic writes, binary detection, and
+"""Small file helpers shared by the tools: atomic writes, binary detection, and
 reading only regular files (a FIFO would block for ever, `/dev/zero` would never end)."""
 
 from __future__ import annotations

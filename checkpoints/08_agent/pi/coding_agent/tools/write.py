@@ -1,4 +1,4 @@
-"""Step 07: `write`, a whole file at once: created with its folders, or replaced.
+"""`write`, a whole file at once: created with its folders, or replaced.
 
 The count in the reply is of UTF-8 bytes, what actually lands on disk. Pi reports the
 JavaScript string length instead (UTF-16 units), so it says "6 bytes" for `héllo\n`, which

@@ -1,4 +1,4 @@
-"""Step 09: the one error a session file can raise.
+"""The one error a session file can raise.
 
 Every problem with a session (a broken line, a missing header, a failed write) becomes a
 `SessionError` whose text is one line naming the file, and the line when there is one:

@@ -1,4 +1,4 @@
-"""Step 09: the shape of a stored message and its blocks, as plain TypedDicts (see shape.py).
+"""The shape of a stored message and its blocks, as plain TypedDicts (see shape.py).
 
 The same fields, types and rules as the models in pi.ai and pi.coding_agent.messages; a test
 compares them field by field.

@@ -1,4 +1,4 @@
-"""Step 09: entries described in one short line, and a tree laid out for reading.
+"""Entries described in one short line, and a tree laid out for reading.
 
 A session of a thousand entries is mostly one long chain, and drawing it as a tree a
 thousand levels deep helps nobody. Pi's tree view keeps a chain in one column and indents

@@ -1,4 +1,4 @@
-"""Step 04: a real provider: OpenAI's Chat Completions API over httpx, read as SSE.
+"""A real provider: OpenAI's Chat Completions API over httpx, read as SSE.
 
 One call is one HTTP exchange. The Context becomes a JSON body (`openai_convert`), POSTed to
 `{base_url}/chat/completions` with `stream: true`. The reply arrives as server-sent events,

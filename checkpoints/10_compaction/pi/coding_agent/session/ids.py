@@ -1,4 +1,4 @@
-"""Step 09: where entry ids and timestamps come from, always injected.
+"""Where entry ids and timestamps come from, always injected.
 
 Pi gives every entry an 8-hex-digit id from a random UUID and stamps it with the wall clock.
 Here both are parameters: a test or a demo passes a counter and a fixed clock and gets the same

@@ -1,4 +1,4 @@
-"""Step 09: the committed lines of a session file, each decoded once.
+"""The committed lines of a session file, each decoded once.
 
 A session file only grows: every entry is one line ending in a newline. A last line without
 its newline is a write that did not finish (the program stopped half-way); it is not part of

@@ -1,4 +1,4 @@
-"""Step 09: a tree node, and the ways to see nodes as entries.
+"""A tree node, and the ways to see nodes as entries.
 
 A `Node` holds what the tree's shape needs (id, parent, time, type, role) and either the
 entry or the line of the file it comes from; `node.entry` builds the entry the first time it

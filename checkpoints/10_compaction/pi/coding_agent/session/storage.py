@@ -1,4 +1,4 @@
-"""Step 09: where session files live: one folder per working directory, one file per session.
+"""Where session files live: one folder per working directory, one file per session.
 
 The layout is Pi's: `<root>/--<cwd>--/<time>_<session id>.jsonl`, where the working
 directory loses one leading separator and has every `/`, `\\` and `:` replaced by `-`, and the

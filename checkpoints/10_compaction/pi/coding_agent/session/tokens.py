@@ -1,4 +1,4 @@
-"""Step 09: how big a context is, in Pi's estimated tokens.
+"""How big a context is, in Pi's estimated tokens.
 
 Counting real tokens needs each model's tokenizer. Pi estimates instead: a message's
 characters divided by four, rounded up, counting characters the way JavaScript does (UTF-16

@@ -1,4 +1,4 @@
-"""Step 07: collect a command's output without keeping all of it in memory.
+"""Collect a command's output without keeping all of it in memory.
 
 A command can print gigabytes. The collector counts every byte and line, keeps only a
 bounded tail in memory (enough for the 50 KB the model will see), and once the output is

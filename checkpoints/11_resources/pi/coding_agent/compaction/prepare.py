@@ -1,4 +1,4 @@
-"""Step 10: everything a compaction needs, worked out before any model is asked.
+"""Everything a compaction needs, worked out before any model is asked.
 
 Preparing is pure: from the path root→leaf it finds the latest compaction, the cut point, the
 messages to summarise, the first half of a split turn, the previous summary to update, how

@@ -1,4 +1,4 @@
-"""Step 10: what the summariser is told. The wording is ours; the shape is Pi's.
+"""What the summariser is told. The wording is ours; the shape is Pi's.
 
 Every request is one user message: the serialised conversation inside `<conversation>` tags,
 the previous summary (when there is one) inside `<previous-summary>` tags, then instructions

@@ -1,4 +1,4 @@
-"""Step 11: where the application looks for skills, in the order that decides collisions.
+"""Where the application looks for skills, in the order that decides collisions.
 
 Skills come from the project (`.pi/skills` in the working directory, and `.agents/skills` in
 it and each folder above it up to the git root), then from the user (`skills` in the agent

@@ -1,4 +1,4 @@
-"""Step 07: one file, one writer at a time; different files in parallel.
+"""One file, one writer at a time; different files in parallel.
 
 The agent loop of step 06 runs a turn's tool calls concurrently. Two edits of the same file
 in one turn would otherwise both read the original, and the second write would silently undo

@@ -1,4 +1,4 @@
-"""Step 07: the base of every coding tool's arguments, named the way Pi names them.
+"""The base of every coding tool's arguments, named the way Pi names them.
 
 Models trained on Pi's tools send camelCase (`oldText`, `ignoreCase`); Python code reads
 snake_case. The alias generator gives each field both names, and the JSON Schema the model

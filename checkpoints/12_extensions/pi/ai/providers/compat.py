@@ -1,4 +1,4 @@
-"""Step 04: what the target model can take, decided before anything is converted.
+"""What the target model can take, decided before anything is converted.
 
 A transcript holds things a particular model cannot accept: images for a text-only model,
 reasoning from another model, a failed reply, a tool call that never got its result. The

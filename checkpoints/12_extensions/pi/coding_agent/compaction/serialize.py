@@ -1,4 +1,4 @@
-"""Step 10: the conversation as one text, so the summariser reads it instead of continuing it.
+"""The conversation as one text, so the summariser reads it instead of continuing it.
 
 Sent as real messages, a conversation invites the model to answer its last question. Turned
 into a transcript with `[User]:` / `[Assistant]:` labels inside one user message, it becomes a

@@ -1,4 +1,4 @@
-"""Step 10: one summary request through the model boundary, and what can go wrong with it.
+"""One summary request through the model boundary, and what can go wrong with it.
 
 A summary is a normal model call: the boundary's `stream(model, context, options)`, scripted
 by the MockModel in tests. Its answer is only usable when the model finished: a failed, an

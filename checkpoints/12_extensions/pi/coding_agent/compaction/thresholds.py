@@ -1,4 +1,4 @@
-"""Step 10: when to compact. A model needs room to answer, so the context must stay below
+"""When to compact. A model needs room to answer, so the context must stay below
 its window minus a reserve.
 
 Pi compacts when the context is *strictly* larger than `window - reserve`: at exactly the

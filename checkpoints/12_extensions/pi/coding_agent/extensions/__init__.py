@@ -1,4 +1,4 @@
-"""Step 12: extensions, Python files that add tools, commands and handlers to the agent.
+"""Extensions, Python files that add tools, commands and handlers to the agent.
 
 `loader` finds them (the user's folder always, a project's folder only when it is trusted) and
 imports them; `api` is what each one's factory receives, staged so that a failing extension

@@ -1,4 +1,4 @@
-"""Step 12: the object an extension's factory receives, and the staging behind it.
+"""The object an extension's factory receives, and the staging behind it.
 
 An extension is a Python file with a function `extension(api)` (or `setup(api)`). Through
 `api` it registers tools, slash commands and event handlers, and reaches the person (`ui`).

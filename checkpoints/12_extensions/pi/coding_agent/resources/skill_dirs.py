@@ -1,4 +1,4 @@
-"""Step 11: find the skill files in a skills folder, the two ways Pi does it.
+"""Find the skill files in a skills folder, the two ways Pi does it.
 
 A skills folder holds one folder per skill (`calendar/SKILL.md`, maybe with scripts and
 references next to it), folders that group skills (`team/review/SKILL.md`), and loose `.md`

@@ -1,4 +1,4 @@
-"""Step 11: skills in front of the model: a catalog in the system prompt, bodies on demand.
+"""Skills in front of the model: a catalog in the system prompt, bodies on demand.
 
 Progressive disclosure keeps the system prompt small however many skills there are. The model
 sees only a catalog: each skill's name, description and file location, in an XML-like block

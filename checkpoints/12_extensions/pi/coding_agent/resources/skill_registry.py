@@ -1,4 +1,4 @@
-"""Step 11: skills from several places, one name each: the first one found wins.
+"""Skills from several places, one name each: the first one found wins.
 
 A user has skills of their own, a project brings more, and a command line can name a few.
 Two of them may share a name; the model must still see each name once, or it could not say

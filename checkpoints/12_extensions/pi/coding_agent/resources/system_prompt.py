@@ -1,4 +1,4 @@
-"""Step 11: the system prompt, assembled in Pi's order from the parts loaded at start-up.
+"""The system prompt, assembled in Pi's order from the parts loaded at start-up.
 
 The order is fixed, general to specific, with what changes most at the very end:
 

@@ -1,4 +1,4 @@
-"""Step 11: a project's own resources are used only when the user trusts that project.
+"""A project's own resources are used only when the user trusts that project.
 
 A repository can carry a `.pi/` folder: a `SYSTEM.md` that replaces the system prompt,
 appended instructions, skills and prompt templates. Whoever wrote that repository decides what

@@ -1,4 +1,4 @@
-"""Step 07: `edit`, several exact replacements in one file, applied together or not at all.
+"""`edit`, several exact replacements in one file, applied together or not at all.
 
 The model quotes the text it wants to change (`oldText`) and what it should become
 (`newText`). Quoting instead of giving line numbers keeps edits correct even when the model's

@@ -1,4 +1,4 @@
-"""Step 13: the outbound half of the Anthropic adapter: a Context as a Messages request body.
+"""The outbound half of the Anthropic adapter: a Context as a Messages request body.
 
 Where Anthropic's Messages API differs from Chat Completions: the system prompt is the
 top-level `system` field, not a message; content is a list of typed blocks (`text`, `image`

@@ -1,4 +1,4 @@
-"""Step 04: how an OpenAI reply ends: its finish reason and the tokens it used.
+"""How an OpenAI reply ends: its finish reason and the tokens it used.
 
 The last choice chunk of a reply names why the model stopped (`finish_reason`); the chunk
 after it, with no choices at all, carries the token counts. Both are translated here into

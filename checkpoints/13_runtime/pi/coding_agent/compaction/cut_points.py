@@ -1,4 +1,4 @@
-"""Step 10: where to cut. Keep the newest ~N tokens verbatim; everything older is summarised.
+"""Where to cut. Keep the newest ~N tokens verbatim; everything older is summarised.
 
 A cut may never separate a tool result from the call that asked for it, so a tool result is
 never a cut point. Walking back from the newest entry, tokens are added up until the budget

@@ -1,4 +1,4 @@
-"""Step 10: the message a session entry stands for, as compaction and branch summaries see it.
+"""The message a session entry stands for, as compaction and branch summaries see it.
 
 Most entries are bookkeeping (model changes, labels, extension state) and stand for nothing.
 A `message` entry stands for its message; an extension's message and a branch summary stand

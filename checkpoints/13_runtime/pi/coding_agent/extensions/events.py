@@ -1,4 +1,4 @@
-"""Step 12: what extension handlers receive, and what they may answer.
+"""What extension handlers receive, and what they may answer.
 
 Each lifecycle event has a name an extension subscribes to with `api.on(name, handler)`. The
 loop's own events (agent_start, turn_end, ...) are handed over as they are; the events that

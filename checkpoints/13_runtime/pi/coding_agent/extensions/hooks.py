@@ -1,4 +1,4 @@
-"""Step 12: where the extensions meet the agent loop.
+"""Where the extensions meet the agent loop.
 
 The loop (pi.agent) knows nothing of extensions. It offers two doors, and this module plugs
 the extensions into both. Its ToolHooks ask the `tool_call` and `tool_result` handlers about

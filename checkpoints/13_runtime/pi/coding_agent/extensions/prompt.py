@@ -1,4 +1,4 @@
-"""Step 12: one user prompt with extensions in the loop, from typed text to the run's end.
+"""One user prompt with extensions in the loop, from typed text to the run's end.
 
 Before the model hears anything, the extensions get three chances, in Pi's order: a slash
 command registered by an extension runs instead of a prompt; `input` handlers may rewrite the

@@ -1,4 +1,4 @@
-"""Step 12: call the extensions' handlers, in load order, each within a time limit.
+"""Call the extensions' handlers, in load order, each within a time limit.
 
 Handlers are somebody else's code running inside the agent. A handler that raises or hangs
 must not take the agent down with it, and it must not let anything through by accident. So

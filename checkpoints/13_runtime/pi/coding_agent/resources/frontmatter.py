@@ -1,4 +1,4 @@
-"""Step 11: YAML frontmatter, the few lines of metadata at the top of a skill or template file.
+"""YAML frontmatter, the few lines of metadata at the top of a skill or template file.
 
 A skill file starts with a block between two `---` lines; the rest is Markdown for the model.
 The loader needs only the block (name, description), the model needs only the rest, so the

@@ -1,4 +1,4 @@
-"""Step 11: everything the agent is told at start-up, loaded in one call.
+"""Everything the agent is told at start-up, loaded in one call.
 
 The runtime (step 13) needs four things before the first prompt: the system prompt, the skills
 (for `/skill:` commands), the prompt templates (for `/name` commands) and the problems found on

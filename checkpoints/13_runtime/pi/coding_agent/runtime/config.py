@@ -1,4 +1,4 @@
-"""Step 13: everything a runtime is built from, injected, with offline defaults.
+"""Everything a runtime is built from, injected, with offline defaults.
 
 Nothing here reads the clock, the environment or the network on its own: a test (or the
 `pi-agent` command line) says which model, which providers, which clock and ids, and where the

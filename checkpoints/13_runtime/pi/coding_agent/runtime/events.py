@@ -1,4 +1,4 @@
-"""Step 13: what the runtime adds to the agent's events: compaction and retry, announced.
+"""What the runtime adds to the agent's events: compaction and retry, announced.
 
 A UI must be able to say "compacting…" or "rate limited, retrying in 4 s": these events carry
 exactly that, in Pi's shapes (auto_compaction_start/end, auto_retry_start/end). One event is

@@ -1,4 +1,4 @@
-"""Step 09: what a model is shown for one leaf of the session tree (Pi's buildSessionContext).
+"""What a model is shown for one leaf of the session tree (Pi's buildSessionContext).
 
 The context is the path from the root to the leaf, read in order. Settings entries on the
 path decide the thinking level and the model (every assistant reply also says which model

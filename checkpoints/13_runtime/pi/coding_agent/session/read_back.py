@@ -1,4 +1,4 @@
-"""Step 09: reading a version-3 file backwards: build what a context needs, check the rest.
+"""Reading a version-3 file backwards: build what a context needs, check the rest.
 
 The context of the last entry is the path from it to the root, cut at the latest compaction
 on that path: only the entries from that compaction's first kept entry on are shown. So the

@@ -1,4 +1,4 @@
-"""Step 09: opening a session file: every line checked once, old versions migrated in memory.
+"""Opening a session file: every line checked once, old versions migrated in memory.
 
 Every line is validated before the session is handed out: a bad file is an error naming the
 line, never half a tree. But not every line becomes a full entry at once. A context for the

@@ -1,4 +1,4 @@
-"""Step 09: the shape every entry line must have, checked without building the entry.
+"""The shape every entry line must have, checked without building the entry.
 
 A long session holds far more entries than any context shows: everything before the latest
 compaction is only ever needed to draw the tree. Building a model for each of them costs twice

@@ -1,4 +1,4 @@
-"""Step 07: `bash`, a shell command in the workspace, its output cut to the last 50 KB.
+"""`bash`, a shell command in the workspace, its output cut to the last 50 KB.
 
 For a command, the end of the output matters most (the error, the summary line), so `bash`
 keeps the last 2,000 lines or 50 KB. When it cuts, the full output is in a log file named in

@@ -1,4 +1,4 @@
-"""Step 07: run one shell command and end it in exactly one of three ways.
+"""Run one shell command and end it in exactly one of three ways.
 
 The command runs as `bash -c` in its own process group, with stderr sent into the same pipe
 as stdout, so the two arrive interleaved exactly as the program wrote them. It ends by

@@ -1,4 +1,4 @@
-"""Step 07: every path a tool touches resolves inside one root folder, or is refused.
+"""Every path a tool touches resolves inside one root folder, or is refused.
 
 The model chooses the paths, and a model can be wrong or be talked into mischief by text it
 read. So no tool opens a path directly: each asks the workspace, which strips Pi's `@` prefix,

@@ -1,4 +1,4 @@
-"""Step 13: a second real provider: Anthropic's Messages API over httpx, read as SSE.
+"""A second real provider: Anthropic's Messages API over httpx, read as SSE.
 
 Same shape as the OpenAI provider of step 04, different wire: the Context becomes a Messages
 body (`anthropic_convert`), POSTed to `{base_url}/v1/messages` with `stream: true` and the

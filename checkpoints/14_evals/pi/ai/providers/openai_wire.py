@@ -1,4 +1,4 @@
-"""Step 04: the inbound half of the OpenAI adapter: stream chunks become canonical events.
+"""The inbound half of the OpenAI adapter: stream chunks become canonical events.
 
 Each SSE `data:` line holds one JSON chunk. Its `choices[0].delta` carries a piece of text
 (`content`), of reasoning (`reasoning_content` or `reasoning`, from servers that show it), or

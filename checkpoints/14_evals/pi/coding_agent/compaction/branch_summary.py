@@ -1,4 +1,4 @@
-"""Step 10: leaving a branch without forgetting it.
+"""Leaving a branch without forgetting it.
 
 When a person moves to another point of the session tree, the work on the branch they leave
 is not in the new context. A branch summary brings it along: the entries from the old leaf

@@ -1,4 +1,4 @@
-"""Step 12: find extension files, check trust, import them, commit their registrations.
+"""Find extension files, check trust, import them, commit their registrations.
 
 An extension is code that runs with all your rights, so where it comes from matters. The
 user's own folder (`<agent_dir>/extensions/*.py`) and files named explicitly are loaded; a

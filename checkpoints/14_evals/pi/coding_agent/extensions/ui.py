@@ -1,4 +1,4 @@
-"""Step 12: the `ui` facet, for the moments an extension needs a person.
+"""The `ui` facet, for the moments an extension needs a person.
 
 A confirmation gate has to ask somebody. Who that is depends on the host: a terminal prompt,
 an RPC client (step 13 sends `extension_ui_request` and waits for the answer), or, in tests

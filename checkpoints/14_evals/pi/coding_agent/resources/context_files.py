@@ -1,4 +1,4 @@
-"""Step 11: project instructions, the `AGENTS.md` files a model should read before working.
+"""Project instructions, the `AGENTS.md` files a model should read before working.
 
 A repository explains itself to agents in `AGENTS.md` (or `CLAUDE.md`, the older name): how to
 run the tests, what not to touch. Instructions stack: the user's own file in the agent folder

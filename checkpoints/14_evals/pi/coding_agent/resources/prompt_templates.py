@@ -1,4 +1,4 @@
-"""Step 11: prompt templates, prompts a person types often, saved as Markdown files.
+"""Prompt templates, prompts a person types often, saved as Markdown files.
 
 `prompts/review.md` in the agent folder (or in a trusted project's `.pi/`) becomes the command
 `/review`. Typing `/review src/app.py quickly` replaces the command with the file's body, its

@@ -1,4 +1,4 @@
-"""Step 13: put the parts together once, in the order Pi does.
+"""Put the parts together once, in the order Pi does.
 
 Tools first (the coding tools on the working directory, plus what extensions add), because
 the system prompt describes the tools; then resources (system prompt, skills, templates);

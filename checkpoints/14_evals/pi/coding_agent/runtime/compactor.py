@@ -1,4 +1,4 @@
-"""Step 13: compaction as the runtime runs it: prepare, summarise, record, re-seed.
+"""Compaction as the runtime runs it: prepare, summarise, record, re-seed.
 
 The steps are all from step 10; what the runtime adds is the bookkeeping around them: the
 compaction entry is appended to the session (nothing is removed), the agent is re-seeded with

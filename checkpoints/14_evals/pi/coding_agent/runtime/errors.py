@@ -1,4 +1,4 @@
-"""Step 13: which failed replies are worth retrying, and which mean "the context is too big".
+"""Which failed replies are worth retrying, and which mean "the context is too big".
 
 A reply that ended in `error` carries the provider's message. Some failures pass on their own
 (rate limits, overloaded servers, dropped connections): the runtime waits and tries again.

@@ -1,4 +1,4 @@
-"""Step 13: which models a person may switch to, and which thinking levels a model allows.
+"""Which models a person may switch to, and which thinking levels a model allows.
 
 Pi lets a client list the models it could use, switch or cycle between them, and set or cycle
 the thinking level. A model without reasoning allows only "off"; a reasoning model allows

@@ -1,4 +1,4 @@
-"""Step 13: what happens to typed input before the agent sees it, in Pi's order.
+"""What happens to typed input before the agent sees it, in Pi's order.
 
 An extension's `/command` runs and ends there; `input` handlers may rewrite the text or take
 it over; `/skill:` and prompt templates expand; `before_agent_start` handlers may change the

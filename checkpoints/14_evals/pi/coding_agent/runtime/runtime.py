@@ -1,4 +1,4 @@
-"""Step 13: the Runtime, the composition root: an Agent whose history is a session file.
+"""The Runtime, the composition root: an Agent whose history is a session file.
 
 The caller picks the session and the leaf; the path's context seeds the Agent. Every message
 is appended to the session the moment it is complete, so when `prompt()` returns, the whole

@@ -1,4 +1,4 @@
-"""Step 09: the lines of a session file, as Pi writes them (JSONL, version 3).
+"""The lines of a session file, as Pi writes them (JSONL, version 3).
 
 The first line is a header; every other line is an entry with an `id`, the `parentId` of the
 entry it follows, and a `timestamp`. Entries form a tree: a branch is just a second child.

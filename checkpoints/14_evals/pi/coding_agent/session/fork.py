@@ -1,4 +1,4 @@
-"""Step 09: what a forked session file holds (Pi's createBranchedSession).
+"""What a forked session file holds (Pi's createBranchedSession).
 
 Forking copies one conversation out of a tree: the path from the root to a leaf, in a new
 file whose header points back at the old one (`parentSession`). Label entries on the path

@@ -1,4 +1,4 @@
-"""Step 09: old session files brought to version 3, the way Pi migrates them.
+"""Old session files brought to version 3, the way Pi migrates them.
 
 Version 1 files have no ids: each entry follows the one before it. Version 2 added ids and
 `parentId`, which turned the list into a tree; version 3 renamed the `hookMessage` role to

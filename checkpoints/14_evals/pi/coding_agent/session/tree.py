@@ -1,4 +1,4 @@
-"""Step 09: the entries of a session as a tree.
+"""The entries of a session as a tree.
 
 Every entry names its parent, so the file is a tree that only grows: a branch is just a
 second child of some earlier entry, and nothing is ever moved or deleted. Three questions are

@@ -1,4 +1,4 @@
-"""Step 09: writing a session file: append-only, one line per entry, and nothing after a failure.
+"""Writing a session file: append-only, one line per entry, and nothing after a failure.
 
 Every entry becomes one line, written and flushed the moment it is appended (Pi waits for
 the first assistant reply before it writes anything; writing at once means a crash loses

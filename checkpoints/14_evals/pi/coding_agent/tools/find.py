@@ -1,4 +1,4 @@
-"""Step 07: `find`, files and folders by glob, honouring `.gitignore`, sorted.
+"""`find`, files and folders by glob, honouring `.gitignore`, sorted.
 
 Pi runs fd; this walks in Python (see walk.py). Results are relative to the searched folder,
 folders end in `/`, and the list is sorted so the same tree always gives the same answer.

@@ -1,4 +1,4 @@
-"""Step 13: how an Anthropic reply ends: its stop reason and the tokens it used.
+"""How an Anthropic reply ends: its stop reason and the tokens it used.
 
 `message_delta` names why the model stopped (`stop_reason`) and `message_stop` closes the
 stream. Token counts arrive in two places: `message_start` has the input side (including the

@@ -1,4 +1,4 @@
-"""Step 13: the inbound half of the Anthropic adapter: named SSE events become our events.
+"""The inbound half of the Anthropic adapter: named SSE events become our events.
 
 Anthropic names every event (`event: content_block_delta`) and says which content block it
 is about (`index`). A reply is framed by `message_start` (ids, input usage) and

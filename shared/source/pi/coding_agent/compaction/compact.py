@@ -1,4 +1,4 @@
-"""Step 10: run a prepared compaction: one or two summary calls, then the entry to record.
+"""Run a prepared compaction: one or two summary calls, then the entry to record.
 
 The history summary updates the previous one when there is one. A split turn adds a second,
 shorter summary of the turn's first half, asked for at the same time; the two are merged with

@@ -1,4 +1,4 @@
-"""Step 10: which files the summarised work touched, listed under the summary.
+"""Which files the summarised work touched, listed under the summary.
 
 A summary written by a model may forget a path; a list computed from the tool calls cannot.
 Only `read`, `write` and `edit` calls with a string `path` count (a bash command could touch

@@ -1,4 +1,4 @@
-"""Step 11: what went wrong while loading resources, as values instead of exceptions.
+"""What went wrong while loading resources, as values instead of exceptions.
 
 A skill folder is written by hand and shared between people; some files in it will be
 broken. Loading reports each problem as a `Diagnostic` (a warning, or a name collision that

@@ -1,4 +1,4 @@
-"""Step 11: one skill file becomes a `Skill`, or a warning that says why it did not.
+"""One skill file becomes a `Skill`, or a warning that says why it did not.
 
 A skill is a folder with a `SKILL.md`: a name and a one-line description in the frontmatter,
 instructions for the model below. The agent loads only the name, description and location at

@@ -1,4 +1,4 @@
-"""Step 13: what the modes ask of a runtime besides a prompt, as functions of a Runtime.
+"""What the modes ask of a runtime besides a prompt, as functions of a Runtime.
 
 A new session, a fork from an earlier user message, a shell command the person runs
 themselves (`!cmd` in Pi), the last answer's text. None of these needs new machinery: a new

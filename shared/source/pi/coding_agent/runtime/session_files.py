@@ -1,4 +1,4 @@
-"""Step 13: which session file a runtime writes to, and at which leaf it continues.
+"""Which session file a runtime writes to, and at which leaf it continues.
 
 An existing file is read and appended to, continuing from the leaf the caller picked (or, as
 in Pi, the last entry). A new session gets a file in Pi's layout, and its first entries say

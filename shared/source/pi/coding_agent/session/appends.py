@@ -1,4 +1,4 @@
-"""Step 09: the kinds of entry a session can append, one method each.
+"""The kinds of entry a session can append, one method each.
 
 Each method builds one entry of Pi's v3 format with a fresh id, the current leaf as its
 parent and the clock's time (`next_base`), and hands it to `append`, which writes it and

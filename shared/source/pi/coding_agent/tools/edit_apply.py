@@ -1,4 +1,4 @@
-"""Step 07: the pure part of `edit`: apply exact replacements to a text, all or nothing.
+"""The pure part of `edit`: apply exact replacements to a text, all or nothing.
 
 No file system here, so every rule is easy to test on strings. Each `oldText` must occur
 exactly once in the *original* text (not in the text as earlier edits left it, which would

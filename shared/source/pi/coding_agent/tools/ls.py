@@ -1,4 +1,4 @@
-"""Step 07: `ls`, one folder's entries: sorted ignoring case, dot files included.
+"""`ls`, one folder's entries: sorted ignoring case, dot files included.
 
 Folders end in `/` so the model can tell them from files without another call. Unlike
 `grep` and `find`, `ls` shows ignored entries too: it answers "what is here", not "what is

@@ -1,4 +1,4 @@
-"""Step 07: `read`, a file's lines with a budget, and a notice that says how to go on.
+"""`read`, a file's lines with a budget, and a notice that says how to go on.
 
 A model that reads a 10 MB log in one go has no room left to think. So `read` returns at most
 2,000 lines or 50 KB, always whole lines, and when it stops early it ends with Pi's notice,
