@@ -7,7 +7,6 @@ the shape it is checked against accepts exactly what the models accept.
 """
 
 import copy
-import gc
 import json
 import typing
 from pathlib import Path
@@ -211,27 +210,6 @@ def test_json_only_python_reads_is_still_read(tmp_path: Path) -> None:
     lines[2] = lines[2].replace('"timestamp":1}', '"timestamp":1,"score":NaN}')
     path.write_text("".join(lines))
     assert len(read_session(path).entries) == 13
-
-
-def test_a_large_load_is_left_out_of_the_collectors_reach(tmp_path: Path,
-                                                          monkeypatch: pytest.MonkeyPatch) -> None:
-    path, _ = compacted_session(tmp_path)
-    frozen = gc.get_freeze_count()
-    read_session(path)
-    assert gc.isenabled() and gc.get_freeze_count() == frozen, "a small file: nothing frozen"
-    monkeypatch.setattr("pi.coding_agent.session.reader.FREEZE_FROM", 10)
-    read_session(path)
-    assert gc.isenabled() and gc.get_freeze_count() > frozen
-
-
-def test_after_a_load_the_collector_does_not_scan_what_it_made(data_dir: Path) -> None:
-    path = data_dir / "pi-reference/sessions/large-session.v3.jsonl"  # 1,018 entries
-    gc.unfreeze()  # what an earlier test froze (a load then stays frozen too)
-    frozen = gc.get_freeze_count()
-    young_passes = gc.get_stats()[0]["collections"]
-    read_session(path)
-    assert gc.get_stats()[0]["collections"] == young_passes, "no pass over the load at once"
-    assert gc.get_freeze_count() == frozen, "and nothing stays frozen below FREEZE_FROM"
 
 
 @pytest.mark.parametrize(("model", "shape"), PAIRS, ids=[s.__name__ for _, s in PAIRS])
