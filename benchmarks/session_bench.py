@@ -18,7 +18,8 @@ it; the best time of each side over all rounds, as printed, may come from differ
 - peak memory (RSS, in a fresh process) above the interpreter's baseline at 100k entries:
   at most 4× the file;
 - real Pi's SessionManager and compaction functions on the same 100k file, operation by
-  operation (open, context, path, walk, cut, prepare, branch summary), shown. Our reader estimates the newest messages' tokens while it
+  operation (open, context, path, walk, cut, prepare, branch summary), shown. Our reader
+  estimates the newest messages' tokens while it
   holds their entries: that cost is part of "open", and the cut reads the numbers kept. Pi
   comes from npm (`@mariozechner/pi-coding-agent`, the newest release) into
   ~/.cache/pi-course/session-bench when node is present;
