@@ -4,7 +4,9 @@ A loopback server (127.0.0.1, a port the system picks) answers the OpenAI-compat
 with one reply: a `write` call whose arguments are 1 MB of JSON, in 100-character deltas as a
 server sends them, every byte of the stream written by a send of its own. The second
 request, after the tool ran, gets a short text. The figure is the wall time of the whole
-`pi-agent -p` run, with its target: under 10 s. The server's socket is as sockets come
+`pi-agent -p` run, with its target: under 10 s. A third run, shown, sends the arguments in
+1-character deltas in one send: a million events, each through the provider, the loop, the
+agent, the runtime and print mode. The server's socket is as sockets come
 (the kernel may join bytes sent close together); the same run with TCP_NODELAY, where most
 reads bring a few bytes each, is shown beside it without a target: there the time goes to
 httpx's cost per read, not to assembling the reply, which is linear in its size however it
@@ -40,17 +42,18 @@ def delta(**fields: object) -> dict[str, object]:
     return {"id": "bench", "choices": [{"index": 0, "delta": fields, "finish_reason": finish}]}
 
 
-def big_call(size: int) -> bytes:
+def big_call(size: int, piece: int = 100) -> bytes:
     arguments = json.dumps({"path": "big.txt", "content": "x" * size})
     first = {"index": 0, "id": "call_1", "type": "function",
              "function": {"name": "write", "arguments": ""}}
-    pieces = [delta(tool_calls=[{"index": 0, "function": {"arguments": arguments[i:i + 100]}}])
-              for i in range(0, len(arguments), 100)]
+    pieces = [delta(tool_calls=[{"index": 0, "function": {"arguments": arguments[i:i + piece]}}])
+              for i in range(0, len(arguments), piece)]
     return sse(delta(tool_calls=[first]), *pieces, delta(finish="tool_calls"))
 
 
-def serve(listener: socket.socket, replies: list[bytes], nodelay: bool) -> None:
-    """Answer one request per reply, each byte of the body in a send of its own."""
+def serve(listener: socket.socket, replies: list[bytes], nodelay: bool, bytewise: bool) -> None:
+    """Answer one request per reply, each byte of the body in a send of its own (or, not
+    `bytewise`, the body in one send)."""
     for body in replies:
         connection, _ = listener.accept()
         with connection:
@@ -65,16 +68,18 @@ def serve(listener: socket.socket, replies: list[bytes], nodelay: bool) -> None:
                 rest += connection.recv(65536)
             connection.sendall(b"HTTP/1.1 200 OK\r\ncontent-type: text/event-stream\r\n"
                                b"connection: close\r\n\r\n")
-            for index in range(len(body)):
-                connection.sendall(body[index:index + 1])
+            step = 1 if bytewise else len(body)
+            for index in range(0, len(body), step):
+                connection.sendall(body[index:index + step])
 
 
-def run_once(command: str, size: int, nodelay: bool, judged: bool) -> bool:
+def run_once(command: str, size: int, nodelay: bool, judged: bool, piece: int = 100) -> bool:
     """One `pi-agent -p` run against a fresh server; prints its line, True if it passed."""
     listener = socket.create_server(("127.0.0.1", 0))
     port = listener.getsockname()[1]
-    replies = [big_call(size), sse(delta(content="done"), delta(finish="stop"))]
-    threading.Thread(target=serve, args=(listener, replies, nodelay), daemon=True).start()
+    replies = [big_call(size, piece), sse(delta(content="done"), delta(finish="stop"))]
+    threading.Thread(target=serve, args=(listener, replies, nodelay, piece > 1),
+                     daemon=True).start()
     with tempfile.TemporaryDirectory(prefix="stream-bench-") as scratch:
         env = {**os.environ, "OPENAI_BASE_URL": f"http://127.0.0.1:{port}/v1",
                "OPENAI_API_KEY": "sk-bench"}
@@ -88,7 +93,8 @@ def run_once(command: str, size: int, nodelay: bool, judged: bool) -> bool:
     cpu = after.children_user + after.children_system - before.children_user \
         - before.children_system
     ok = done.returncode == 0 and written == size and took < TARGET_SECONDS
-    how = "with TCP_NODELAY" if nodelay else "a send per byte"
+    how = "with TCP_NODELAY" if nodelay else "a send per byte" if piece > 1 else "one send"
+    how += f", {piece}-character deltas"
     mark = ("PASS" if ok else "FAIL") if judged else ""
     target = f"(target < {TARGET_SECONDS:.0f} s)" if judged else "(shown)"
     print(f"  {size:,} bytes of arguments, {len(replies[0]):,} bytes of stream, {how}: "
@@ -110,6 +116,7 @@ def main(argv: list[str]) -> int:
         return 1
     ok = run_once(command, size, nodelay=False, judged=True)
     run_once(command, size, nodelay=True, judged=False)
+    run_once(command, size, nodelay=False, judged=False, piece=1)  # an event per character
     print(f"\n{int(ok)} of 1 targets met")
     return 0 if ok else 1
 
