@@ -126,4 +126,4 @@ def eval_driver(
     except CaseError as error:
         typer.echo(f"error: {case}: {error}", err=True)
         raise typer.Exit(2) from None
-    print(json.dumps(asyncio.run(drive(data, workspace)), sort_keys=True, ensure_ascii=False))
+    print(json_text(asyncio.run(drive(data, workspace)), sort_keys=True))

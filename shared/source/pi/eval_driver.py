@@ -361,7 +361,7 @@ def eval_driver(
         typer.echo(f"error: {case}: {error}", err=True)
         raise typer.Exit(2) from None
     # [only 06-08]
-    #| print(json.dumps(asyncio.run(drive(data, workspace)), sort_keys=True, ensure_ascii=False))
+    #| print(json_text(asyncio.run(drive(data, workspace)), sort_keys=True))
     # [end]
     # [from 09]
     print(json_text(observation, sort_keys=True))
