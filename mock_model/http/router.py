@@ -16,7 +16,7 @@ from typing import Any
 
 from ..loading import within_bounds
 from ..model import MockModel
-from ..script import Turn
+from ..script import ScriptError, Turn
 from .anthropic_reply import anthropic_error, anthropic_message, anthropic_stream
 from .anthropic_request import anthropic_request
 from .openai_reply import openai_completion, openai_error, openai_stream
@@ -55,6 +55,8 @@ async def respond(model: MockModel, method: str, path: str, body: bytes) -> Wire
         payload = within_bounds(json.loads(body))
     except RecursionError:
         return face.error(WireError("invalid_request", "request body is nested too deeply"))
+    except ScriptError as error:  # a bound of within_bounds: the JSON itself was fine
+        return face.error(WireError("invalid_request", f"request body refused: {error}"))
     except ValueError as error:
         return face.error(WireError("invalid_request", f"request body is not valid JSON: "
                                                        f"{' '.join(str(error).split())}"))

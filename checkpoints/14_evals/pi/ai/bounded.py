@@ -4,8 +4,8 @@ A file, a stream chunk or an RPC line is written by someone else. `[[[[…` 100,
 deep makes Python's parser (and later pydantic, or our own printing) run out of stack, and a
 YAML document whose aliases refer to aliases ("billion laughs") loads as a few shared lists
 that expand to billions of values the moment anything walks them. So everything the course
-reads goes through `read_json` (or, for YAML, the loader in resources/frontmatter.py), and
-then through `within_bounds`, a walk that stops as soon as a bound is crossed: it costs at
+reads goes through `read_json` (YAML: PyYAML's safe loader, then `within_bounds`), and so
+through `within_bounds`, a walk that stops as soon as a bound is crossed: it costs at
 most MAX_VALUES steps, however large the value claims to be. And a file named by a user or
 a project is read with `read_file`, which opens only a regular file: a folder, a FIFO (which
 never answers), a device (`/dev/zero` never ends) or a link loop is refused by what it is.
