@@ -1,0 +1,141 @@
+"""`pi-course watch`: the screen for given check results, the next step's command, and the two
+problems that must not end a watch (a hang, a syntax error), each as one line.
+
+The terminal itself (saves, keys, timing) is driven by scripts/check_watch_tmux.sh, run from
+test_watch_tmux.py.
+"""
+
+from __future__ import annotations
+
+import io
+import shutil
+from pathlib import Path
+
+import pytest
+from rich.console import Console
+
+from pi_course.manifest import load_manifest
+from pi_course.paths import CourseError, find_layout
+from pi_course.practice import ExerciseResult, check_practice, make_practice
+from pi_course.stubs import stub_sites
+from pi_course.watch import Hint, Verdict, current_exercise, next_command, screen
+
+LAYOUT = find_layout(Path(__file__))
+MANIFEST = load_manifest(LAYOUT.manifest)
+STEP = MANIFEST.step(6)
+SITES = stub_sites(LAYOUT, MANIFEST, 6)
+SOLVED = LAYOUT.checkpoints / STEP.folder / "pi" / "agent"
+
+
+def shown(verdict: Verdict, hint: Hint | None = None, keys: bool = True) -> str:
+    console = Console(width=160, record=True, file=io.StringIO())
+    console.print(screen(STEP, Path("p06"), verdict, SITES, hint, "pi-course practice 07 p07",
+                         keys))
+    return console.export_text()
+
+
+def result(exercise: str, passed: bool, message: str = "") -> ExerciseResult:
+    tests = next(e.tests for e in STEP.exercises if e.id == exercise)
+    return ExerciseResult(exercise, "", passed, [] if passed else list(tests[:2]), message)
+
+
+def test_the_screen_shows_each_exercise_and_the_first_failing_ones_test_file_function() -> None:
+    verdict = Verdict((result("06-call-order", True), result("06-turns", False, "assert 1 == 2")))
+    text = shown(verdict)
+    assert "✓ pass  06-call-order" in text and "✗ fail  06-turns" in text
+    assert "now: 06-turns, about 25 min (25 min left in this step)" in text
+    assert "edit run_loop in p06/pi/agent/loop.py" in text
+    assert "first failing test: tests/test_loop.py::test_a_plain_reply" in text
+    assert "assert 1 == 2" in text
+    assert "press h for the next hint rung" in text
+
+
+def test_the_hint_asked_for_is_on_the_screen_with_its_rung() -> None:
+    verdict = Verdict((result("06-call-order", False, "x"), result("06-turns", False, "y")))
+    text = shown(verdict, Hint("06-call-order", 2, 3, "start them all at once"))
+    assert "hint 2 of 3 for 06-call-order:" in text and "start them all at once" in text
+
+
+def test_a_step_with_every_exercise_passing_says_so_and_names_the_next_command() -> None:
+    verdict = Verdict((result("06-call-order", True), result("06-turns", True)))
+    text = shown(verdict)
+    assert "step 06 done: every exercise passes." in text
+    assert "next step: pi-course practice 07 p07" in text
+    assert current_exercise(STEP, verdict) is None
+
+
+def test_without_a_terminal_on_stdin_the_screen_offers_no_keys() -> None:
+    text = shown(Verdict((result("06-call-order", True), result("06-turns", True))), keys=False)
+    assert "press h" not in text and "Ctrl-C to stop" in text
+
+
+def test_a_problem_is_one_line_and_no_exercise_table() -> None:
+    text = shown(Verdict(problem="p06/pi/agent/loop.py:3: syntax error: invalid syntax"))
+    assert "✗ p06/pi/agent/loop.py:3: syntax error: invalid syntax" in text
+    assert "fix it and save" in text and "✓ pass" not in text and "✗ fail" not in text
+
+
+@pytest.mark.parametrize(("dest", "command"), [
+    ("my-06", "pi-course practice 07 my-07"),
+    ("work/p06", "pi-course practice 07 work/p07"),
+    ("loop", "pi-course practice 07 loop-07"),
+    ("my copy 06", "pi-course practice 07 'my copy 07'"),
+])
+def test_the_next_command_makes_the_next_steps_copy_beside_this_one(dest: str,
+                                                                       command: str) -> None:
+    assert next_command(MANIFEST, 6, Path(dest)) == command
+
+
+def test_after_the_last_step_there_is_no_next_command() -> None:
+    assert next_command(MANIFEST, MANIFEST.steps[-1].id, Path("p14")) == ""
+
+
+def test_every_exercise_has_a_stub_site_naming_its_file_and_function() -> None:
+    for step in MANIFEST.steps:
+        sites = stub_sites(LAYOUT, MANIFEST, step.id)
+        assert set(sites) == {e.id for e in step.exercises}
+        assert all(s.file.startswith("pi/") and s.function and s.solution for s in sites.values())
+    assert SITES["06-call-order"].function == "ToolBatch.run"
+
+
+@pytest.fixture(scope="module")
+def copy(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    folder = tmp_path_factory.mktemp("watch") / "p06"
+    make_practice(LAYOUT, MANIFEST, 6, folder)
+    return folder
+
+
+def test_a_solved_exercise_passes_while_its_neighbour_is_still_the_stub(copy: Path) -> None:
+    shutil.copyfile(SOLVED / "loop.py", copy / "pi" / "agent" / "loop.py")
+    verdicts = {r.id: r for r in check_practice(LAYOUT, MANIFEST, 6, copy, 30)}
+    assert verdicts["06-turns"].passed
+    assert not verdicts["06-call-order"].passed
+    assert "exercise 06-call-order" in verdicts["06-call-order"].message
+
+
+def test_a_syntax_error_is_one_line_naming_file_and_line(copy: Path) -> None:
+    broken = copy / "pi" / "agent" / "tool_batch.py"
+    text = broken.read_text(encoding="utf-8")
+    broken.write_text(text + "def broken(:\n", encoding="utf-8")
+    try:
+        with pytest.raises(CourseError) as raised:
+            check_practice(LAYOUT, MANIFEST, 6, copy, 30)
+    finally:
+        broken.write_text(text, encoding="utf-8")
+    line = len(text.splitlines()) + 1
+    assert str(raised.value).startswith(f"{broken}:{line}: syntax error: ")
+    assert "\n" not in str(raised.value)
+
+
+def test_a_check_that_hangs_is_stopped_at_the_time_limit_in_one_line(copy: Path) -> None:
+    looping = copy / "pi" / "agent" / "tool_batch.py"
+    text = looping.read_text(encoding="utf-8")
+    stub = SITES["06-call-order"].stub
+    indent = stub[: len(stub) - len(stub.lstrip())]
+    looping.write_text(text.replace(stub, f"{indent}while True:\n{indent}    pass\n"),
+                       encoding="utf-8")
+    try:
+        with pytest.raises(CourseError, match=r"^stopped after 2 s: the tests did not finish"):
+            check_practice(LAYOUT, MANIFEST, 6, copy, 2)
+    finally:
+        looping.write_text(text, encoding="utf-8")
