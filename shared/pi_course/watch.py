@@ -31,7 +31,7 @@ from rich.console import Console, Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 
-from pi_course.exercises import find_exercise, next_hint
+from pi_course.exercises import next_hint
 from pi_course.manifest import Exercise, Manifest, Step
 from pi_course.paths import CourseError, Layout
 from pi_course.practice import ExerciseResult, check_practice, practice_step
@@ -86,13 +86,12 @@ def next_command(manifest: Manifest, step: int, dest: Path) -> str:
     return f"pi-course practice {number} {shlex.quote(str(dest.parent / folder))}"
 
 
-def climb(step: Step, exercise: Exercise | None, dest: Path) -> Hint | None:
+def climb(exercise: Exercise | None, dest: Path) -> Hint | None:
     """The next rung of the current exercise's ladder, remembered in the practice folder."""
     if exercise is None:
         return None
-    chosen = find_exercise(step, exercise.id)
-    rung, text = next_hint(chosen, dest, None)
-    return Hint(chosen.id, rung, len(chosen.hints), text)
+    rung, text = next_hint(exercise, dest, None)
+    return Hint(exercise.id, rung, len(exercise.hints), text)
 
 
 def screen(step: Step, dest: Path, verdict: Verdict, sites: dict[str, Site], hint: Hint | None,
@@ -134,8 +133,8 @@ def current_lines(step: Step, dest: Path, verdict: Verdict, sites: dict[str, Sit
     exercise = current_exercise(step, verdict)
     assert exercise is not None
     result = next(r for r in verdict.results if r.id == exercise.id)
-    left = sum(e.minutes for e in step.exercises if e.id in {r.id for r in verdict.results
-                                                              if not r.passed})
+    failing = {r.id for r in verdict.results if not r.passed}
+    left = sum(e.minutes for e in step.exercises if e.id in failing)
     site = sites[exercise.id]
     return [
         Text(f"now: {exercise.id}, about {exercise.minutes} min ({left} min left in this step)",
@@ -211,14 +210,13 @@ def watch_folder(layout: Layout, manifest: Manifest, step: int, dest: Path, cons
     if made_for != step:
         raise CourseError(f"{dest} is a practice copy of step {made_for:02d}, not {step:02d}: "
                           f"`pi-course watch {made_for:02d} {dest}`")
+    if not (dest / "pi").is_dir():
+        raise CourseError(f"{dest} has no pi/ folder to watch")
     current = manifest.step(step)
     sites, following = stub_sites(layout, manifest, step), next_command(manifest, step, dest)
     events: queue.Queue[str] = queue.Queue()
     stop = threading.Event()
     fd = sys.stdin.fileno() if keys else None
-    threading.Thread(target=file_events, args=(dest / "pi", events, stop), daemon=True).start()
-    if fd is not None:
-        threading.Thread(target=key_events, args=(fd, events, stop), daemon=True).start()
 
     def draw(verdict: Verdict, hint: Hint | None, busy: bool = False) -> None:
         if console.is_terminal:
@@ -229,6 +227,9 @@ def watch_folder(layout: Layout, manifest: Manifest, step: int, dest: Path, cons
 
     hint: Hint | None = None
     with single_keys(fd):
+        threading.Thread(target=file_events, args=(dest / "pi", events, stop), daemon=True).start()
+        if fd is not None:
+            threading.Thread(target=key_events, args=(fd, events, stop), daemon=True).start()
         try:
             console.print(f"checking step {step:02d} in {dest}…", markup=False)
             verdict = judged = recheck(layout, manifest, step, dest, limit)
@@ -243,7 +244,7 @@ def watch_folder(layout: Layout, manifest: Manifest, step: int, dest: Path, cons
                     judged = verdict if verdict.results else judged
                 now = current_exercise(current, judged)
                 if "hint" in wanted:
-                    hint = climb(current, now, dest) or hint
+                    hint = climb(now, dest) or hint
                 if hint is not None and (now is None or hint.exercise != now.id):
                     hint = None  # a rung of an exercise already passed helps no more
                 draw(verdict, hint)
