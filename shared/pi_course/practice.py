@@ -152,7 +152,8 @@ def pristine_run_folder(layout: Layout, manifest: Manifest, step: int, learner: 
     if learner is not None:
         if not (learner / "pi").is_dir():
             raise CourseError(f"{learner} has no pi/ folder to check")
-        shutil.copytree(learner / "pi", run / "pi", ignore=shutil.ignore_patterns("__pycache__"))
+        shutil.copytree(learner / "pi", run / "pi", ignore=shutil.ignore_patterns("__pycache__"),
+                        ignore_dangling_symlinks=True)  # Emacs's lock links, .#loop.py
     (run / "data").symlink_to(layout.data.resolve(), target_is_directory=True)
     (run / "mock_model").symlink_to(layout.mock_model.resolve(), target_is_directory=True)
     (run / "protocol").symlink_to((layout.root / "shared" / "protocol").resolve(),
@@ -186,7 +187,11 @@ def syntax_errors(dest: Path) -> None:
     """One line naming the file and line when the learner's `pi/` does not parse."""
     for path in sorted((dest / "pi").rglob("*.py")):
         try:
-            compile(path.read_bytes(), str(path), "exec", dont_inherit=True)
+            source = path.read_bytes()
+        except OSError:  # an editor's lock link (.#loop.py) or a file mid-save: not code
+            continue
+        try:
+            compile(source, str(path), "exec", dont_inherit=True)
         except SyntaxError as error:
             raise CourseError(f"{path}:{error.lineno}: syntax error: {error.msg}") from None
         except ValueError as error:  # a null byte

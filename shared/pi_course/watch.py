@@ -65,7 +65,7 @@ def recheck(layout: Layout, manifest: Manifest, step: int, dest: Path, limit: fl
     started = time.monotonic()
     try:
         results = check_practice(layout, manifest, step, dest, limit)
-    except CourseError as error:
+    except (CourseError, OSError) as error:  # OSError: a file that vanished mid-save
         return Verdict(problem=str(error), seconds=time.monotonic() - started)
     return Verdict(tuple(results), seconds=time.monotonic() - started)
 

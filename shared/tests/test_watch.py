@@ -9,6 +9,10 @@ from __future__ import annotations
 
 import io
 import shutil
+import signal
+import subprocess
+import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -17,7 +21,8 @@ from rich.console import Console
 from pi_course.manifest import load_manifest
 from pi_course.paths import CourseError, find_layout
 from pi_course.practice import ExerciseResult, check_practice, make_practice
-from pi_course.stubs import stub_sites
+from pi_course.render import build
+from pi_course.stubs import put_back, stub_sites
 from pi_course.watch import Hint, Verdict, current_exercise, next_command, screen
 
 LAYOUT = find_layout(Path(__file__))
@@ -98,6 +103,20 @@ def test_every_exercise_has_a_stub_site_naming_its_file_and_function() -> None:
     assert SITES["06-call-order"].function == "ToolBatch.run"
 
 
+@pytest.mark.parametrize("step", [s.id for s in MANIFEST.steps])
+def test_putting_every_stub_back_gives_the_checkpoints_code_exactly(step: int,
+                                                                    tmp_path: Path) -> None:
+    handed_out = build(LAYOUT, MANIFEST, step, practice=True)
+    solved = build(LAYOUT, MANIFEST, step)
+    sites = stub_sites(LAYOUT, MANIFEST, step)
+    for rel in {s.file for s in sites.values()}:
+        (tmp_path / rel).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / rel).write_text(handed_out[rel], encoding="utf-8")
+    put_back(tmp_path, sites)
+    for rel in {s.file for s in sites.values()}:
+        assert (tmp_path / rel).read_text(encoding="utf-8") == solved[rel], rel
+
+
 @pytest.fixture(scope="module")
 def copy(tmp_path_factory: pytest.TempPathFactory) -> Path:
     folder = tmp_path_factory.mktemp("watch") / "p06"
@@ -105,12 +124,21 @@ def copy(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return folder
 
 
-def test_a_solved_exercise_passes_while_its_neighbour_is_still_the_stub(copy: Path) -> None:
-    shutil.copyfile(SOLVED / "loop.py", copy / "pi" / "agent" / "loop.py")
-    verdicts = {r.id: r for r in check_practice(LAYOUT, MANIFEST, 6, copy, 30)}
-    assert verdicts["06-turns"].passed
-    assert not verdicts["06-call-order"].passed
-    assert "exercise 06-call-order" in verdicts["06-call-order"].message
+@pytest.mark.parametrize(("solved", "passing", "waiting"), [
+    ("loop.py", "06-turns", "06-call-order"),
+    ("tool_batch.py", "06-call-order", "06-turns"),
+])
+def test_a_solved_exercise_passes_while_its_neighbour_is_still_the_stub(
+        copy: Path, solved: str, passing: str, waiting: str) -> None:
+    mine = copy / "pi" / "agent" / solved
+    handed_out = mine.read_text(encoding="utf-8")
+    shutil.copyfile(SOLVED / solved, mine)
+    try:
+        verdicts = {r.id: r for r in check_practice(LAYOUT, MANIFEST, 6, copy, 30)}
+    finally:
+        mine.write_text(handed_out, encoding="utf-8")
+    assert verdicts[passing].passed and not verdicts[waiting].passed
+    assert f"exercise {waiting}" in verdicts[waiting].message
 
 
 def test_a_syntax_error_is_one_line_naming_file_and_line(copy: Path) -> None:
@@ -139,3 +167,31 @@ def test_a_check_that_hangs_is_stopped_at_the_time_limit_in_one_line(copy: Path)
             check_practice(LAYOUT, MANIFEST, 6, copy, 2)
     finally:
         looping.write_text(text, encoding="utf-8")
+
+
+def test_an_editors_lock_link_beside_the_code_does_not_stop_the_check(copy: Path) -> None:
+    lock = copy / "pi" / "agent" / ".#loop.py"  # Emacs: a link to nowhere while a buffer is edited
+    lock.symlink_to("learner@laptop.4242:1700000000")
+    try:
+        assert len(check_practice(LAYOUT, MANIFEST, 6, copy, 30)) == len(STEP.exercises)
+    finally:
+        lock.unlink()
+
+
+def test_without_a_terminal_watch_draws_the_screen_and_ctrl_c_ends_it_without_a_traceback(
+        copy: Path) -> None:
+    watching = subprocess.Popen(
+        [sys.executable, "-m", "pi_course.cli", "watch", "06", str(copy)],
+        stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    deadline = time.monotonic() + 30
+    lines: list[str] = []
+    while time.monotonic() < deadline and watching.stdout is not None:
+        lines.append(watching.stdout.readline())
+        if "Ctrl-C to stop" in lines[-1]:
+            break
+    watching.send_signal(signal.SIGINT)
+    rest, _ = watching.communicate(timeout=30)
+    text = "".join(lines) + rest
+    assert "now: 06-call-order" in text and "press h" not in text
+    assert watching.returncode == 130 and text.rstrip().endswith("watch stopped")
+    assert "Traceback" not in text
