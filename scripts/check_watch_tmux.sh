@@ -3,13 +3,14 @@
 # practice copy of step 06.
 #
 # Answers are written the way a learner saves them: a file of the copy is replaced by the
-# checkpoint's own (checkpoints/06_loop holds the solution; pi/agent/loop.py holds only
-# 06-turns, pi/agent/tool_batch.py only 06-call-order). After each save the pane is polled
+# checkpoint's own (checkpoints/06_loop holds the solution; pi/agent/tool_batch.py holds only
+# 06-call-order, pi/agent/loop.py only 06-turns). After each save the pane is polled
 # (`tmux capture-pane`) until the expected text appears. Checked: both exercises fail with
-# their first messages; 06-turns passes within 3 s of its save while 06-call-order is still a
+# their first messages; 06-call-order passes within 3 s of its save while 06-turns is still a
 # stub; `h` shows the next hint rung; a syntax error is one line with file and line; an endless
-# loop is "stopped after 3 s"; the watch goes on after both; with 06-call-order saved the step
-# is done and the next step's command is named; q quits with exit code 0, no traceback.
+# loop is "stopped after 3 s"; the watch goes on after both; with 06-turns saved the step is
+# done within 3 s and the next step's command is named; q quits with exit code 0; Ctrl-C in the
+# middle of a check exits 130 with no traceback and no test process left behind.
 #
 # Usage: scripts/check_watch_tmux.sh
 #   PYTHON picks the interpreter that has pi-course installed (default: .venv/bin/python);
@@ -74,12 +75,17 @@ save() {  # save FILE: what an editor does, replace the file in one go
 [[ "$(tail -n 1 "$WORK/practice.out")" == "pi-course watch 06 p06" ]] \
     || fail "practice's last line is the watch command (it was: $(tail -n 1 "$WORK/practice.out"))"
 echo "ok: practice ends with the watch command"
-cp "$COPY/pi/agent/tool_batch.py" "$WORK/tool_batch.stub.py"
+cp "$COPY/pi/agent/loop.py" "$WORK/loop.stub.py"
+mkdir "$WORK/tmp"  # the checks' run folders: a test process left behind would be seen there
 
-printf -v COMMAND 'cd %q && PI_COURSE_ROOT=%q LC_ALL=C.UTF-8 PYTHONIOENCODING=utf-8 %q -m pi_course.cli watch 06 p06 --time-limit 3; ' \
-    "$WORK" "$ROOT" "$PYTHON"
-COMMAND+='echo "[watch exited with $?]"; sleep 30'
-tm -u new-session -d -s "$NAME" -x 120 -y 40 "$COMMAND"
+watch_in() {  # watch_in SESSION: start watch on the copy in its own tmux session
+    local command
+    printf -v command 'cd %q && TMPDIR=%q PI_COURSE_ROOT=%q LC_ALL=C.UTF-8 PYTHONIOENCODING=utf-8 %q -m pi_course.cli watch 06 p06 --time-limit 3; ' \
+        "$WORK" "$WORK/tmp" "$ROOT" "$PYTHON"
+    command+='echo "[watch exited with $?]"; sleep 30'
+    tm -u new-session -d -s "$1" -x 120 -y 40 "$command"
+}
+watch_in "$NAME"
 
 wait_for "watching p06/pi" "the first check finished" "$START_TICKS"
 pane | grep -qF "✗ fail  06-call-order" || fail "06-call-order fails on a fresh copy"
@@ -88,27 +94,28 @@ pane | grep -qF "NotImplementedError: exercise 06-call-order:" || fail "the firs
 pane | grep -qF "edit ToolBatch.run in p06/pi/agent/tool_batch.py" || fail "file and function"
 echo "ok: both exercises fail with their first messages"
 
-save "$SOLVED/loop.py"
-wait_for "✓ pass  06-turns" "06-turns passes within 3 s of its save"
-pane | grep -qF "✗ fail  06-call-order" || fail "06-call-order still fails"
+save "$SOLVED/tool_batch.py"
+wait_for "✓ pass  06-call-order" "06-call-order passes within 3 s of its save"
+pane | grep -qF "✗ fail  06-turns" || fail "06-turns still fails"
+pane | grep -qF "edit run_loop in p06/pi/agent/loop.py" || fail "the next file and function"
 
 tm send-keys -t "$NAME" h
-wait_for "hint 1 of 3 for 06-call-order" "h shows the first rung"
+wait_for "hint 1 of 3 for 06-turns" "h shows the first rung"
 tm send-keys -t "$NAME" h
-wait_for "hint 2 of 3 for 06-call-order" "h shows the next rung"
+wait_for "hint 2 of 3 for 06-turns" "h shows the next rung"
 
-printf 'def broken(:\n' >>"$COPY/pi/agent/tool_batch.py"
-wait_for "✗ p06/pi/agent/tool_batch.py:" "a syntax error is one line with file and line"
+printf 'def broken(:\n' >>"$COPY/pi/agent/loop.py"
+wait_for "✗ p06/pi/agent/loop.py:" "a syntax error is one line with file and line"
 pane | grep -qF "syntax error" || fail "the syntax error line says what it is"
 pane | grep -qF "Traceback" && fail "a traceback was printed for the syntax error"
 
 sed 's/^\( *\)raise NotImplementedError(.*$/\1while True:\n\1    pass/' \
-    "$WORK/tool_batch.stub.py" >"$WORK/tool_batch.py"
-save "$WORK/tool_batch.py"
+    "$WORK/loop.stub.py" >"$WORK/loop.py"
+save "$WORK/loop.py"
 wait_for "stopped after 3 s" "an endless loop is stopped after the time limit" "$START_TICKS"
 wait_for "watching p06/pi" "the watch goes on after the stopped check"
 
-save "$SOLVED/tool_batch.py"
+save "$SOLVED/loop.py"
 wait_for "step 06 done: every exercise passes." "the step is done within 3 s of the last save"
 pane | grep -qF "next step: pi-course practice 07 p07" || fail "the next step's command"
 echo "ok: the next step's command is named"
@@ -117,5 +124,19 @@ tm send-keys -t "$NAME" q
 wait_for "[watch exited with 0]" "q quits with exit code 0"
 pane | grep -qF "Traceback" && fail "a traceback was printed"
 if [[ "${SHOW:-}" == 1 ]]; then pane; fi
+
+save "$WORK/loop.py"  # the endless loop again, so that Ctrl-C lands in the middle of a check
+NAME="ctrl-c"
+watch_in "$NAME"
+wait_for "checking step 06 in p06" "a second watch starts checking" "$START_TICKS"
+sleep 1
+tm send-keys -t "$NAME" C-c
+wait_for "[watch exited with 130]" "Ctrl-C in the middle of a check exits 130"
+pane | grep -qF "watch stopped" || fail "Ctrl-C says the watch stopped"
+pane | grep -qF "Traceback" && fail "a traceback was printed after Ctrl-C"
+sleep 0.5
+left="$(pgrep -f -- "--junitxml=$WORK/tmp" || true)"
+[[ -z "$left" ]] || fail "test processes outlived the watch: $left"
+echo "ok: Ctrl-C leaves no traceback and no test process behind"
 
 echo "check_watch_tmux: all checks passed"

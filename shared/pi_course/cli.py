@@ -10,6 +10,7 @@ import functools
 import os
 import re
 import shlex
+import signal
 import subprocess
 import sys
 import time
@@ -411,6 +412,8 @@ def watch(
     """Re-check your practice folder on every save and say what to do next (h: hint, q: quit)."""
     from pi_course.watch import watch_folder
 
+    for ending in (signal.SIGTERM, signal.SIGHUP):  # a closed terminal ends the tests too
+        signal.signal(ending, signal.default_int_handler)
     try:
         code = watch_folder(*course(), step_number(step), dest, out, time_limit,
                             keys=sys.stdin.isatty())

@@ -178,8 +178,9 @@ def test_an_editors_lock_link_beside_the_code_does_not_stop_the_check(copy: Path
         lock.unlink()
 
 
-def test_without_a_terminal_watch_draws_the_screen_and_ctrl_c_ends_it_without_a_traceback(
-        copy: Path) -> None:
+@pytest.mark.parametrize("ending", [signal.SIGINT, signal.SIGHUP], ids=["ctrl-c", "hang-up"])
+def test_without_a_terminal_watch_draws_the_screen_and_ctrl_c_or_hang_up_ends_it_cleanly(
+        copy: Path, ending: signal.Signals) -> None:
     watching = subprocess.Popen(
         [sys.executable, "-m", "pi_course.cli", "watch", "06", str(copy)],
         stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
@@ -189,7 +190,7 @@ def test_without_a_terminal_watch_draws_the_screen_and_ctrl_c_ends_it_without_a_
         lines.append(watching.stdout.readline())
         if "Ctrl-C to stop" in lines[-1]:
             break
-    watching.send_signal(signal.SIGINT)
+    watching.send_signal(ending)
     rest, _ = watching.communicate(timeout=30)
     text = "".join(lines) + rest
     assert "now: 06-call-order" in text and "press h" not in text
