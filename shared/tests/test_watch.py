@@ -1,5 +1,7 @@
-"""`pi-course watch`: the screen for given check results, the next step's command, and the two
-problems that must not end a watch (a hang, a syntax error), each as one line.
+"""`pi-course watch`: the screen for given check results, the next step's command, the two
+problems that must not end a watch (a hang, a syntax error) each as one line, each exercise
+judged on its own (its neighbours' untouched stubs put back to the course's code), and an
+ending by Ctrl-C or hang-up without a traceback.
 
 The terminal itself (saves, keys, timing) is driven by scripts/check_watch_tmux.sh, run from
 test_watch_tmux.py.

@@ -3,8 +3,9 @@
 The script starts watch in a detached tmux session on a fresh practice copy of step 06, saves
 the answers one at a time, presses h and q, and checks the screen after each: both exercises
 failing first, each passing within 3 s of its save, the next hint rung, a syntax error and an
-endless loop as one line each with the watch going on, and the step done with the next
-command. Without tmux the test is skipped, saying what to install.
+endless loop as one line each with the watch going on, the step done with the next command,
+and Ctrl-C in the middle of a check leaving no traceback and no test process. Without tmux the
+test is skipped, saying what to install.
 """
 
 from __future__ import annotations
@@ -32,6 +33,7 @@ def test_watch_in_a_real_terminal_rechecks_each_save_climbs_hints_and_survives_h
                   "a syntax error is one line with file and line",
                   "an endless loop is stopped after the time limit",
                   "the watch goes on after the stopped check", "the next step's command is named",
-                  "q quits with exit code 0"):
+                  "q quits with exit code 0",
+                  "Ctrl-C leaves no traceback and no test process behind"):
         assert f"ok: {check}" in done.stdout
     assert done.stdout.rstrip().endswith("check_watch_tmux: all checks passed")
