@@ -367,8 +367,8 @@ def practice(step: NN, dest: Folder) -> None:
         make_practice(*course(), number, dest)
         out.print(f"practice copy of step {number:02d} written to {dest}", markup=False,
                   soft_wrap=True)
-    out.print("next: fill in the stubs; leave this running, it re-checks on every save:",
-              markup=False)
+    out.print("next: start this and leave it running while you fill in the stubs "
+              "(it re-checks on every save):", markup=False, soft_wrap=True)
     out.print(f"pi-course watch {number:02d} {shlex.quote(str(dest))}", markup=False,
               soft_wrap=True)
 

@@ -198,3 +198,9 @@ def test_without_a_terminal_watch_draws_the_screen_and_ctrl_c_or_hang_up_ends_it
     assert "now: 06-call-order" in text and "press h" not in text
     assert watching.returncode == 130 and text.rstrip().endswith("watch stopped")
     assert "Traceback" not in text
+
+
+def test_practices_last_line_is_the_exact_watch_command_for_its_copy(tmp_path: Path) -> None:
+    made = subprocess.run([sys.executable, "-m", "pi_course.cli", "practice", "02", "my copy"],
+                          cwd=tmp_path, capture_output=True, text=True, check=True)
+    assert made.stdout.splitlines()[-1] == "pi-course watch 02 'my copy'"
