@@ -10,6 +10,7 @@ test_watch_tmux.py.
 from __future__ import annotations
 
 import io
+import queue
 import shutil
 import signal
 import subprocess
@@ -25,7 +26,7 @@ from pi_course.paths import CourseError, find_layout
 from pi_course.practice import ExerciseResult, check_practice, make_practice
 from pi_course.render import build
 from pi_course.stubs import put_back, stub_sites
-from pi_course.watch import Hint, Verdict, current_exercise, next_command, screen
+from pi_course.watch import Hint, Verdict, current_exercise, next_command, next_events, screen
 
 LAYOUT = find_layout(Path(__file__))
 MANIFEST = load_manifest(LAYOUT.manifest)
@@ -80,6 +81,14 @@ def test_a_problem_is_one_line_and_no_exercise_table() -> None:
     text = shown(Verdict(problem="p06/pi/agent/loop.py:3: syntax error: invalid syntax"))
     assert "✗ p06/pi/agent/loop.py:3: syntax error: invalid syntax" in text
     assert "fix it and save" in text and "✓ pass" not in text and "✗ fail" not in text
+
+
+def test_a_burst_of_saves_waiting_in_the_queue_is_one_recheck() -> None:
+    events: queue.Queue[str] = queue.Queue()
+    for event in ("change", "change", "hint", "change"):
+        events.put(event)
+    assert next_events(events) == {"change", "hint"}
+    assert events.empty()
 
 
 @pytest.mark.parametrize(("dest", "command"), [
