@@ -9,6 +9,8 @@ from __future__ import annotations
 import functools
 import os
 import re
+import shlex
+import signal
 import subprocess
 import sys
 import time
@@ -37,6 +39,7 @@ PASS_THROUGH = {"allow_extra_args": True, "ignore_unknown_options": True}
 DEMO_ENV = {"PYTHONHASHSEED": "0", "COLUMNS": "100"}  # as generate.run_demo, for demo.out
 LANGUAGES = ("en", "zh")
 DIFF_STYLES = (("+++ ", "bold"), ("--- ", "bold"), ("@@", "cyan"), ("+", "green"), ("-", "red"))
+WATCH_TIME_LIMIT = 10.0  # seconds; a step's exercise tests take 1 to 3 s on two busy cores
 NUMERIC = {"exercises", "tests", "passed", "failed", "skipped", "seconds", "added", "removed"}
 
 # The course tooling's own suites; the practice-copy proof is separate because it is slow.
@@ -364,8 +367,10 @@ def practice(step: NN, dest: Folder) -> None:
         make_practice(*course(), number, dest)
         out.print(f"practice copy of step {number:02d} written to {dest}", markup=False,
                   soft_wrap=True)
-    out.print(f"next: fill in the stubs, then `pi-course check {number:02d} {dest}`",
-              markup=False, soft_wrap=True)
+    out.print("next: start this and leave it running while you fill in the stubs "
+              "(it re-checks on every save):", markup=False, soft_wrap=True)
+    out.print(f"pi-course watch {number:02d} {shlex.quote(str(dest))}", markup=False,
+              soft_wrap=True)
 
 
 @command()
@@ -394,6 +399,28 @@ def check(
             out.print(f"stuck? `pi-course hint {number:02d} EXERCISE --dir {dest}`", markup=False)
     if not all(r.passed for r in results):
         raise typer.Exit(1)
+
+
+@command()
+def watch(
+    step: NN,
+    dest: Folder,
+    time_limit: Annotated[float, typer.Option(
+        "--time-limit", help="Seconds a check may run before it is stopped (an endless loop?).",
+        min=1)] = WATCH_TIME_LIMIT,
+) -> None:
+    """Re-check your practice folder on every save and say what to do next (h: hint, q: quit)."""
+    from pi_course.watch import watch_folder
+
+    for ending in (signal.SIGTERM, signal.SIGHUP):  # a closed terminal ends the tests too
+        signal.signal(ending, signal.default_int_handler)
+    try:
+        code = watch_folder(*course(), step_number(step), dest, out, time_limit,
+                            keys=sys.stdin.isatty())
+    except KeyboardInterrupt:
+        out.print("watch stopped", markup=False)
+        raise typer.Exit(130) from None
+    raise typer.Exit(code)
 
 
 @command()

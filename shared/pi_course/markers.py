@@ -84,7 +84,7 @@ def render(
             line = _uncomment(line, number, where)
         stub = _exercise_stub(stack, step, practice_hints, answers)
         if stub is not None:
-            region_line = stack[-1].line
+            region_line = next(r.line for r in stack if r.kind == "exercise")
             if region_line not in stubbed:
                 stubbed.add(region_line)
                 out.append(stub)

@@ -9,12 +9,18 @@ anywhere.
 `check_practice` is the honest judge: it runs the course's own pristine tests, snapshots and
 data for the step against the learner's `pi/` only, never the copy's tests or snapshots (a
 learner who runs `pytest --snapshot-update` in the copy changes nothing it reports), and only
-the tests named for the exercises, so it costs about what pytest on those tests costs.
+the tests named for the exercises, so it costs about what pytest on those tests costs. Each
+exercise is judged with the step's other untouched stubs put back to the course's code (the
+way its tests were chosen), so one solved exercise passes while its neighbour is still a stub.
+Code that does not parse is one line naming file and line, and a run can be given a time limit.
 """
 
 from __future__ import annotations
 
+import contextlib
+import os
 import shutil
+import signal
 import subprocess
 import sys
 import tempfile
@@ -24,12 +30,16 @@ from pathlib import Path
 
 from pi_course.docs import render_chapter
 from pi_course.generate import CHAPTER, DEMO_OUTPUT, write_folder
-from pi_course.manifest import Manifest
+from pi_course.manifest import Exercise, Manifest
 from pi_course.paths import CourseError, Layout
 from pi_course.render import build
+from pi_course.stubs import put_back, stub_sites, untouched
 
 MARKER_FILE = ".pi-course-practice"
 IGNORED = shutil.ignore_patterns("__pycache__", "tests", "*.pyc")
+# The plugins the course's tests use, and no others: whatever else a learner has installed
+# (pytest-asyncio, …) cannot change a verdict, and not loading it saves ~0.4 s per check.
+PLUGINS = ("-p", "pytest_timeout", "-p", "pytest_snapshot.plugin")
 
 
 @dataclass(frozen=True)
@@ -83,20 +93,42 @@ def native_tracebacks(ini: Path) -> None:
     ini.write_text(text.replace("addopts = ", note + "addopts = --tb=native "), encoding="utf-8")
 
 
-def run_tests(folder: Path, select: list[str] | None = None) -> list[Outcome]:
-    """Run the tests in `folder` (or only `select`) in a fresh process; outcomes from JUnit XML."""
+def run_tests(folder: Path, select: list[str] | None = None,
+              limit: float | None = None) -> list[Outcome]:
+    """Run the tests in `folder` (or only `select`) in a fresh process; outcomes from JUnit XML.
+
+    With `limit`, a run still going after that many seconds (an endless loop in the code under
+    test) is stopped, its whole process group with it, and reported in one line.
+    """
     with tempfile.TemporaryDirectory() as scratch:
         report = Path(scratch) / "junit.xml"
-        result = subprocess.run(
-            [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider",
-             "-o", "junit_family=xunit1", "-o", "timeout=20", f"--junitxml={report}",
-             *(select or [])],
-            cwd=folder, capture_output=True, text=True, check=False,
-        )
+        command = [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider",
+                   *PLUGINS, "-o", "junit_family=xunit1", "-o", "timeout=20",
+                   f"--junitxml={report}", *(select or [])]
+        env = {**os.environ, "PYTEST_DISABLE_PLUGIN_AUTOLOAD": "1"}
+        child = subprocess.Popen(command, cwd=folder, env=env, stdin=subprocess.DEVNULL,
+                                 stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+                                 errors="replace", start_new_session=True)
+        try:
+            output, _ = child.communicate(timeout=limit)
+        except subprocess.TimeoutExpired:
+            stop(child)
+            raise CourseError(f"stopped after {limit:g} s: the tests did not finish (an endless "
+                              "loop in your code?)") from None
+        except BaseException:  # Ctrl-C in `watch`: the tests must not outlive it
+            stop(child)
+            raise
         if not report.is_file():
-            last = (result.stdout + result.stderr).strip().splitlines() or ["no output"]
+            last = output.strip().splitlines() or ["no output"]
             raise CourseError(f"pytest did not run in {folder}: {last[-1]}")
         return [outcome(case) for case in ET.parse(report).getroot().iter("testcase")]
+
+
+def stop(child: subprocess.Popen[str]) -> None:
+    """Kill a test run and anything it started (it leads its own process group)."""
+    with contextlib.suppress(ProcessLookupError):
+        os.killpg(child.pid, signal.SIGKILL)
+    child.communicate()
 
 
 def outcome(case: ET.Element) -> Outcome:
@@ -120,7 +152,8 @@ def pristine_run_folder(layout: Layout, manifest: Manifest, step: int, learner: 
     if learner is not None:
         if not (learner / "pi").is_dir():
             raise CourseError(f"{learner} has no pi/ folder to check")
-        shutil.copytree(learner / "pi", run / "pi", ignore=shutil.ignore_patterns("__pycache__"))
+        shutil.copytree(learner / "pi", run / "pi", ignore=shutil.ignore_patterns("__pycache__"),
+                        ignore_dangling_symlinks=True)  # Emacs's lock links, .#loop.py
     (run / "data").symlink_to(layout.data.resolve(), target_is_directory=True)
     (run / "mock_model").symlink_to(layout.mock_model.resolve(), target_is_directory=True)
     (run / "protocol").symlink_to((layout.root / "shared" / "protocol").resolve(),
@@ -150,26 +183,60 @@ def practice_step(dest: Path) -> int:
     raise CourseError(f"{marker}: no `step = N` line")
 
 
+def syntax_errors(dest: Path) -> None:
+    """One line naming the file and line when the learner's `pi/` does not parse."""
+    for path in sorted((dest / "pi").rglob("*.py")):
+        try:
+            source = path.read_bytes()
+        except OSError:  # an editor's lock link (.#loop.py) or a file mid-save: not code
+            continue
+        try:
+            compile(source, str(path), "exec", dont_inherit=True)
+        except SyntaxError as error:
+            raise CourseError(f"{path}:{error.lineno}: syntax error: {error.msg}") from None
+        except ValueError as error:  # a null byte
+            raise CourseError(f"{path}: cannot be read as Python: {error}") from None
+
+
 def check_practice(
-    layout: Layout, manifest: Manifest, step: int, dest: Path
+    layout: Layout, manifest: Manifest, step: int, dest: Path, limit: float | None = None
 ) -> list[ExerciseResult]:
-    """Each exercise of `step`: pass when every test named for it passes on the learner's code."""
+    """Each exercise of `step`: pass when every test named for it passes on the learner's code.
+
+    An exercise whose stub is still untouched fails as it stands, without running anything;
+    for the others its stub is put back to the course's code (see stubs.py). `limit` stops a
+    run that takes longer than that many seconds.
+    """
     practice_step(dest)
+    syntax_errors(dest)
     exercises = manifest.step(step).exercises
-    wanted = sorted({t for e in exercises for t in e.tests})
-    with tempfile.TemporaryDirectory() as scratch:
-        run = Path(scratch) / "run"
-        pristine_run_folder(layout, manifest, step, dest, run)
-        outcomes = run_tests(run, wanted)
-    results: list[ExerciseResult] = []
-    for exercise in exercises:
-        failing: list[str] = []
-        message = ""
-        for test_id in exercise.tests:
-            mine = [o for o in outcomes if covers(test_id, o.node)]
-            broken = [o for o in mine if not o.passed]
-            if not mine or broken:
-                failing.append(test_id)
-                message = message or (first_line(broken[0].message) if broken else "not run")
-        results.append(ExerciseResult(exercise.id, exercise.hint, not failing, failing, message))
-    return results
+    waiting = untouched(dest, stub_sites(layout, manifest, step))
+    wanted = sorted({t for e in exercises if e.id not in waiting for t in e.tests})
+    outcomes: list[Outcome] = []
+    if wanted:
+        with tempfile.TemporaryDirectory() as scratch:
+            run = Path(scratch) / "run"
+            pristine_run_folder(layout, manifest, step, dest, run)
+            put_back(run, waiting)
+            outcomes = run_tests(run, wanted, limit)
+    return [not_started(e) if e.id in waiting else judged(e, outcomes) for e in exercises]
+
+
+def not_started(exercise: Exercise) -> ExerciseResult:
+    """An exercise whose stub is untouched: every test fails with the stub's own message."""
+    message = f"NotImplementedError: exercise {exercise.id}: {exercise.hint}"
+    return ExerciseResult(exercise.id, exercise.hint, False, list(exercise.tests),
+                          first_line(message))
+
+
+def judged(exercise: Exercise, outcomes: list[Outcome]) -> ExerciseResult:
+    """Pass when every test named for the exercise ran and passed."""
+    failing: list[str] = []
+    message = ""
+    for test_id in exercise.tests:
+        mine = [o for o in outcomes if covers(test_id, o.node)]
+        broken = [o for o in mine if not o.passed]
+        if not mine or broken:
+            failing.append(test_id)
+            message = message or (first_line(broken[0].message) if broken else "not run")
+    return ExerciseResult(exercise.id, exercise.hint, not failing, failing, message)

@@ -56,6 +56,26 @@ def test_a_practice_copy_replaces_the_exercise_with_a_stub_naming_it_and_its_hin
         namespace["solve"]()
 
 
+NESTED = """\
+def turns():
+    # [exercise 03-turns]
+    for turn in range(3):
+        # [from 02]
+        print(turn)
+        # [end]
+        # [only 03-04]
+        #| break
+        # [end]
+    # [end]
+"""
+
+
+def test_an_exercise_holding_other_regions_becomes_one_stub_and_one_answer() -> None:
+    stub = "    raise NotImplementedError('exercise 03-turns: loop')\n"
+    assert render(NESTED, 3, "f.py", {"03-turns": "loop"}).count(stub) == 1
+    assert render(NESTED, 3, "f.py", answers={"03-turns": "pass"}).count("pass") == 1
+
+
 def test_a_later_steps_practice_copy_keeps_earlier_exercises_solved() -> None:
     assert "return value + 2" in render(SOURCE, 4, "f.py", {"04-other": "hint"})
 

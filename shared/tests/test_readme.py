@@ -34,6 +34,7 @@ LONG = {
     "./pi-course eval --write-baseline base.json": "the whole eval suite on the last step",
     "./pi-course practice 06 p06 && ./pi-course eval --practice p06 --report r.json --html r.html "
     "--baseline base.json": "needs base.json, written by the baseline line above (long)",
+    "./pi-course watch 02 p02": "runs until q or Ctrl-C; scripts/check_watch_tmux.sh drives it",
 }
 EXIT_CODES = {"./pi-course check 02 p02": 1}  # a fresh stub does not pass its exercise: 1
 

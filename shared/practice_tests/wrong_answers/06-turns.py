@@ -1,5 +1,5 @@
 # mistake: never clears the prompts already recorded, so every turn records the prompt again
-# expect: 'turn_start' != 'agent_end'
+# expect: 'user' != 'assistant'
 for turn in range(config.max_turns + 1):
     if turn == config.max_turns:
         error = f"max_turns_exceeded: the run reached its limit of {config.max_turns} turns"
