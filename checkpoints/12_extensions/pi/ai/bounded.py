@@ -50,9 +50,19 @@ def read_json(text: str | bytes, **options: Any) -> Any:
     """`json.loads(text, **options)` within the bounds above; ValueError if the text is not
     JSON (json.JSONDecodeError, with its line) or crosses a bound (TooLarge)."""
     try:
-        return within_bounds(json.loads(text, **options))
+        value = json.loads(text, **options)
     except RecursionError:  # deeper than Python's own stack, long before MAX_DEPTH is asked
         raise TooLarge(f"nested deeper than {MAX_DEPTH} levels") from None
+    return within_bounds(value) if could_cross_a_bound(text) else value
+
+
+def could_cross_a_bound(text: str | bytes) -> bool:
+    """Whether JSON text is big enough to cross a bound. Each value takes at least one
+    character and each level of nesting one bracket, so a short stream chunk or RPC line
+    needs no walk: counting two characters is cheaper than walking what they built."""
+    brackets = text.count("[") + text.count("{") if isinstance(text, str) \
+        else text.count(b"[") + text.count(b"{")
+    return brackets > MAX_DEPTH or len(text) > MAX_VALUES
 
 
 class NotAFile(OSError):
