@@ -21,6 +21,7 @@ from typing import Any
 
 from hostile.checks import KEY, as_json, clean_cli, invoke, one_error_line, plain
 from hostile.fam_streams import call_piece, delta, judge, run_provider, sse, usage
+from hostile.fam_tools import run_call
 from hostile.runner import Case, Check
 
 SPLIT_REPLY = sse(
@@ -382,9 +383,56 @@ def path_inputs() -> dict[str, Callable[[Check, str], None]]:
             if kind != "an empty file" and kind.split()[-1] not in str(error):
                 check.crash(f"a baseline that is {kind} is not named as such: {error}")
 
+    def step_cli(*command: str) -> Callable[[Check, str], None]:
+        def read(check: Check, kind: str) -> None:
+            from pi.cli import app
+            path = check.root / "input.jsonl"
+            KINDS[kind](path)
+            code, out, err, escaped = invoke(app, [*command, str(path)])
+            where = f"python -m pi {' '.join(command)}"
+            clean_cli(check, where, code, out, err, escaped, (0, 2))
+            if kind != "an empty file":
+                one_error_line(check, where, err, f"is {kind}")
+        return read
+
     return {"AGENTS.md": context_file, "-e EXTENSION": extension, "--script": script,
+            "python -m pi protocol": step_cli("protocol"),
+            "python -m pi wire decode": step_cli("wire", "decode"),
             "auth.json": auth, "SKILL.md": skill, "a prompt template": template,
             "an eval case": eval_case, "an eval baseline": baseline}
+
+
+TOOL_CALLS: dict[str, tuple[str, dict[str, Any]]] = {
+    "read it": ("read", {"path": "notes.txt"}),
+    "edit it": ("edit", {"path": "notes.txt", "edits": [{"oldText": "a", "newText": "b"}]}),
+    "write it": ("write", {"path": "notes.txt", "content": "new\n"}),
+    "grep it": ("grep", {"pattern": "a", "path": "notes.txt"}),
+    "grep the workspace": ("grep", {"pattern": "a"}),
+    "find in the workspace": ("find", {"pattern": "*.txt"}),
+    "ls the workspace": ("ls", {}),
+}
+
+
+def tool_path_case(name: str, place: str, kind: str) -> Callable[[Check], None]:
+    """A coding tool meets `kind` where a file belongs: a tool asked for that very path
+    names what it found; a search of the whole workspace passes it by and still finds a.txt."""
+    def run(check: Check) -> None:
+        tool, arguments = TOOL_CALLS[name]
+        work = check.root / "work"
+        work.mkdir()
+        (work / "a.txt").write_text("a line\n")
+        KINDS[kind](work / place)
+        message = run_call(check, work, tool, arguments)
+        texts = [getattr(block, "text", "") for block in message.content]
+        plain(check, f"the {tool} tool", texts)
+        if "path" not in arguments and (message.is_error or "a.txt" not in "".join(texts)):
+            check.crash(f"{place} as {kind} broke {name}: {''.join(texts)[:200]!r}")
+        named = kind.split()[-1] in texts[0] if texts else False
+        searchable = tool == "grep" and kind == "a folder"  # grep searches inside a folder
+        if "path" in arguments and kind != "an empty file" and tool != "write" \
+                and not searchable and not (message.is_error and named):
+            check.crash(f"{name} on {kind} does not name it: {''.join(texts)[:200]!r}")
+    return run
 
 
 def path_case(read: Callable[[Check, str], None], kind: str) -> Callable[[Check], None]:
@@ -410,6 +458,9 @@ def cases() -> list[Case]:
               for where, read in yaml_inputs().items() for levels in (2, 4, 6, 7, 8, 10)]
     found += [Case("bounds", f"{where} is {kind}", path_case(read, kind))
               for where, read in path_inputs().items() for kind in KINDS]
+    found += [Case("bounds", f"{place} is {kind}, {name}", tool_path_case(name, place, kind))
+              for name in TOOL_CALLS for place in ("notes.txt", ".gitignore") for kind in KINDS
+              if place == "notes.txt" or "path" not in TOOL_CALLS[name][1]]
     return found
 
 

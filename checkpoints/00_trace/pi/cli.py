@@ -7,7 +7,9 @@ for a mistake a person can fix.
 from __future__ import annotations
 
 import asyncio
+import errno
 import json
+import stat
 from pathlib import Path
 from typing import Annotated
 

@@ -7,7 +7,9 @@ for a mistake a person can fix.
 from __future__ import annotations
 
 import asyncio
+import errno
 import json
+import stat
 from pathlib import Path
 from typing import Annotated
 
@@ -60,6 +62,20 @@ def trace(
         console.print(line.encode("utf-8", "backslashreplace").decode("utf-8"), markup=False)
 
 
+def read_input(file: Path) -> bytes:
+    """The bytes of a file named on the command line. Anything else is one error line
+    saying what it is: a folder, or a FIFO or device that would never end."""
+    try:
+        mode = file.stat().st_mode
+        if stat.S_ISREG(mode):
+            return file.read_bytes()
+    except OSError as error:
+        found = "is a link loop, not a file" if error.errno == errno.ELOOP else error.strerror
+        raise fail(f"{file}: {found or error}") from None
+    kind = "a folder" if stat.S_ISDIR(mode) else "a FIFO" if stat.S_ISFIFO(mode) else "a device"
+    raise fail(f"{file}: is {kind}, not a file")
+
+
 @app.command()
 def protocol(
     file: Annotated[Path, typer.Argument(help="a Pi session (.jsonl) or one message (.json)")],
@@ -80,7 +96,7 @@ def protocol(
 
 def read_messages(file: Path) -> list[tuple[str, object]]:
     """(where, data) for each message: a `.json` file is one message, `.jsonl` a session."""
-    text = file.read_text(encoding="utf-8")
+    text = read_input(file).decode("utf-8")
     if file.suffix != ".jsonl":
         try:
             return [(f"{file}", json.loads(text))]
@@ -135,10 +151,7 @@ def wire_decode(
     from pi.ai.messages import json_text
     from pi.ai.wire import summary_lines
 
-    try:
-        data = file.read_bytes()
-    except OSError as error:
-        raise fail(f"{file}: {error.strerror or error}") from None
+    data = read_input(file)
     if b"data:" not in data:
         raise fail(f"{file}: not a server-sent event stream (no `data:` lines)")
     message = asyncio.run(decode_sse_bytes(data))

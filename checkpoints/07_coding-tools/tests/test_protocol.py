@@ -149,6 +149,24 @@ def test_messages_are_frozen() -> None:
         message.content = "changed"  # type: ignore[misc]
 
 
+@pytest.mark.parametrize("kind, make", [
+    ("a folder", lambda path: path.mkdir()),
+    ("a FIFO", lambda path: __import__("os").mkfifo(path)),
+])
+def test_the_protocol_command_names_a_folder_or_fifo_in_one_line_without_reading_it(
+    tmp_path, kind, make,
+) -> None:
+    from typer.testing import CliRunner
+
+    from pi.cli import app
+
+    path = tmp_path / "session.jsonl"
+    make(path)
+    result = CliRunner().invoke(app, ["protocol", str(path)])
+    assert result.exit_code == 2
+    assert result.stderr.strip() == f"error: {path}: is {kind}, not a file"
+
+
 def test_dumped_messages_validate_against_the_protocol_schema(data_dir) -> None:
     jsonschema = pytest.importorskip("jsonschema")
     schema = json.loads((data_dir.parent / "protocol" / "pi-ai.schema.json").read_text())

@@ -144,6 +144,25 @@ def test_search_tools_do_not_follow_symlinks_out_of_the_workspace(tmp_path, work
     assert text_of(call(FindTool(workspace), {"pattern": "leak*"})).startswith("No files")
 
 
+def test_a_link_loop_in_the_workspace_is_skipped_by_the_search_and_named_when_asked_for(
+    workspace,
+) -> None:
+    (workspace.root / ".gitignore").unlink()
+    (workspace.root / ".gitignore").symlink_to(workspace.root / ".gitignore")
+    (workspace.root / "loop.txt").symlink_to(workspace.root / "loop.txt")
+    assert "sub/other.txt:2: and bye" in text_of(grep(workspace, pattern="bye"))
+    assert "src/app.py" in text_of(call(FindTool(workspace), {"pattern": "*.py"}))
+    refused = grep(workspace, pattern="bye", path="loop.txt")
+    assert refused.is_error and text_of(refused) == "Refused: loop.txt is a link loop"
+
+
+@pytest.mark.skipif(not hasattr(__import__("os"), "mkfifo"), reason="FIFOs are POSIX")
+def test_a_fifo_named_gitignore_is_no_rules_instead_of_a_wait_for_ever(workspace) -> None:
+    (workspace.root / ".gitignore").unlink()
+    __import__("os").mkfifo(workspace.root / ".gitignore")
+    assert "sub/other.txt:2: and bye" in text_of(grep(workspace, pattern="bye"))
+
+
 @pytest.mark.skipif(not hasattr(__import__("os"), "mkfifo"), reason="FIFOs are POSIX")
 def test_grep_skips_a_fifo_instead_of_waiting_on_it_for_ever(workspace) -> None:
     import os

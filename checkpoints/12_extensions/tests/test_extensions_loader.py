@@ -187,3 +187,14 @@ def test_the_list_command_shows_registrations_and_never_imports_an_untrusted_pro
     assert "is not trusted" in shown.output
     trusted = CliRunner().invoke(extensions_app, [*options, "--trust"])
     assert trusted.output.splitlines() == ["1 loaded, 0 refused", "  local.py  handlers: turn_end"]
+
+
+def test_the_list_command_names_a_cwd_that_is_no_folder_in_one_line(tmp_path: Path) -> None:
+    from typer.testing import CliRunner
+
+    from pi.extensions_cli import extensions_app
+
+    (tmp_path / "notes.txt").write_text("not a folder")
+    shown = CliRunner().invoke(extensions_app, ["list", "--cwd", str(tmp_path / "notes.txt")])
+    assert shown.exit_code == 2
+    assert shown.output.strip() == f"error: --cwd {tmp_path / 'notes.txt'}: not a folder"

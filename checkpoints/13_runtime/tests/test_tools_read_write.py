@@ -9,7 +9,7 @@ import pytest
 
 from pi.agent import ToolRegistry, run_tool_call
 from pi.ai import AbortController, AbortSignal, ToolCall
-from pi.coding_agent import ReadTool, Workspace, WriteTool
+from pi.coding_agent import EditTool, ReadTool, Workspace, WriteTool
 
 STEP = 7
 
@@ -65,6 +65,20 @@ def test_read_matches_pi_on_every_reference_case(data_dir, workspace) -> None:
 def test_read_of_a_missing_file_names_it(workspace) -> None:
     message = call(ReadTool(workspace), {"path": "nope.txt"})
     assert message.is_error and text_of(message) == "File not found: nope.txt"
+
+
+@pytest.mark.parametrize("kind, make", [
+    ("a folder", lambda path: path.mkdir()),
+    ("a FIFO", lambda path: __import__("os").mkfifo(path)),
+])
+def test_read_and_edit_of_a_folder_where_a_file_belongs_name_what_they_found(
+    workspace, kind, make,
+) -> None:
+    make(workspace.root / "notes.txt")
+    for tool, arguments in ((ReadTool, {}), (EditTool, {"edits": [{"oldText": "a",
+                                                                   "newText": "b"}]})):
+        message = call(tool(workspace), {"path": "notes.txt", **arguments})
+        assert message.is_error and text_of(message) == f"notes.txt: is {kind}, not a file"
 
 
 def test_read_never_cuts_a_line_and_says_where_to_continue(workspace) -> None:

@@ -8,6 +8,7 @@ note per skipped folder or refused file. The project folder counts as trusted on
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 from typing import Annotated
 
@@ -47,6 +48,9 @@ def list_extensions(
 ) -> None:
     """Load the extensions the agent would load and show what each one registered."""
     root = cwd.resolve()
+    if not root.is_dir():  # as pi-agent says it: one line, exit 2
+        print(f"error: --cwd {cwd}: not a folder", file=sys.stderr)
+        raise typer.Exit(2)
     paths, notes = discover(agent_dir.expanduser(), root, extension or [],
                             is_trusted=lambda project: trust)
     core = [tool.name for tool in coding_tools(Workspace(root), root)]

@@ -91,9 +91,15 @@ def what_is_at(path: Path) -> str:
 
 
 def read_file(path: Path) -> str:
-    """The UTF-8 text of the regular file at `path`. It is opened without blocking and
-    checked once open, so nothing else is ever read; NotAFile says what was there instead
-    (FileNotFoundError if nothing), UnicodeDecodeError if the bytes are not UTF-8."""
+    """The UTF-8 text of the regular file at `path` (read_bytes); UnicodeDecodeError if the
+    bytes are not UTF-8."""
+    return read_bytes(path).decode("utf-8")
+
+
+def read_bytes(path: Path) -> bytes:
+    """The bytes of the regular file at `path`. It is opened without blocking and checked
+    once open, so nothing else is ever read; NotAFile says what was there instead
+    (FileNotFoundError if nothing)."""
     try:
         descriptor = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
     except IsADirectoryError:
@@ -107,6 +113,6 @@ def read_file(path: Path) -> str:
         if not stat.S_ISREG(mode):
             raise NotAFile(path, kind_of(mode))
         with os.fdopen(os.dup(descriptor), "rb") as file:
-            return file.read().decode("utf-8")
+            return file.read()
     finally:
         os.close(descriptor)

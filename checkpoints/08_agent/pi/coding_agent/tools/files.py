@@ -4,8 +4,9 @@ reading only regular files (a FIFO would block for ever, `/dev/zero` would never
 from __future__ import annotations
 
 import os
-import stat
 from pathlib import Path
+
+from pi.ai.bounded import NotAFile, read_bytes
 
 
 def atomic_write(path: Path, data: bytes) -> None:
@@ -31,27 +32,21 @@ def looks_binary(head: bytes) -> bool:
     return b"\x00" in head
 
 
-def is_regular_file(path: Path) -> bool:
+def read_named(path: Path, shown: str) -> bytes:
+    """The bytes of the regular file at `path`, as read and edit take them; anything else
+    is an error naming what `shown` holds ("notes: is a folder, not a file")."""
     try:
-        return stat.S_ISREG(path.stat().st_mode)
-    except OSError:
-        return False
+        return read_bytes(path)
+    except FileNotFoundError:
+        raise FileNotFoundError(f"File not found: {shown}") from None
+    except NotAFile as error:
+        raise ValueError(f"{shown}: {error.strerror}") from None
 
 
 def read_regular(path: Path) -> bytes | None:
-    """The bytes of `path` if it is a regular file; None for anything else or on an error.
-
-    It is opened without blocking and checked once open, so a FIFO that appears between
-    the walk and the read cannot stall the search.
-    """
+    """The bytes of `path` if it is a regular file; None for anything else or on an error,
+    so a FIFO that appears between the walk and the read cannot stall the search."""
     try:
-        descriptor = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
+        return read_bytes(path)
     except OSError:
-        return None  # unreadable (permissions, vanished): nothing to report from it
-    with os.fdopen(descriptor, "rb") as file:
-        try:
-            if not stat.S_ISREG(os.fstat(descriptor).st_mode):
-                return None
-            return file.read()
-        except OSError:
-            return None
+        return None  # not a file, unreadable (permissions), vanished: nothing to report

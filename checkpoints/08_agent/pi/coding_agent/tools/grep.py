@@ -27,7 +27,8 @@ from pydantic import Field
 
 from pi.agent import AgentTool, ProgressCallback, ToolResult
 from pi.ai import AbortSignal
-from pi.coding_agent.tools.files import is_regular_file, looks_binary, read_regular
+from pi.ai.bounded import what_is_at
+from pi.coding_agent.tools.files import looks_binary, read_regular
 from pi.coding_agent.tools.globs import compile_glob
 from pi.coding_agent.tools.params import ToolParams
 from pi.coding_agent.tools.listing import listing_result
@@ -68,10 +69,11 @@ class GrepTool(AgentTool[GrepParams]):
         if signal.aborted:
             raise RuntimeError("Operation aborted")
         top = self.workspace.resolve(params.path or ".")
-        if not top.exists():
+        found = what_is_at(top)
+        if found == "nothing":
             raise FileNotFoundError(f"Path not found: {params.path}")
-        if not top.is_dir() and not is_regular_file(top):
-            raise ValueError(f"Not a file or folder: {params.path} (a device, FIFO or socket)")
+        if found not in ("a file", "a folder"):
+            raise ValueError(f"Not a file or folder: {params.path} is {found}")
         regex = compile_pattern(params)
         return await off_the_loop(lambda: self.search(top, regex, params, signal), signal)
 

@@ -16,6 +16,7 @@ from pydantic import Field
 
 from pi.agent import AgentTool, ProgressCallback, ToolResult
 from pi.ai import AbortSignal, ImageContent, TextContent
+from pi.coding_agent.tools.files import read_named
 from pi.coding_agent.tools.params import ToolParams
 from pi.coding_agent.tools.truncate import (
     DEFAULT_MAX_BYTES,
@@ -64,9 +65,7 @@ class ReadTool(AgentTool[ReadParams]):
             raise RuntimeError("Operation aborted")
         path = self.workspace.resolve(params.path)
         shown = params.path.removeprefix("@")
-        if not path.is_file():
-            raise FileNotFoundError(f"File not found: {shown}")
-        data = path.read_bytes()
+        data = read_named(path, shown)
         mime = image_type(data[:16])
         if mime is not None:
             return read_image(data, mime)

@@ -34,7 +34,10 @@ class Workspace:
             raise WorkspaceError(f"Refused: {path!r} contains a NUL character")
         wanted = Path(os.path.expanduser(path.removeprefix("@")))
         target = wanted if wanted.is_absolute() else self.root / wanted
-        real = target.resolve()  # follows every symlink that exists along the way
+        try:
+            real = target.resolve()  # follows every symlink that exists along the way
+        except (RuntimeError, OSError):  # "Symlink loop from …": the link leads nowhere
+            raise WorkspaceError(f"Refused: {path} is a link loop") from None
         if real.is_relative_to(self.root):
             return real
         if Path(os.path.normpath(target)).is_relative_to(self.root):

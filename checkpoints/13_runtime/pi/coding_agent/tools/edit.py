@@ -16,7 +16,7 @@ from pydantic import Field, model_validator
 from pi.agent import AgentTool, ProgressCallback, ToolResult
 from pi.ai import AbortSignal
 from pi.coding_agent.tools.edit_apply import EditError, Replacement, apply_edits, unified_diff
-from pi.coding_agent.tools.files import atomic_write
+from pi.coding_agent.tools.files import atomic_write, read_named
 from pi.coding_agent.tools.params import ToolParams
 from pi.coding_agent.tools.workspace import Workspace
 
@@ -63,9 +63,7 @@ class EditTool(AgentTool[EditParams]):
         shown = params.path.removeprefix("@")
         edits = [Replacement(item.old_text, item.new_text) for item in params.edits]
         async with self.workspace.locks.lock(path):
-            if not path.is_file():
-                raise FileNotFoundError(f"File not found: {shown}")
-            before = decode(path.read_bytes(), shown)
+            before = decode(read_named(path, shown), shown)
             after = apply_edits(before, edits, shown)
             await self.workspace.locks.before_write(path)
             atomic_write(path, after.encode("utf-8"))

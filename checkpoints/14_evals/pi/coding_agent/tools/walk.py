@@ -17,17 +17,19 @@ from pathlib import Path
 import pathspec
 
 from pi.ai import AbortSignal
+from pi.coding_agent.tools.files import read_regular
 from pi.coding_agent.tools.workspace import Workspace
 
 Rules = list[tuple[Path, pathspec.GitIgnoreSpec]]
 
 
 def load_rules(folder: Path) -> Rules:
-    """The rules of `folder/.gitignore` (none if there is no such file)."""
-    try:
-        lines = (folder / ".gitignore").read_text(encoding="utf-8", errors="replace").splitlines()
-    except OSError:
+    """The rules of `folder/.gitignore` (none if there is no such file, or it is no file:
+    a FIFO there would make every search wait for ever)."""
+    data = read_regular(folder / ".gitignore")
+    if data is None:
         return []
+    lines = data.decode("utf-8", errors="replace").splitlines()
     return [(folder, pathspec.GitIgnoreSpec.from_lines(lines))]
 
 
@@ -51,6 +53,14 @@ def rules_above(workspace: Workspace, folder: Path) -> Rules:
     return rules
 
 
+def leads_inside(workspace: Workspace, link: Path) -> bool:
+    """Whether `link` ends inside the workspace; a link loop ends nowhere, so it is skipped."""
+    try:
+        return link.resolve().is_relative_to(workspace.root)
+    except (RuntimeError, OSError):  # "Symlink loop from …" (OSError from Python 3.13 on)
+        return False
+
+
 def walk(workspace: Workspace, top: Path, signal: AbortSignal) -> Iterator[tuple[Path, bool]]:
     """Every (path, is_dir) below `top` that git would not ignore, folders before contents."""
     yield from _walk(workspace, top, rules_above(workspace, top), signal)
@@ -68,7 +78,7 @@ def _walk(workspace: Workspace, folder: Path, rules: Rules, signal: AbortSignal)
         path, is_dir = Path(entry.path), entry.is_dir(follow_symlinks=False)
         if (is_dir and entry.name == ".git") or is_ignored(path, is_dir, rules):
             continue
-        if entry.is_symlink() and not path.resolve().is_relative_to(workspace.root):
+        if entry.is_symlink() and not leads_inside(workspace, path):
             continue
         yield path, is_dir
         if is_dir:
