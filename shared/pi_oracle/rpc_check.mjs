@@ -1,18 +1,22 @@
-// Pi's own RpcClient drives the course's agent through every command of Pi's docs/rpc.md.
+// Pi's own RpcClient drives the course's agent through every command of Pi's RPC docs.
 //   PI_ORACLE_MODULES=... node rpc_check.mjs <python> <checkpoint> <work dir>
-// The command list comes from the "#### name" headings of the pinned package's docs/rpc.md;
-// each response is checked against the shapes of its rpc-types.d.ts (written out below as
-// small checkers). Prints {"commands": [...checked], "problems": [...]} as JSON.
-import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+// The command list comes from the pinned package's docs: the "#### name" headings of 0.x's
+// docs/rpc.md, or the "### name" headings of 1.x's docs/rpc-commands.md. Each response is
+// checked against the shapes of its rpc-types.d.ts (written out below as small checkers; 1.x's
+// additions are marked). Prints {"commands": [...checked], "events": [...seen], "problems": [...]}.
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { rpcClient } from "./pi.mjs";
+import { piFile, rpcClient, version } from "./pi.mjs";
 
 const [python, checkpoint, work] = process.argv.slice(2);
 const here = fileURLToPath(new URL(".", import.meta.url));
-const docs = readFileSync(join(process.env.PI_ORACLE_MODULES,
-  "@mariozechner/pi-coding-agent/docs/rpc.md"), "utf8");
-const documented = [...docs.split("### Event Types")[0].matchAll(/^#### ([a-z_]+)$/gm)].map((m) => m[1]);
+const pi1 = Number(version.split(".")[0]) >= 1;  // Pi 1.x (@earendil-works): see PI16-FINDINGS.md
+const docsName = existsSync(piFile("pi-coding-agent", "docs/rpc-commands.md")) ? "docs/rpc-commands.md" : "docs/rpc.md";
+const docs = readFileSync(piFile("pi-coding-agent", docsName), "utf8");
+const documented = docsName === "docs/rpc.md"
+  ? [...docs.split("### Event Types")[0].matchAll(/^#### ([a-z_]+)$/gm)].map((m) => m[1])
+  : [...docs.split("## Model object")[0].matchAll(/^### ([a-z_]+)$/gm)].map((m) => m[1]);
 
 // ---- Pi's types as checkers: each returns a list of problems ("where: what") ----
 const str = (v) => (typeof v === "string" ? [] : [`expected a string, got ${JSON.stringify(v)}`]);
@@ -28,7 +32,8 @@ const object = (fields) => (v) => {
   return Object.entries(fields).flatMap(([k, check]) =>
     (!(k in v) && !check.optional ? [`.${k}: missing`] : check(v[k]).map((p) => `.${k}${p.startsWith(".") || p.startsWith("[") ? "" : ": "}${p}`)));
 };
-const thinkingLevel = oneOf("off", "minimal", "low", "medium", "high", "xhigh");
+const thinkingLevel = pi1 ? oneOf("off", "minimal", "low", "medium", "high", "xhigh", "max")
+  : oneOf("off", "minimal", "low", "medium", "high", "xhigh");
 const queueMode = oneOf("all", "one-at-a-time");
 const model = object({ id: str, name: str, api: str, provider: str, baseUrl: str, reasoning: bool,
   input: array(oneOf("text", "image")),
@@ -79,6 +84,23 @@ const shapes = {
   get_commands: object({ commands: array(object({ name: str, description: optional(str),
     source: oneOf("extension", "prompt", "skill"), sourceInfo })) }),
 };
+// Pi 1.x's rpc-types.d.ts: dispositions on prompt/steer/follow_up, a richer compact result,
+// and four new commands (clear_queue, get_available_thinking_levels, get_entries, get_tree).
+const entry = object({ type: str, id: str, parentId: nullable(str), timestamp: str });
+const treeNode = (v) => object({ entry, children: array(treeNode), label: optional(str), labelTimestamp: optional(str) })(v);
+if (pi1) {
+  Object.assign(shapes, {
+    prompt: object({ disposition: oneOf("handled", "queued", "started") }),
+    steer: object({ disposition: oneOf("handled", "queued") }),
+    follow_up: object({ disposition: oneOf("handled", "queued") }),
+    compact: object({ summary: str, firstKeptEntryId: str, tokensBefore: num,
+      estimatedTokensAfter: optional(num), usage: optional(usage), details: optional(() => []) }),
+    clear_queue: object({ steering: array(str), followUp: array(str) }),
+    get_available_thinking_levels: object({ levels: array(thinkingLevel) }),
+    get_entries: object({ entries: array(entry), leafId: nullable(str) }),
+    get_tree: object({ tree: array(treeNode), leafId: nullable(str) }),
+  });
+}
 // Deliberate divergences (docs/divergences.md): what the check tolerates, and only that.
 const KNOWN = { abort: "answers with the queued messages it handed back ({messages}); Pi's has no data" };
 
@@ -125,7 +147,32 @@ async function call(command, run) {
   for (const problem of shape(response.data)) problems.push(`rpc ${command}: data${problem.startsWith(".") || problem.startsWith("[") ? "" : ": "}${problem}`);
 }
 
+// Pi 1.x's RpcClient.promptAndWait waits for `agent_settled` and, when prompt() throws (a response
+// without data.disposition), leaves that wait to reject unhandled, which ends the process. Here a
+// run ends at agent_settled or agent_end (then a short grace for agent_settled), the missing
+// event is reported, and prompt()'s own failure is rethrown for call() to record.
+async function promptAndWait(text) {
+  if (!pi1) return client.promptAndWait(text, undefined, 20000);
+  let settled = false;
+  const ended = new Promise((resolve) => {
+    let grace;
+    const timer = setTimeout(finish, 20000);
+    const off = client.onEvent((event) => {
+      if (event.type === "agent_settled") { settled = true; finish(); }
+      if (event.type === "agent_end" && !grace) grace = setTimeout(finish, 500);
+    });
+    function finish() { clearTimeout(timer); clearTimeout(grace); off(); resolve(); }
+  });
+  let failure = null;
+  try { await client.prompt(text); } catch (error) { failure = error; }
+  await ended;
+  if (!settled) problems.push("rpc prompt: the run ended without an agent_settled event (Pi 1.x's RpcClient.waitForIdle and promptAndWait wait for it)");
+  if (failure) throw failure;
+}
+
 await client.start();
+const events = new Set();  // the event types the course sent (reported, not checked)
+client.onEvent((event) => events.add(event.type));
 let firstFile;
 await call("get_state", async () => { firstFile = (await client.getState()).sessionFile; });
 await call("get_available_models", () => client.getAvailableModels());
@@ -138,13 +185,21 @@ await call("set_follow_up_mode", () => client.setFollowUpMode("one-at-a-time"));
 await call("set_auto_compaction", () => client.setAutoCompaction(false));
 await call("set_auto_retry", () => client.setAutoRetry(false));
 await call("abort_retry", () => client.abortRetry());
-await call("prompt", () => client.promptAndWait("hello there", undefined, 20000));
-await call("prompt", () => client.promptAndWait("and a second question", undefined, 20000));
+await call("prompt", () => promptAndWait("hello there"));
+await call("prompt", () => promptAndWait("and a second question"));
 await call("steer", () => client.steer("steered while idle"));
 await call("follow_up", () => client.followUp("a follow-up while idle"));
+if (pi1) await call("clear_queue", () => client.clearQueue());
 await call("abort", () => client.abort());
 await call("get_last_assistant_text", () => client.getLastAssistantText());
 await call("get_messages", () => client.getMessages());
+if (pi1) {
+  await call("get_available_thinking_levels", () => client.getAvailableThinkingLevels());
+  let entries = [];
+  await call("get_entries", async () => { entries = (await client.getEntries()).entries; });
+  await call("get_entries", () => client.getEntries(entries[0]?.id));
+  await call("get_tree", () => client.getTree());
+}
 let forkPoints = [];
 await call("get_fork_messages", async () => { forkPoints = await client.getForkMessages(); });
 await call("bash", () => client.bash("cat notes.txt"));
@@ -162,9 +217,9 @@ await call("get_state", () => client.getState());
 await client.stop();
 
 for (const command of documented) {
-  if (!checked.has(command)) problems.push(`rpc ${command}: documented in Pi's docs/rpc.md, not exercised`);
+  if (!checked.has(command)) problems.push(`rpc ${command}: documented in Pi's ${docsName}, not exercised`);
 }
 for (const command of Object.keys(shapes)) {
-  if (!documented.includes(command)) problems.push(`rpc ${command}: checked here but not in Pi's docs/rpc.md`);
+  if (!documented.includes(command)) problems.push(`rpc ${command}: checked here but not in Pi's ${docsName}`);
 }
-process.stdout.write(JSON.stringify({ commands: [...checked], documented, problems }));
+process.stdout.write(JSON.stringify({ commands: [...checked], documented, events: [...events].sort(), problems }));
