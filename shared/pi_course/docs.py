@@ -32,6 +32,7 @@ from pi_course.paths import CourseError, Layout
 
 DOC_LINK = re.compile(r"\]\((?!https?:|#|/|\.\./)([\w./-]+\.md)(#[\w-]*)?\)")
 LINK = re.compile(r"\]\((?!https?:|#|mailto:)([^)\s#]+)(?:#[^)]*)?\)")
+EXERCISE = re.compile(r"# \[exercise (\d\d-[\w-]+)\]")
 INCLUDE = re.compile(r"^<!-- include (?P<file>[\w./-]+)(?:::(?P<symbol>[\w.]+))? -->$")
 SOURCES = "shared/chapters"
 PUBLISHED = "docs"
@@ -60,7 +61,7 @@ def find_symbol(source: str, symbol: str, where: str) -> str:
     return "\n".join(line[indent:] for line in lines)
 
 
-def expand(line: str, files: dict[str, str], where: str) -> str:
+def expand(line: str, files: dict[str, str], where: str, marked: Path) -> str:
     match = INCLUDE.match(line.strip())
     if match is None:
         return line
@@ -69,7 +70,34 @@ def expand(line: str, files: dict[str, str], where: str) -> str:
         raise CourseError(f"{where}: anchor file `{rel}` is not in this checkpoint")
     code = find_symbol(files[rel], symbol, f"{where} ({rel})") if symbol else files[rel].rstrip()
     label = f"`{rel}`" + (f" · `{symbol}`" if symbol else "")
-    return f"{label}\n\n```python\n{code}\n```"
+    shown = f"{label}\n\n```python\n{code}\n```"
+    solved = exercises_in(marked / rel, symbol, step_of(where))
+    return folded(shown, solved, where) if solved else shown
+
+
+def exercises_in(marked: Path, symbol: str | None, step: str) -> list[str]:
+    """This step's exercises whose stub lies inside `symbol` in the marked source."""
+    if not step or not marked.is_file():
+        return []
+    text = marked.read_text(encoding="utf-8")
+    code = find_symbol(text, symbol, str(marked)) if symbol else text
+    return [found for found in EXERCISE.findall(code) if found.startswith(f"{step}-")]
+
+
+def step_of(where: str) -> str:
+    """The step number of a chapter (`shared/chapters/09_session.md:12` -> "09"), or ""."""
+    name = Path(where.split(":")[0]).name
+    return name[:2] if name[:2].isdigit() else ""
+
+
+def folded(shown: str, exercises: list[str], where: str) -> str:
+    """Code that solves an exercise, folded away so a reader tries the exercise first."""
+    names, step = ", ".join(exercises), exercises[0][:2]
+    summary = (f"练习 {names} 的答案（先用 <code>pi-course practice {step}</code> 自己试试）"
+               if where.startswith(TRANSLATED) else
+               f"The solution of exercise {names} (try <code>pi-course practice {step}</code> "
+               "first)")
+    return f"<details><summary>{summary}</summary>\n\n{shown}\n\n</details>"
 
 
 def chapter_source(step: Step) -> str:
@@ -88,7 +116,8 @@ def expanded(layout: Layout, where: str, files: dict[str, str]) -> list[str]:
     if not path.is_file():
         raise CourseError(f"{where}: missing (each step needs its chapter there)")
     lines = path.read_text(encoding="utf-8").splitlines()
-    return [expand(line, files, f"{where}:{number}") for number, line in enumerate(lines, 1)]
+    return [expand(line, files, f"{where}:{number}", layout.source)
+            for number, line in enumerate(lines, 1)]
 
 
 def banner(where: str, code_from: str) -> str:
