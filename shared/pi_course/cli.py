@@ -23,7 +23,7 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
-from pi_course.paths import CourseError
+from pi_course.paths import CourseError, course_command
 
 if TYPE_CHECKING:
     from pi_course.manifest import Manifest
@@ -369,7 +369,8 @@ def practice(step: NN, dest: Folder) -> None:
                   soft_wrap=True)
     out.print("next: start this and leave it running while you fill in the stubs "
               "(it re-checks on every save):", markup=False, soft_wrap=True)
-    out.print(f"pi-course watch {number:02d} {shlex.quote(str(dest))}", markup=False,
+    out.print(f"{shlex.quote(course_command())} watch {number:02d} {shlex.quote(str(dest))}",
+              markup=False,
               soft_wrap=True)
 
 

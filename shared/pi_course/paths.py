@@ -15,6 +15,12 @@ from pathlib import Path
 MANIFEST_NAME = Path("checkpoints") / "manifest.toml"
 
 
+def course_command() -> str:
+    """`pi-course` as the person ran it (`./pi-course` through the checkout's wrapper), for
+    the commands the course suggests: they must work when pasted where the person stands."""
+    return os.environ.get("PI_COURSE_AS") or "pi-course"
+
+
 class CourseError(Exception):
     """A problem a person can fix; the CLI prints it as one line, never as a traceback."""
 

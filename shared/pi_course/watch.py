@@ -33,7 +33,7 @@ from rich.text import Text
 
 from pi_course.exercises import next_hint
 from pi_course.manifest import Exercise, Manifest, Step
-from pi_course.paths import CourseError, Layout
+from pi_course.paths import CourseError, Layout, course_command
 from pi_course.practice import ExerciseResult, check_practice, practice_step
 from pi_course.stubs import Site, stub_sites
 
@@ -83,7 +83,8 @@ def next_command(manifest: Manifest, step: int, dest: Path) -> str:
         return ""
     name, number = dest.name, f"{later[0]:02d}"
     folder = name[:-2] + number if name.endswith(f"{step:02d}") else f"{name}-{number}"
-    return f"pi-course practice {number} {shlex.quote(str(dest.parent / folder))}"
+    command = shlex.quote(course_command())
+    return f"{command} practice {number} {shlex.quote(str(dest.parent / folder))}"
 
 
 def climb(exercise: Exercise | None, dest: Path) -> Hint | None:

@@ -10,6 +10,7 @@ test_watch_tmux.py.
 from __future__ import annotations
 
 import io
+import os
 import queue
 import shutil
 import signal
@@ -97,9 +98,18 @@ def test_a_burst_of_saves_waiting_in_the_queue_is_one_recheck() -> None:
     ("loop", "pi-course practice 07 loop-07"),
     ("my copy 06", "pi-course practice 07 'my copy 07'"),
 ])
-def test_the_next_command_makes_the_next_steps_copy_beside_this_one(dest: str,
-                                                                       command: str) -> None:
+def test_the_next_command_makes_the_next_steps_copy_beside_this_one(
+    dest: str, command: str, monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.delenv("PI_COURSE_AS", raising=False)
     assert next_command(MANIFEST, 6, Path(dest)) == command
+
+
+def test_suggested_commands_run_the_course_the_way_the_learner_ran_it(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setenv("PI_COURSE_AS", "./pi-course")  # what the checkout's wrapper sets
+    assert next_command(MANIFEST, 6, Path("p06")) == "./pi-course practice 07 p07"
 
 
 def test_after_the_last_step_there_is_no_next_command() -> None:
@@ -211,5 +221,6 @@ def test_without_a_terminal_watch_draws_the_screen_and_ctrl_c_or_hang_up_ends_it
 
 def test_practices_last_line_is_the_exact_watch_command_for_its_copy(tmp_path: Path) -> None:
     made = subprocess.run([sys.executable, "-m", "pi_course.cli", "practice", "02", "my copy"],
-                          cwd=tmp_path, capture_output=True, text=True, check=True)
-    assert made.stdout.splitlines()[-1] == "pi-course watch 02 'my copy'"
+                          cwd=tmp_path, capture_output=True, text=True, check=True,
+                          env={**os.environ, "PI_COURSE_AS": "../pi course/pi-course"})
+    assert made.stdout.splitlines()[-1] == "'../pi course/pi-course' watch 02 'my copy'"
