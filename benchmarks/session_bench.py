@@ -23,7 +23,7 @@ it; the best time of each side over all rounds, as printed, may come from differ
   holds their entries: that cost is part of "open", and the cut reads the numbers kept. Pi
   comes from npm (`@mariozechner/pi-coding-agent`, the newest release) into
   ~/.cache/pi-course/session-bench when node is present;
-- `python -m pi session context --json` (the step-14 checkpoint's command) on the 100k file,
+- `python -m course session context --json` (the step-14 checkpoint's command) on the 100k file,
   against the floor in a process of its own: at most 3× the time, at most 4× the file in
   peak RSS.
 
@@ -366,7 +366,7 @@ def report_command(biggest: Path) -> None:
         start.append(run_child([sys.executable, "-c", RUN_PI, "--help"], CHECKPOINT)[0])
     seconds, rss = min(t for t, _ in ours), max(r for _, r in ours)
     floor_seconds = min(t for t, _ in bare)
-    console.print(f"`python -m pi session context --json` (checkpoint 14) on {biggest.name}: "
+    console.print(f"`python -m course session context --json` (checkpoint 14) on {biggest.name}: "
                   f"{seconds:.2f} s = {seconds / floor_seconds:.2f}× the floor's "
                   f"{floor_seconds:.2f} s in its own process (target ≤ 3×) "
                   f"{mark(seconds <= 3 * floor_seconds)}; of that, start-up (`--help`) "

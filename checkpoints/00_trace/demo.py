@@ -6,8 +6,8 @@ workspace, so the demo needs nothing but this folder and prints the same bytes e
 
 import asyncio
 
+from course import format_timeline, observe_run
 from mock_model import MockModel, text, thinking, tool_call, turn
-from pi import format_timeline, observe_run
 
 WORKSPACE = {"greeting.txt": "Hello from the workspace!\n"}
 SCRIPT = [

@@ -1,8 +1,9 @@
 """Test setup shared by the marked source and every checkpoint (copied unchanged).
 
-Every checkpoint holds a package with the same name, `pi`, so one pytest process can test only
-one of them: the first one imported would silently be tested twice. This file makes its own
-folder the one under test and stops loudly when a second checkpoint joins the same process.
+Every checkpoint holds packages with the same names, `pi` and `course`, so one pytest process
+can test only one of them: the first one imported would silently be tested twice. This file
+makes its own folder the one under test and stops loudly when a second checkpoint joins the
+same process.
 Test data lives once, in the repository's `shared/data` (a practice copy carries its own
 `data/`), and is found from here.
 """
@@ -27,13 +28,15 @@ def claim_this_process() -> None:
     if other is not None and other.folder != HERE:
         pytest.exit(
             f"pi-course: {other.folder.name} and {HERE.name} cannot be tested in one pytest "
-            "process (both define the package `pi`). Run each on its own: "
+            "process (both define the packages `pi` and `course`). Run each on its own: "
             "`pi-course test` (all, one process each) or `cd <checkpoint> && pytest`.",
             returncode=4,
         )
-    loaded = sys.modules.get("pi")
-    if loaded is not None and HERE not in Path(str(loaded.__file__)).resolve().parents:
-        pytest.exit(f"pi-course: `pi` was already imported from {loaded.__file__}", returncode=4)
+    for package in ("pi", "course"):
+        loaded = sys.modules.get(package)
+        if loaded is not None and HERE not in Path(str(loaded.__file__)).resolve().parents:
+            pytest.exit(f"pi-course: `{package}` was already imported from {loaded.__file__}",
+                        returncode=4)
     guard = types.ModuleType(GUARD)
     guard.folder = HERE  # type: ignore[attr-defined]
     sys.modules[GUARD] = guard

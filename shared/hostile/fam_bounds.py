@@ -91,12 +91,12 @@ def surrogate_case(body: bytes) -> Callable[[Check], None]:
 
 def wire_decode_case(body: bytes) -> Callable[[Check], None]:
     def run(check: Check) -> None:
-        from pi.cli import app
+        from course.cli import app
         path = check.root / "reply.sse"
         path.write_bytes(body)
         for args in (["wire", "decode", "--json", str(path)], ["wire", "decode", str(path)]):
             code, out, err, escaped = invoke(app, args)
-            clean_cli(check, "python -m pi " + " ".join(args[:3]), code, out, err, escaped, (0,))
+            clean_cli(check, "python -m course " + " ".join(args[:3]), code, out, err, escaped, (0,))
     return run
 
 
@@ -195,14 +195,14 @@ def json_inputs() -> dict[str, Callable[[Check, int], None]]:
             check.crash(f"tool arguments {depth} deep were read")
 
     def baseline(check: Check, depth: int) -> None:
-        from pi.evals.baseline import BaselineError, load_baseline
+        from course.evals.baseline import BaselineError, load_baseline
         path = check.root / "baseline.json"
         path.write_text('{"version": 1, "x": ' + nested(depth) + "}")
         refused_or_read(check, "an eval baseline", depth, lambda: load_baseline(path),
                         BaselineError)
 
     def report(check: Check, depth: int) -> None:
-        from pi.evals_cli import MergeError, read_report
+        from course.evals_cli import MergeError, read_report
         path = check.root / "report.json"
         path.write_text('{"results": [], "x": ' + nested(depth) + "}")
         refused_or_read(check, "an eval report", depth, lambda: read_report(path), MergeError)
@@ -258,7 +258,7 @@ def yaml_inputs() -> dict[str, Callable[[Check, int], None]]:
                        FrontmatterError)
 
     def eval_case(check: Check, levels: int) -> None:
-        from pi.evals.cases import CaseError, read_yaml
+        from course.evals.cases import CaseError, read_yaml
         path = check.root / "case.yaml"
         path.write_text(laughs(levels))
         expect_refusal(check, "an eval case", levels, lambda: read_yaml(path), CaseError)
@@ -294,7 +294,7 @@ KINDS: dict[str, Callable[[Path], None]] = {
 
 
 def agent_cli(check: Check, *args: str) -> tuple[int, str, str, BaseException | None]:
-    from pi.agent_main import app
+    from pi.modes.main import app
     script = check.root / "turns.json"
     script.write_text(json.dumps({"turns": [{"text": "ran"}]}))
     (check.root / "work").mkdir(exist_ok=True)
@@ -324,7 +324,7 @@ def path_inputs() -> dict[str, Callable[[Check, str], None]]:
         one_error_line(check, "pi-agent -p -e", err, f"is {kind}")
 
     def script(check: Check, kind: str) -> None:
-        from pi.agent_main import app
+        from pi.modes.main import app
         path = check.root / "script.yaml"
         KINDS[kind](path)
         code, out, err, escaped = invoke(app, ["-p", "hi", "--script", str(path), "--cwd",
@@ -337,7 +337,7 @@ def path_inputs() -> dict[str, Callable[[Check, str], None]]:
         agent = check.root / "agent"
         agent.mkdir()
         KINDS[kind](agent / "auth.json")
-        from pi.agent_main import app
+        from pi.modes.main import app
         code, out, err, escaped = invoke(app, [
             "-p", "hi", "--model", "openai/gpt-h", "--cwd", str(check.root),
             "--agent-dir", str(agent)], env={"OPENAI_API_KEY": None,
@@ -364,7 +364,7 @@ def path_inputs() -> dict[str, Callable[[Check, str], None]]:
         plain(check, "a prompt template", [str(getattr(found, "message", ""))])
 
     def eval_case(check: Check, kind: str) -> None:
-        from pi.evals.cases import CaseError, load_case
+        from course.evals.cases import CaseError, load_case
         path = check.root / "case.yaml"
         KINDS[kind](path)
         try:
@@ -373,7 +373,7 @@ def path_inputs() -> dict[str, Callable[[Check, str], None]]:
             plain(check, "an eval case", [str(error)])
 
     def baseline(check: Check, kind: str) -> None:
-        from pi.evals.baseline import BaselineError, load_baseline
+        from course.evals.baseline import BaselineError, load_baseline
         path = check.root / "baseline.json"
         KINDS[kind](path)
         try:
@@ -385,19 +385,19 @@ def path_inputs() -> dict[str, Callable[[Check, str], None]]:
 
     def step_cli(*command: str) -> Callable[[Check, str], None]:
         def read(check: Check, kind: str) -> None:
-            from pi.cli import app
+            from course.cli import app
             path = check.root / "input.jsonl"
             KINDS[kind](path)
             code, out, err, escaped = invoke(app, [*command, str(path)])
-            where = f"python -m pi {' '.join(command)}"
+            where = f"python -m course {' '.join(command)}"
             clean_cli(check, where, code, out, err, escaped, (0, 2))
             if kind != "an empty file":
                 one_error_line(check, where, err, f"is {kind}")
         return read
 
     return {"AGENTS.md": context_file, "-e EXTENSION": extension, "--script": script,
-            "python -m pi protocol": step_cli("protocol"),
-            "python -m pi wire decode": step_cli("wire", "decode"),
+            "python -m course protocol": step_cli("protocol"),
+            "python -m course wire decode": step_cli("wire", "decode"),
             "auth.json": auth, "SKILL.md": skill, "a prompt template": template,
             "an eval case": eval_case, "an eval baseline": baseline}
 

@@ -207,7 +207,7 @@ def bash_log_unwritable(check: Check) -> None:
 
 def cli_case(where: str) -> Callable[[Check], None]:
     def run(check: Check) -> None:
-        from pi.agent_main import app
+        from pi.modes.main import app
         blocker = check.root / "file"
         blocker.write_text("x")
         script = check.root / "script.json"

@@ -92,8 +92,8 @@ def place_skill(check: Check, name: str) -> Path:
 
 def skill_case(name: str) -> Callable[[Check], None]:
     def run(check: Check) -> None:
-        from pi.agent_main import app
         from pi.coding_agent.resources.loader import ResourceLoader
+        from pi.modes.main import app
         agent = place_skill(check, name)
         work = check.root / "work"
         work.mkdir()
@@ -139,7 +139,7 @@ REFUSED_AT_START = ("a FIFO", "a folder", "missing")
 
 def extension_case(name: str) -> Callable[[Check], None]:
     def run(check: Check) -> None:
-        from pi.agent_main import app
+        from pi.modes.main import app
         work = check.root / "work"
         work.mkdir()
         path = check.root / "ext.py"

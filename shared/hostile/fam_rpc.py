@@ -95,7 +95,7 @@ def responses(check: Check, out: str) -> list[dict[str, Any]]:
 
 def line_case(name: str) -> Callable[[Check], None]:
     def run(check: Check) -> None:
-        from pi.agent_main import app
+        from pi.modes.main import app
         line, expected = LINES[name]
         code, out, err, escaped = invoke(app, arguments(check), stdin=line + AFTER)  # type: ignore[arg-type]
         if escaped is not None:
@@ -115,8 +115,8 @@ def line_case(name: str) -> Callable[[Check], None]:
 
 def surrogate_prompt(check: Check) -> None:
     """A prompt holding half an emoji is answered and stored in a file that opens again."""
-    from pi.agent_main import app
     from pi.coding_agent.session.reader import read_session
+    from pi.modes.main import app
     prompt = b'{"type": "prompt", "id": "p", "message": "half \\ud83d here"}\n'
     state = b'{"type": "get_messages", "id": "after"}\n'
     code, out, err, escaped = invoke(app, arguments(check), stdin=prompt + state)  # type: ignore[arg-type]
@@ -138,7 +138,7 @@ def through_pipes(check: Check) -> None:
     expected = sum(count for line, count in LINES.values() if len(line) < 1_000_000)
     env = {k: v for k, v in {**__import__("os").environ, **PLAIN_ENV}.items() if v is not None}
     env["PYTHONPATH"] = str(SOURCE)
-    done = subprocess.run([sys.executable, "-m", "pi.agent_main", *arguments(check)],
+    done = subprocess.run([sys.executable, "-m", "pi.modes.main", *arguments(check)],
                           input=b"".join(lines) + AFTER, capture_output=True, timeout=60,
                           env=env, cwd=check.root)
     out, err = done.stdout.decode("utf-8", "replace"), done.stderr.decode("utf-8", "replace")

@@ -1,4 +1,4 @@
-"""Bad MockModel scripts, given to `pi-agent -p --script` and to `python -m pi trace`.
+"""Bad MockModel scripts, given to `pi-agent -p --script` and to `python -m course trace`.
 
 Both must refuse with exit code 2 and one `error:` line that names the script file, or run
 (exit 0) when the script is odd but valid; never a traceback, never a hang.
@@ -104,7 +104,7 @@ def expect(check: Check, where: str, name: str, path: Path,
 
 def agent(name: str) -> Callable[[Check], None]:
     def run(check: Check) -> None:
-        from pi.agent_main import app
+        from pi.modes.main import app
         path = place(check, name)
         (check.root / "work").mkdir()
         code, out, err, escaped = invoke(app, [
@@ -116,10 +116,10 @@ def agent(name: str) -> Callable[[Check], None]:
 
 def trace(name: str) -> Callable[[Check], None]:
     def run(check: Check) -> None:
-        from pi.cli import app
+        from course.cli import app
         path = place(check, name)
         code, out, err, escaped = invoke(app, ["trace", str(path), "--workspace", str(check.root)])
-        expect(check, "python -m pi trace", name, path, code, out, err, escaped)
+        expect(check, "python -m course trace", name, path, code, out, err, escaped)
     return run
 
 
@@ -127,5 +127,5 @@ def cases() -> list[Case]:
     found = []
     for name in [*SCRIPTS, *SPECIAL]:
         found.append(Case("scripts", f"{name} / pi-agent -p --script", agent(name)))
-        found.append(Case("scripts", f"{name} / python -m pi trace", trace(name)))
+        found.append(Case("scripts", f"{name} / python -m course trace", trace(name)))
     return found

@@ -241,7 +241,7 @@ def every_entry_shown(check: Check, path: Path, out: str) -> None:
 
 def session_command(name: str, args: list[str]) -> Callable[[Check], None]:
     def run(check: Check) -> None:
-        from pi.session_cli import session_app
+        from course.session_cli import session_app
         path = place(check, name)
         before = contents(path)
         code, out, err, escaped = invoke(session_app, [*args, str(path)])
@@ -263,7 +263,7 @@ def session_command(name: str, args: list[str]) -> Callable[[Check], None]:
 
 def resume(name: str) -> Callable[[Check], None]:
     def run(check: Check) -> None:
-        from pi.agent_main import app
+        from pi.modes.main import app
         path = place(check, name)
         before = contents(path)
         readable_before = readable_messages(path) if before is not None else None

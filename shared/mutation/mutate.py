@@ -409,9 +409,10 @@ class MutantLoader(importlib.abc.Loader):
 
 def warm_up(checkpoint: Path) -> None:
     """Import, once in the parent, every third-party module the checkpoint and tests use."""
-    local = {p.stem for p in (checkpoint / "tests").glob("*.py")} | {"pi", "conftest"}
+    local = {p.stem for p in (checkpoint / "tests").glob("*.py")} | {"pi", "course", "conftest"}
     names: set[str] = {"pytest"}
-    for file in [*checkpoint.glob("pi/**/*.py"), *checkpoint.glob("tests/*.py")]:
+    for file in [*checkpoint.glob("pi/**/*.py"), *checkpoint.glob("course/**/*.py"),
+                 *checkpoint.glob("tests/*.py")]:
         try:
             tree = ast.parse(file.read_text(encoding="utf-8"))
         except SyntaxError:
@@ -642,9 +643,10 @@ def run_module(spec: ModuleConfig, checkpoint: Path, config: Config,
 
 
 def module_names(checkpoint: Path) -> dict[str, Path]:
-    """Every module of the checkpoint's `pi` package, by dotted name."""
+    """Every module of the checkpoint's `pi` and `course` packages, by dotted name."""
     names = {}
-    for file in sorted((checkpoint / "pi").rglob("*.py")):
+    files = [*(checkpoint / "pi").rglob("*.py"), *(checkpoint / "course").rglob("*.py")]
+    for file in sorted(files):
         parts = file.relative_to(checkpoint).with_suffix("").parts
         names[".".join(parts[:-1] if parts[-1] == "__init__" else parts)] = file
     return names
@@ -693,7 +695,8 @@ def preload(checkpoint: Path, target: str) -> None:
         with contextlib.suppress(Exception):
             importlib.import_module(name)
     if target in sys.modules:  # an import the static graph did not see: start clean instead
-        for name in [m for m in sys.modules if m == "pi" or m.startswith("pi.")]:
+        for name in [m for m in sys.modules
+                     if m in ("pi", "course") or m.startswith(("pi.", "course."))]:
             del sys.modules[name]
 
 

@@ -2,11 +2,11 @@
 
 Every checkpoint is a package named `pi`, so the command must choose one before importing
 anything. In a checkout (an editable install, or `PI_COURSE_ROOT` naming one) it is the
-newest agent there: the latest checkpoint folder that has `pi/agent_main.py` (step 13 on), or
+newest agent there: the latest checkpoint folder that has `pi/modes/main.py` (step 13 on), or
 the marked source in `shared/source` while no checkpoint has it yet, so a change you just
 generated is the one you run. A regular install (`pip install .`, pipx, `uv tool install`)
 has no checkout: the wheel carries the last checkpoint's package as `pi_course_agent/pi`, next
-to this one. The chosen folder goes first on `sys.path` and its `pi.agent_main.app` runs in
+to this one. The chosen folder goes first on `sys.path` and its `pi.modes.main.app` runs in
 this process, so the working directory stays the one the person started the command in.
 """
 
@@ -21,7 +21,7 @@ from pathlib import Path
 from pi_course.paths import CourseError, Layout, checkout_around, find_layout
 
 CHECKPOINT = re.compile(r"^(\d{2})_[\w-]+$")
-AGENT_MAIN = Path("pi") / "agent_main.py"
+AGENT_MAIN = Path("pi") / "modes" / "main.py"
 BUNDLE = "pi_course_agent"  # pyproject.toml packages the last checkpoint's `pi` under this
 
 
@@ -69,5 +69,5 @@ def main() -> None:
         print(f"pi-agent: {error}", file=sys.stderr)
         raise SystemExit(2) from None
     sys.path.insert(0, str(folder))
-    app = importlib.import_module("pi.agent_main").app
+    app = importlib.import_module("pi.modes.main").app
     app(prog_name="pi-agent")

@@ -252,13 +252,13 @@ def demo(step: Latest = None) -> None:
 
 @command(context_settings=PASS_THROUGH)
 def run(ctx: typer.Context, step: NN) -> None:
-    """Run a checkpoint's `python -m pi ARGS...` where you are, so paths are yours (write `--`
-    before options meant for pi)."""
+    """Run a checkpoint's `python -m course ARGS...` where you are, so paths are yours (write `--`
+    before options meant for the command)."""
     folder = checkpoint(step)
-    # -P: the working directory is not put on sys.path, so a `pi` folder here cannot shadow
-    # the checkpoint's own package.
+    # -P: the working directory is not put on sys.path, so a `pi` or `course` folder here
+    # cannot shadow the checkpoint's own packages.
     python_path = os.pathsep.join(filter(None, [str(folder), os.environ.get("PYTHONPATH")]))
-    call([sys.executable, "-P", "-m", "pi", *ctx.args], Path.cwd(), {"PYTHONPATH": python_path})
+    call([sys.executable, "-P", "-m", "course", *ctx.args], Path.cwd(), {"PYTHONPATH": python_path})
 
 
 @command()

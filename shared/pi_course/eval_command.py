@@ -2,7 +2,7 @@
 
 The harness is course code that a learner builds in step 14, so the tooling does not carry its
 own copy: it runs the harness of the latest checkpoint that has one (`checkpoints/14_evals`, or,
-until that is generated, the marked source in `shared/source`) as `python -m pi evals run`,
+until that is generated, the marked source in `shared/source`) as `python -m course evals run`,
 with that folder as the working directory, and hands it the folders to measure. The harness's
 exit code is passed on unchanged: 0 all passed (or nothing regressed against `--baseline`),
 1 something did not, 2 bad input.
@@ -20,18 +20,18 @@ import typer
 
 from pi_course.paths import CourseError, Layout
 
-HARNESS = Path("pi") / "evals_cli.py"
+HARNESS = Path("course") / "evals_cli.py"
 FIRST_WITH_DRIVER = 6
 
 
 def harness_folder(layout: Layout) -> Path:
-    """The newest folder whose `pi` has the eval harness; one clear line if there is none."""
+    """The newest folder whose `course` has the eval harness; one clear line if there is none."""
     folders = sorted(layout.checkpoints.glob("[0-9][0-9]_*"), reverse=True)
     for folder in [*folders, layout.source]:
         if (folder / HARNESS).is_file():
             return folder
     raise CourseError("no eval harness in this checkout yet: it arrives with step 14 (evals), "
-                      "in shared/source/pi/evals_cli.py")
+                      "in shared/source/course/evals_cli.py")
 
 
 def target_arguments(layout: Layout, checkpoint: str | None, matrix: bool,
@@ -100,12 +100,12 @@ def eval_command(
     if mutants:
         raise typer.Exit(mutants_command(layout, harness, mutant or [], jobs))
     if merge:
-        command = [sys.executable, "-m", "pi", "evals", "merge",
+        command = [sys.executable, "-m", "course", "evals", "merge",
                    *(str(file.resolve()) for file in merge),
                    *optional("--report", report), *optional("--html", html)]
         raise typer.Exit(subprocess.run(command, cwd=harness, check=False).returncode)
     cases = (suite or layout.root / "evals" / "cases").resolve()
-    command = [sys.executable, "-m", "pi", "evals", "run", "--suite", str(cases),
+    command = [sys.executable, "-m", "course", "evals", "run", "--suite", str(cases),
                *target_arguments(layout, checkpoint, matrix, practice),
                *optional("--report", report), *optional("--html", html),
                *optional("--baseline", baseline), *optional("--write-baseline", write_baseline),

@@ -145,7 +145,7 @@ def run_suite(harness: Path, suite: Path, copy: Path, cases: Sequence[str], jobs
     """The cases of `suite` that did not pass on the mutated copy."""
     if not cases:
         return ()
-    command = [sys.executable, "-m", "pi", "evals", "run", "--suite", str(suite),
+    command = [sys.executable, "-m", "course", "evals", "run", "--suite", str(suite),
                "--target", str(copy), "--report", str(report), "--jobs", str(jobs),
                "--timeout", "60", *(arg for case in cases for arg in ("--case", case))]
     env = {**os.environ, "PYTHONDONTWRITEBYTECODE": "1"}

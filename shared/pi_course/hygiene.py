@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Protocol
 
 from pi_course.manifest import Manifest
-from pi_course.paths import Layout
+from pi_course.paths import CODE, Layout
 from pi_course.render import learner_files
 
 MODULE_BUDGET = 150
@@ -30,7 +30,7 @@ def check_budgets(layout: Layout, manifest: Manifest, report: Report) -> None:
     final = learner_files(layout, manifest, manifest.steps[-1].id, False)
     for rel, text in sorted(final.items()):
         lines = len(text.splitlines())
-        if rel.startswith("pi/") and lines > MODULE_BUDGET:
+        if rel.startswith(CODE) and lines > MODULE_BUDGET:
             report.warnings.append(f"{rel}: {lines} lines (budget {MODULE_BUDGET})")
 
 

@@ -1,10 +1,10 @@
 """Lesson and provided code: what a learner reads in full at each step, and what they may skim.
 
-Every file under `pi/` that a step adds or changes is either **lesson** (the step teaches it;
-the chapter walks through it and the exercises sit in it) or **provided** (support the learner
-uses: facades, command-line wiring, renderers, data types, course plumbing). The manifest says
-which is which; this module counts the lines each side changes and checks the budgets that keep
-a step learnable in one sitting.
+Every file under `pi/` or `course/` that a step adds or changes is either **lesson** (the step
+teaches it; the chapter walks through it and the exercises sit in it) or **provided** (support
+the learner uses: facades, command-line wiring, renderers, data types, course plumbing). The
+manifest says which is which; this module counts the lines each side changes and checks the
+budgets that keep a step learnable in one sitting.
 
 Lines are counted the way `git diff --stat` counts them: every added plus every removed line of
 the file's diff against the previous checkpoint, blank lines included.
@@ -20,7 +20,7 @@ from typing import Protocol
 
 from pi_course.manifest import Manifest, Step
 from pi_course.markers import exercises_in
-from pi_course.paths import Layout
+from pi_course.paths import CODE, PACKAGES, Layout
 
 LESSON_BUDGET = 400
 LESSON_MEDIAN_BUDGET = 250
@@ -51,9 +51,9 @@ class StepLines:
 
 
 def folder_texts(folder: Path) -> dict[str, str]:
-    """The Python files of a committed checkpoint under `pi/` and `tests/`, by relative path."""
+    """The Python files of a committed checkpoint under `pi/`, `course/` and `tests/`."""
     texts: dict[str, str] = {}
-    for top in ("pi", "tests"):
+    for top in (*PACKAGES, "tests"):
         for path in sorted((folder / top).rglob("*.py")):
             if "__pycache__" not in path.parts:
                 texts[path.relative_to(folder).as_posix()] = path.read_text(encoding="utf-8")
@@ -76,7 +76,7 @@ def file_changes(before: dict[str, str], after: dict[str, str]) -> dict[str, int
 
 
 def step_lines(step: Step, changes: dict[str, int]) -> StepLines:
-    code = {rel: n for rel, n in changes.items() if rel.startswith("pi/")}
+    code = {rel: n for rel, n in changes.items() if rel.startswith(CODE)}
     return StepLines(
         step=step.id,
         lesson={rel: code[rel] for rel in step.lesson if rel in code},

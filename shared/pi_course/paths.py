@@ -13,6 +13,9 @@ from dataclasses import dataclass
 from pathlib import Path
 
 MANIFEST_NAME = Path("checkpoints") / "manifest.toml"
+# The two packages of every checkpoint: the agent, and the course plumbing around it.
+PACKAGES = ("pi", "course")
+CODE = tuple(f"{package}/" for package in PACKAGES)  # their files' relative paths start so
 
 
 def course_command() -> str:

@@ -7,12 +7,13 @@ carries what its tests need (the MockModel, the test data, the protocol schema) 
 anywhere.
 
 `check_practice` is the honest judge: it runs the course's own pristine tests, snapshots and
-data for the step against the learner's `pi/` only, never the copy's tests or snapshots (a
-learner who runs `pytest --snapshot-update` in the copy changes nothing it reports), and only
-the tests named for the exercises, so it costs about what pytest on those tests costs. Each
-exercise is judged with the step's other untouched stubs put back to the course's code (the
-way its tests were chosen), so one solved exercise passes while its neighbour is still a stub.
-Code that does not parse is one line naming file and line, and a run can be given a time limit.
+data for the step against the learner's `pi/` and `course/` only, never the copy's tests or
+snapshots (a learner who runs `pytest --snapshot-update` in the copy changes nothing it
+reports), and only the tests named for the exercises, so it costs about what pytest on those
+tests costs. Each exercise is judged with the step's other untouched stubs put back to the
+course's code (the way its tests were chosen), so one solved exercise passes while its
+neighbour is still a stub. Code that does not parse is one line naming file and line, and a run
+can be given a time limit.
 """
 
 from __future__ import annotations
@@ -31,7 +32,7 @@ from pathlib import Path
 from pi_course.docs import render_chapter
 from pi_course.generate import CHAPTER, DEMO_OUTPUT, write_folder
 from pi_course.manifest import Exercise, Manifest
-from pi_course.paths import CourseError, Layout
+from pi_course.paths import CODE, PACKAGES, CourseError, Layout
 from pi_course.render import build
 from pi_course.stubs import put_back, stub_sites, untouched
 
@@ -142,18 +143,23 @@ def outcome(case: ET.Element) -> Outcome:
 
 def pristine_run_folder(layout: Layout, manifest: Manifest, step: int, learner: Path | None,
                         run: Path, code: dict[str, str] | None = None) -> None:
-    """The course's tests, data and snapshots for `step`, around the learner's `pi/` alone
-    (or around `code`, the package as text, when there is no learner folder)."""
-    for rel, text in {**build(layout, manifest, step), **(code or {})}.items():
-        if (code is not None or not rel.startswith("pi/")) and rel.endswith((".py", ".ini")):
+    """The course's tests, data and snapshots for `step`, around the learner's `pi/` and
+    `course/` alone (or around `code`, the packages as text, when there is no learner folder)."""
+    files = {**build(layout, manifest, step), **(code or {})}
+    for rel, text in files.items():
+        if (code is not None or not rel.startswith(CODE)) and rel.endswith((".py", ".ini")):
             target = run / rel
             target.parent.mkdir(parents=True, exist_ok=True)
             target.write_text(text, encoding="utf-8")
     if learner is not None:
-        if not (learner / "pi").is_dir():
-            raise CourseError(f"{learner} has no pi/ folder to check")
-        shutil.copytree(learner / "pi", run / "pi", ignore=shutil.ignore_patterns("__pycache__"),
-                        ignore_dangling_symlinks=True)  # Emacs's lock links, .#loop.py
+        for package in PACKAGES:
+            if not any(rel.startswith(f"{package}/") for rel in files):
+                continue  # step 00 has no `pi/` yet
+            if not (learner / package).is_dir():
+                raise CourseError(f"{learner} has no {package}/ folder to check")
+            shutil.copytree(learner / package, run / package,
+                            ignore=shutil.ignore_patterns("__pycache__"),
+                            ignore_dangling_symlinks=True)  # Emacs's lock links, .#loop.py
     (run / "data").symlink_to(layout.data.resolve(), target_is_directory=True)
     (run / "mock_model").symlink_to(layout.mock_model.resolve(), target_is_directory=True)
     (run / "protocol").symlink_to((layout.root / "shared" / "protocol").resolve(),
@@ -184,8 +190,8 @@ def practice_step(dest: Path) -> int:
 
 
 def syntax_errors(dest: Path) -> None:
-    """One line naming the file and line when the learner's `pi/` does not parse."""
-    for path in sorted((dest / "pi").rglob("*.py")):
+    """One line naming the file and line when the learner's code does not parse."""
+    for path in code_paths(dest):
         try:
             source = path.read_bytes()
         except OSError:  # an editor's lock link (.#loop.py) or a file mid-save: not code
@@ -196,6 +202,15 @@ def syntax_errors(dest: Path) -> None:
             raise CourseError(f"{path}:{error.lineno}: syntax error: {error.msg}") from None
         except ValueError as error:  # a null byte
             raise CourseError(f"{path}: cannot be read as Python: {error}") from None
+
+
+def code_folders(dest: Path) -> list[Path]:
+    """The learner's packages in a practice copy: `pi/` (from step 01) and `course/`."""
+    return [dest / package for package in PACKAGES if (dest / package).is_dir()]
+
+
+def code_paths(dest: Path) -> list[Path]:
+    return sorted(path for folder in code_folders(dest) for path in folder.rglob("*.py"))
 
 
 def check_practice(

@@ -15,12 +15,12 @@ from pi_course.docs import PUBLISHED, TRANSLATED
 from pi_course.exercises import EXERCISES_PLACEHOLDER, exercises_section
 from pi_course.manifest import LAST_STEP, Manifest, Step
 from pi_course.markers import render
-from pi_course.paths import CourseError, Layout
+from pi_course.paths import CODE, CourseError, Layout
 
 STEP_LINE = re.compile(r"^STEP = (\d+)[ \t]*$", re.MULTILINE)
 UNTIL_LINE = re.compile(r"^UNTIL = (\d+)[ \t]*$", re.MULTILINE)
 CHANGES_PLACEHOLDER = "{{ changes }}"
-DIFFED = ("pi/", "tests/", "demo.py")
+DIFFED = (*CODE, "tests/", "demo.py")
 
 
 def step_range(text: str, where: str) -> tuple[int, int]:

@@ -1,6 +1,6 @@
 """`pi-course demo` with no step: the complete agent fixing a bug, shown call by call.
 
-The newest agent of the checkout (`python -m pi agent`, as `pi-agent` finds it) runs offline
+The newest agent of the checkout (`python -m pi`, as `pi-agent` finds it) runs offline
 on the MockModel script of the eval case `fix-buggy-calc`, in a scratch copy of that case's
 workspace, and streams its events as JSON lines. This module only watches and reports: the
 prompt, each tool call with a short preview of what came back, the fix as a diff of the
@@ -75,7 +75,7 @@ def child_env() -> dict[str, str]:
 
 def run_agent(folder: Path, case: DemoCase, workspace: Path, scratch: Path) -> list[Event]:
     """The agent's events, one JSON object per line of `--mode json`."""
-    command = [sys.executable, "-m", "pi", "agent", "-p", "--mode", "json",
+    command = [sys.executable, "-m", "pi", "-p", "--mode", "json",
                "--script", str(case.script), "--cwd", str(workspace),
                "--session", str(scratch / "session.jsonl"),
                "--agent-dir", str(scratch / "agent"), case.prompt]
@@ -168,7 +168,7 @@ def run_tests(workspace: Path, command: str) -> tuple[int, str]:
 def eval_verdict(layout: Layout, target: Path, scratch: Path) -> tuple[bool, str]:
     """The harness's verdict on the same case, run its own way: a fresh copy, every judge."""
     report = scratch / "report.json"
-    command = [sys.executable, "-m", "pi", "evals", "run",
+    command = [sys.executable, "-m", "course", "evals", "run",
                "--suite", str(layout.root / "evals" / "cases"), "--case", CASE_ID,
                "--target", str(target), "--report", str(report)]
     done = subprocess.run(command, cwd=harness_folder(layout), env=child_env(),

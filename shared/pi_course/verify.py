@@ -28,7 +28,7 @@ from pi_course.layers import check_layers
 from pi_course.lessons import check_lessons
 from pi_course.manifest import LAST_STEP, Manifest, Step, load_manifest
 from pi_course.markers import MARKER, exercises_in, render
-from pi_course.paths import CourseError, Layout, find_layout
+from pi_course.paths import CODE, PACKAGES, CourseError, Layout, find_layout
 from pi_course.render import build, learner_files, line_changes, source_tests, step_range
 from pi_course.translations import check_translations
 
@@ -58,8 +58,8 @@ def check_sources(layout: Layout, manifest: Manifest, report: VerifyReport) -> N
     declared = [f for step in manifest.steps for f in step.files]
     for rel in sorted({f for f in declared if declared.count(f) > 1}):
         report.problems.append(f"manifest: {rel} is introduced by more than one step")
-    package = layout.source / "pi"
-    on_disk = {p.relative_to(layout.source).as_posix() for p in package.rglob("*.py")}
+    on_disk = {p.relative_to(layout.source).as_posix()
+               for package in PACKAGES for p in (layout.source / package).rglob("*.py")}
     for rel in sorted(on_disk - set(declared)):
         report.problems.append(f"shared/source/{rel}: not introduced by any step in the manifest")
     for step in manifest.steps:
@@ -164,7 +164,7 @@ def public_names(files: dict[str, str]) -> set[str]:
     """`package.name` for every name in a package facade's `__all__`."""
     names: set[str] = set()
     for rel, text in files.items():
-        if rel.startswith("pi/") and rel.endswith("__init__.py"):
+        if rel.startswith(CODE) and rel.endswith("__init__.py"):
             package = rel.removesuffix("/__init__.py").replace("/", ".")
             names.update(f"{package}.{name}" for name in dunder_all(text))
     return names

@@ -1,13 +1,13 @@
 """`pi-course watch NN DIR`: practise like rustlings, with one command left running while you edit.
 
-On start and after every save of a `.py` file under DIR/pi/, the step is judged by the honest
-checker (`check_practice`: the course's own tests for the step's exercises, nothing else) and
-one screen is drawn: each exercise's state; for the first exercise not yet passing, its first
-failing test and message, the file and function to edit, and its minutes. `h` climbs the hint
-ladder `pi-course hint` keeps (remembered in DIR), `q` quits; keys are read one at a time only
-when stdin is a terminal. Once every exercise passes, the screen says so and gives the command
-that makes the next step's copy. A run that hangs is stopped after a time limit and code that
-does not parse is one line; either way the watch goes on.
+On start and after every save of a `.py` file under DIR/pi/ or DIR/course/, the step is judged
+by the honest checker (`check_practice`: the course's own tests for the step's exercises,
+nothing else) and one screen is drawn: each exercise's state; for the first exercise not yet
+passing, its first failing test and message, the file and function to edit, and its minutes.
+`h` climbs the hint ladder `pi-course hint` keeps (remembered in DIR), `q` quits; keys are read
+one at a time only when stdin is a terminal. Once every exercise passes, the screen says so and
+gives the command that makes the next step's copy. A run that hangs is stopped after a time
+limit and code that does not parse is one line; either way the watch goes on.
 """
 
 from __future__ import annotations
@@ -34,7 +34,7 @@ from rich.text import Text
 from pi_course.exercises import next_hint
 from pi_course.manifest import Exercise, Manifest, Step
 from pi_course.paths import CourseError, Layout, course_command
-from pi_course.practice import ExerciseResult, check_practice, practice_step
+from pi_course.practice import ExerciseResult, check_practice, code_folders, practice_step
 from pi_course.stubs import Site, stub_sites
 
 DEBOUNCE_MS = 300  # a burst of saves (save-all, format on save) becomes one re-check
@@ -112,7 +112,8 @@ def screen(step: Step, dest: Path, verdict: Verdict, sites: dict[str, Site], hin
         parts += [Text(), Text(f"hint {hint.rung} of {hint.rungs} for {hint.exercise}:",
                                style="bold"), Text(hint.text)]
     keys_line = "press h for the next hint rung · q to quit" if keys else "Ctrl-C to stop"
-    state = "checking your code…" if busy else f"watching {dest / 'pi'}"
+    folders = " and ".join(str(folder) for folder in code_folders(dest))
+    state = "checking your code…" if busy else f"watching {folders}"
     parts += [Text(), Text(f"{state} · {keys_line}", style="dim")]
     return Group(*parts)
 
@@ -156,9 +157,9 @@ def done_lines(step: Step, next_step: str) -> list[Text]:
     return lines
 
 
-def file_events(folder: Path, events: queue.Queue[str], stop: threading.Event) -> None:
-    """Put one "change" per batch of saved Python files under `folder` (bursts are batched)."""
-    for _ in watchfiles.watch(folder, watch_filter=watchfiles.PythonFilter(),
+def file_events(folders: list[Path], events: queue.Queue[str], stop: threading.Event) -> None:
+    """Put one "change" per batch of saved Python files under `folders` (bursts are batched)."""
+    for _ in watchfiles.watch(*folders, watch_filter=watchfiles.PythonFilter(),
                               debounce=DEBOUNCE_MS, stop_event=stop):
         events.put("change")
 
@@ -211,8 +212,9 @@ def watch_folder(layout: Layout, manifest: Manifest, step: int, dest: Path, cons
     if made_for != step:
         raise CourseError(f"{dest} is a practice copy of step {made_for:02d}, not {step:02d}: "
                           f"`pi-course watch {made_for:02d} {dest}`")
-    if not (dest / "pi").is_dir():
-        raise CourseError(f"{dest} has no pi/ folder to watch")
+    folders = code_folders(dest)
+    if not folders:
+        raise CourseError(f"{dest} has no pi/ or course/ folder to watch")
     current = manifest.step(step)
     sites, following = stub_sites(layout, manifest, step), next_command(manifest, step, dest)
     events: queue.Queue[str] = queue.Queue()
@@ -228,7 +230,7 @@ def watch_folder(layout: Layout, manifest: Manifest, step: int, dest: Path, cons
 
     hint: Hint | None = None
     with single_keys(fd):
-        threading.Thread(target=file_events, args=(dest / "pi", events, stop), daemon=True).start()
+        threading.Thread(target=file_events, args=(folders, events, stop), daemon=True).start()
         if fd is not None:
             threading.Thread(target=key_events, args=(fd, events, stop), daemon=True).start()
         try:

@@ -17,20 +17,21 @@ import os, sys
 from pathlib import Path
 
 def app(prog_name):
-    print(prog_name, Path(__file__).parents[1].name, os.getcwd(), sys.argv[1:])
+    print(prog_name, Path(__file__).parents[2].name, os.getcwd(), sys.argv[1:])
 """
 
 
 def checkout(root: Path, with_main: list[str]) -> Layout:
-    """A checkout whose checkpoints (and `source`) have pi/agent_main.py where listed."""
+    """A checkout whose checkpoints (and `source`) have pi/modes/main.py where listed."""
     (root / "checkpoints").mkdir(parents=True)
     (root / "checkpoints" / "manifest.toml").write_text("", encoding="utf-8")
     for name in ("12_extensions", "13_runtime", "14_evals", "source"):
         folder = root / "shared" / name if name == "source" else root / "checkpoints" / name
-        (folder / "pi").mkdir(parents=True)
+        (folder / "pi" / "modes").mkdir(parents=True)
         (folder / "pi" / "__init__.py").write_text("", encoding="utf-8")
+        (folder / "pi" / "modes" / "__init__.py").write_text("", encoding="utf-8")
         if name in with_main:
-            (folder / "pi" / "agent_main.py").write_text(FAKE_MAIN, encoding="utf-8")
+            (folder / "pi" / "modes" / "main.py").write_text(FAKE_MAIN, encoding="utf-8")
     return Layout(root)
 
 
@@ -89,8 +90,9 @@ def test_a_regular_install_runs_the_agent_bundled_next_to_the_package(
     monkeypatch.delenv("PI_COURSE_ROOT", raising=False)
     site = tmp_path / "site-packages"
     (site / "pi_course").mkdir(parents=True)
-    (site / "pi_course_agent" / "pi").mkdir(parents=True)
-    (site / "pi_course_agent" / "pi" / "agent_main.py").write_text(FAKE_MAIN, encoding="utf-8")
+    (site / "pi_course_agent" / "pi" / "modes").mkdir(parents=True)
+    (site / "pi_course_agent" / "pi" / "modes" / "main.py").write_text(FAKE_MAIN,
+                                                                       encoding="utf-8")
     assert choose_folder(site / "pi_course") == site / "pi_course_agent"
 
 

@@ -47,8 +47,8 @@ def checkout(tmp_path: Path) -> Path:
     (tmp_path / "checkpoints").mkdir()
     (tmp_path / "checkpoints" / "manifest.toml").write_text(MANIFEST, encoding="utf-8")
     files = {
-        "pi/__init__.py": "",
-        "pi/__main__.py": MAIN,
+        "course/__init__.py": "",
+        "course/__main__.py": MAIN,
         "tests/test_ok.py": "def test_ok():\n    pass\n",
         "pytest.ini": "[pytest]\n",
         "README.md": "# Hello\n\nThe first step.\n",
@@ -128,7 +128,8 @@ def test_diff_prints_the_changes(checkout: Path) -> None:
 def test_run_passes_arguments_through_and_runs_where_you_typed_it(
         checkout: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     here = tmp_path / "where-i-am"
-    (here / "pi").mkdir(parents=True)  # a `pi` folder here must not shadow the checkpoint's
+    (here / "course").mkdir(parents=True)  # a `course` folder here must not shadow the
+    # checkpoint's own
     monkeypatch.chdir(here)
     result = invoke(checkout, "run", "00", "--model", "m", "-v", "hi there")
     assert result.exit_code == 3

@@ -29,11 +29,11 @@ from pi_course.practice import make_practice
 from pi_course.render import build
 
 ROOT = Path(__file__).resolve().parents[2]
-DRIVER_FILES = ("pi/eval_case.py", "pi/eval_driver.py")
-WIRING = {  # what pi/cli.py gains at step 06 and 14; added here only where it is still missing
-    "eval-driver": '\nfrom pi.eval_driver import eval_driver  # noqa: E402\n\n'
+DRIVER_FILES = ("course/eval_case.py", "course/eval_driver.py")
+WIRING = {  # what course/cli.py gains at step 06 and 14; added here only where it is still missing
+    "eval-driver": '\nfrom course.eval_driver import eval_driver  # noqa: E402\n\n'
                    'app.command("eval-driver")(eval_driver)\n',
-    "evals_app": '\nfrom pi.evals_cli import evals_app  # noqa: E402\n\n'
+    "evals_app": '\nfrom course.evals_cli import evals_app  # noqa: E402\n\n'
                  'app.add_typer(evals_app, name="evals")\n',
 }
 RECORDER = """\
@@ -67,9 +67,9 @@ def write(path: Path, text: str) -> Path:
 
 
 def wire(folder: Path) -> None:
-    cli = folder / "pi" / "cli.py"
+    cli = folder / "course" / "cli.py"
     for marker, text in WIRING.items():
-        needed = marker == "eval-driver" or (folder / "pi" / "evals_cli.py").is_file()
+        needed = marker == "eval-driver" or (folder / "course" / "evals_cli.py").is_file()
         if needed and marker not in cli.read_text(encoding="utf-8"):
             cli.write_text(cli.read_text(encoding="utf-8") + text, encoding="utf-8")
 
@@ -94,16 +94,17 @@ def fake(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     steps = "".join(f'[[step]]\nid = {n}\nslug = "s{n}"\ntitle = "Step {n}"\n\n' for n in range(9))
     write(tmp_path / "checkpoints" / "manifest.toml", steps)
     for n in (6, 7, 8):
-        write(tmp_path / "checkpoints" / f"{n:02d}_s{n}" / "pi" / "__main__.py", TRIVIAL_DRIVER)
-        write(tmp_path / "checkpoints" / f"{n:02d}_s{n}" / "pi" / "eval_driver.py", "")
+        folder = tmp_path / "checkpoints" / f"{n:02d}_s{n}" / "course"
+        write(folder / "__main__.py", TRIVIAL_DRIVER)
+        write(folder / "eval_driver.py", "")
     write(tmp_path / "cases" / "trivial.yaml", TRIVIAL_CASE)
     monkeypatch.setenv("EVAL_RECORD", str(tmp_path / "record.json"))
     return tmp_path
 
 
 def fake_harness(folder: Path) -> None:
-    write(folder / "pi" / "__main__.py", RECORDER)
-    write(folder / "pi" / "evals_cli.py", "")
+    write(folder / "course" / "__main__.py", RECORDER)
+    write(folder / "course" / "evals_cli.py", "")
 
 
 def recorded(fake: Path) -> dict[str, Any]:
@@ -182,7 +183,7 @@ def course_manifest() -> Manifest:
     """The manifest, with the eval driver at step 06 if the record does not list it yet."""
     manifest = load_manifest(ROOT / "checkpoints" / "manifest.toml")
     steps = list(manifest.steps)
-    if "pi/eval_driver.py" not in steps[6].files:
+    if "course/eval_driver.py" not in steps[6].files:
         steps[6] = replace(steps[6], files=(*steps[6].files, *DRIVER_FILES))
     return Manifest(tuple(steps))
 

@@ -82,14 +82,14 @@ def test_a_changed_file_on_neither_list_is_named(course: Layout) -> None:
 
 
 def test_a_file_on_both_lists_is_named(course: Layout) -> None:
-    edit_manifest(course, 'lesson = [\n    "pi/trace.py",\n',
-                  'lesson = [\n    "pi/trace.py",\n    "pi/cli.py",\n')
-    assert "manifest step 00: pi/cli.py is both lesson and provided" in problems_of(course)
+    edit_manifest(course, 'lesson = [\n    "course/trace.py",\n',
+                  'lesson = [\n    "course/trace.py",\n    "course/cli.py",\n')
+    assert "manifest step 00: course/cli.py is both lesson and provided" in problems_of(course)
 
 
 def test_a_listed_file_the_step_does_not_change_is_named(course: Layout) -> None:
-    edit_manifest(course, 'lesson = [\n    "pi/trace.py",\n',
-                  'lesson = [\n    "pi/trace.py",\n    "pi/agent/loop.py",\n')
+    edit_manifest(course, 'lesson = [\n    "course/trace.py",\n',
+                  'lesson = [\n    "course/trace.py",\n    "pi/agent/loop.py",\n')
     assert ("manifest step 00: pi/agent/loop.py is listed but does not change at this step"
             in problems_of(course))
 

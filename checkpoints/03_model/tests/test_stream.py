@@ -1,4 +1,4 @@
-"""Step 02: a reply stream ends exactly once, and a failure is a message, not an exception."""
+"""A reply stream ends exactly once, and a failure is a message, not an exception."""
 
 import asyncio
 import itertools

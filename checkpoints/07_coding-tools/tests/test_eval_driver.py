@@ -1,4 +1,4 @@
-"""Step 06: the eval driver reports one run as one contract-1 observation, whatever happens.
+"""The eval driver reports one run as one contract-1 observation, whatever happens.
 
 The harness of step 14 measures every checkpoint from 06 on through this driver, so these
 tests pin the contract: the shape of the observation, that it is byte-reproducible, that a
@@ -15,10 +15,10 @@ import pytest
 import typer
 from typer.testing import CliRunner
 
-from pi import eval_case
+from course import eval_case
+from course.eval_case import CaseError, tool_registry
+from course.eval_driver import drive, eval_driver
 from pi.agent.tool_batch import ToolBatch
-from pi.eval_case import CaseError, tool_registry
-from pi.eval_driver import drive, eval_driver
 
 STEP = 6
 

@@ -1,4 +1,4 @@
-"""Step 04: our OpenAI provider and the MockModel's OpenAI wire agree, end to end.
+"""Our OpenAI provider and the MockModel's OpenAI wire agree, end to end.
 
 The provider was built against recorded bytes; the MockModel's HTTP face was built against
 the official SDK. Here the two meet: the same script, through real HTTP encoding and parsing,

@@ -1,4 +1,4 @@
-"""Step 04: a failed request is sent again only when the policy says so, after a known wait."""
+"""A failed request is sent again only when the policy says so, after a known wait."""
 
 import asyncio
 import json

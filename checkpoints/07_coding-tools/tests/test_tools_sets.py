@@ -1,4 +1,4 @@
-"""Step 07: one factory builds the seven tools; Pi's default and read-only sets pick from it."""
+"""One factory builds the seven tools; Pi's default and read-only sets pick from it."""
 
 import pytest
 

@@ -1,4 +1,4 @@
-"""Step 07: the whole loop with real tools fixes the fixture repo, every call paired."""
+"""The whole loop with real tools fixes the fixture repo, every call paired."""
 
 import asyncio
 import os

@@ -1,4 +1,4 @@
-"""Step 07: every path resolves inside the workspace root, or the call becomes an error."""
+"""Every path resolves inside the workspace root, or the call becomes an error."""
 
 import asyncio
 import os

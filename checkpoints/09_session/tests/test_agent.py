@@ -1,4 +1,4 @@
-"""Step 08: the stateful Agent: frozen state, one run at a time, queues that lose nothing."""
+"""The stateful Agent: frozen state, one run at a time, queues that lose nothing."""
 
 import asyncio
 import json

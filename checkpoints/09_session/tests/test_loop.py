@@ -1,4 +1,4 @@
-"""Step 06: the agent loop: Pi's event shapes, paired results in call order, clean stops."""
+"""The agent loop: Pi's event shapes, paired results in call order, clean stops."""
 
 import asyncio
 import json

@@ -1,4 +1,4 @@
-"""Step 03: every model call goes through one boundary, and every failure comes back as a reply."""
+"""Every model call goes through one boundary, and every failure comes back as a reply."""
 
 import asyncio
 import json
@@ -152,7 +152,7 @@ def test_registering_two_providers_for_one_api_is_refused() -> None:
 
 def test_cli_model_prints_events_then_the_final_message(data_dir: Path) -> None:
     result = subprocess.run(
-        [sys.executable, "-m", "pi", "model", str(data_dir / "scripts" / "read-greeting.yaml")],
+        [sys.executable, "-m", "course", "model", str(data_dir / "scripts" / "read-greeting.yaml")],
         capture_output=True, text=True, check=False,
         cwd=Path(pi.__file__).resolve().parents[1],
     )

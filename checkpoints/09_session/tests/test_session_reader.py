@@ -1,4 +1,4 @@
-"""Step 09: reading session files: any version, each line checked once, nothing rewritten.
+"""Reading session files: any version, each line checked once, nothing rewritten.
 
 Old files are migrated in memory exactly as Pi migrates them (compared with the files Pi
 rewrote); a broken line is named by file and line; an unfinished last line is set aside.

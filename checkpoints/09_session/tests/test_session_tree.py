@@ -1,4 +1,4 @@
-"""Step 09: the session tree: Pi's getTree order, global labels and name, paths to the root."""
+"""The session tree: Pi's getTree order, global labels and name, paths to the root."""
 
 import json
 from pathlib import Path

@@ -1,4 +1,4 @@
-"""Step 09: writing sessions: append-only lines, deterministic bytes, fail closed, forks.
+"""Writing sessions: append-only lines, deterministic bytes, fail closed, forks.
 
 A session written through the writer reads back as the same entries and the same context
 for every leaf; after a failed write nothing more is written and the file still reads up to

@@ -1,4 +1,4 @@
-"""Step 07: `grep`, `find` and `ls` honour .gitignore where Pi does, sort, and cap their output."""
+"""`grep`, `find` and `ls` honour .gitignore where Pi does, sort, and cap their output."""
 
 import asyncio
 

@@ -1,4 +1,4 @@
-"""Step 10: summary requests have Pi's structure, and a failed summary records nothing.
+"""Summary requests have Pi's structure, and a failed summary records nothing.
 
 Pi's reference run answered every summary call with a placeholder; the MockModel does the
 same here, so the assembled summary must equal Pi's text exactly. Prompts are compared on

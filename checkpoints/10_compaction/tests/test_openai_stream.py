@@ -1,4 +1,4 @@
-"""Step 04: an OpenAI SSE byte stream becomes exactly the canonical reply, whatever goes wrong."""
+"""An OpenAI SSE byte stream becomes exactly the canonical reply, whatever goes wrong."""
 
 import asyncio
 import json

@@ -1,4 +1,4 @@
-"""Step 01: the protocol reads every message real Pi wrote, and writes it back unchanged."""
+"""The protocol reads every message real Pi wrote, and writes it back unchanged."""
 
 import json
 from pathlib import Path
@@ -107,7 +107,7 @@ def test_unknown_fields_anywhere_in_a_message_are_kept_not_refused() -> None:
 def test_the_protocol_command_reads_a_session_a_newer_pi_wrote(tmp_path) -> None:
     from typer.testing import CliRunner
 
-    from pi.cli import app
+    from course.cli import app
 
     call = {"type": "toolCall", "id": "c1", "name": "read", "arguments": {},
             "thoughtSignature": "c2ln"}
@@ -158,7 +158,7 @@ def test_the_protocol_command_names_a_folder_or_fifo_in_one_line_without_reading
 ) -> None:
     from typer.testing import CliRunner
 
-    from pi.cli import app
+    from course.cli import app
 
     path = tmp_path / "session.jsonl"
     make(path)

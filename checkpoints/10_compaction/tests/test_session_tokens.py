@@ -1,4 +1,4 @@
-"""Step 09: Pi's token estimates: UTF-16 characters / 4, per-role rules, usage when reported."""
+"""Pi's token estimates: UTF-16 characters / 4, per-role rules, usage when reported."""
 
 from collections.abc import Iterator
 from itertools import chain

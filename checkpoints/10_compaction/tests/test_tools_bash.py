@@ -1,4 +1,4 @@
-"""Step 07: `bash` reports exit codes, timeouts and aborts apart, and keeps the output's tail."""
+"""`bash` reports exit codes, timeouts and aborts apart, and keeps the output's tail."""
 
 import asyncio
 import hashlib

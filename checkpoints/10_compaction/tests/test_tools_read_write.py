@@ -1,4 +1,4 @@
-"""Step 07: `read` pages through files like Pi (expected/tools.json); `write` replaces files."""
+"""`read` pages through files like Pi (expected/tools.json); `write` replaces files."""
 
 import asyncio
 import base64

@@ -1,4 +1,4 @@
-"""Step 07: the scripted fix of buggy-calc works when its tool calls run on a real copy."""
+"""The scripted fix of buggy-calc works when its tool calls run on a real copy."""
 
 import asyncio
 import os

@@ -1,4 +1,4 @@
-"""Step 10: leaving a branch collects, trims and summarises its entries as Pi does."""
+"""Leaving a branch collects, trims and summarises its entries as Pi does."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Step 11: skill files load, warn and collide exactly as in Pi (expected/skills.json).
+"""Skill files load, warn and collide exactly as in Pi (expected/skills.json).
 
 Every case runs Pi's fixture tree through our loader and compares with what real Pi produced.
 Only the wording of the YAML parser's error differs (Pi's comes from the JS `yaml` package):

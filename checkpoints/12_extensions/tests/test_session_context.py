@@ -1,4 +1,4 @@
-"""Step 09: the context for a leaf is exactly Pi's buildSessionContext, on Pi's own files.
+"""The context for a leaf is exactly Pi's buildSessionContext, on Pi's own files.
 
 Every `contexts[]` record that real Pi computed for the reference sessions is reproduced:
 on the `.v3.jsonl` files by entry id, and on the original v1 files (migrated in memory, with

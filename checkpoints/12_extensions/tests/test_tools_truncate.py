@@ -1,4 +1,4 @@
-"""Step 07: the truncation helpers reproduce Pi's truncate.ts exactly (expected/tools.json)."""
+"""The truncation helpers reproduce Pi's truncate.ts exactly (expected/tools.json)."""
 
 import hashlib
 import json

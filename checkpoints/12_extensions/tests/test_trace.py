@@ -1,17 +1,17 @@
-"""Step 00: one complete run, observed: every tool call gets exactly one result."""
+"""One complete run, observed: every tool call gets exactly one result."""
 
 import asyncio
 import subprocess
 import sys
 from pathlib import Path
 
-import pi
+import course
+from course import format_timeline, observe_run
+from course.trace import run_tool
 from mock_model import MockModel, load_script, text, tool_call, turn
-from pi import format_timeline, observe_run
-from pi.trace import run_tool
 
 STEP = 0
-CHECKPOINT = Path(pi.__file__).resolve().parents[1]
+CHECKPOINT = Path(course.__file__).resolve().parents[1]
 
 
 def greeting_run(data_dir: Path) -> list[dict]:
@@ -78,7 +78,7 @@ def test_final_answer_is_plain_text_without_tool_calls() -> None:
 
 def test_cli_trace_prints_the_timeline(data_dir: Path) -> None:
     result = subprocess.run(
-        [sys.executable, "-m", "pi", "trace", str(data_dir / "scripts" / "read-greeting.yaml"),
+        [sys.executable, "-m", "course", "trace", str(data_dir / "scripts" / "read-greeting.yaml"),
          "--prompt", "What does greeting.txt say?",
          "--workspace", str(data_dir / "workspaces" / "greeting")],
         capture_output=True, text=True, check=False, cwd=CHECKPOINT,
@@ -89,7 +89,7 @@ def test_cli_trace_prints_the_timeline(data_dir: Path) -> None:
 
 def test_cli_trace_with_a_missing_script_prints_one_line_and_exits_2(tmp_path: Path) -> None:
     result = subprocess.run(
-        [sys.executable, "-m", "pi", "trace", str(tmp_path / "absent.yaml")],
+        [sys.executable, "-m", "course", "trace", str(tmp_path / "absent.yaml")],
         capture_output=True, text=True, check=False, cwd=CHECKPOINT,
     )
     assert result.returncode == 2

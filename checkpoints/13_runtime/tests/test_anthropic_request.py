@@ -1,4 +1,4 @@
-"""Step 13: a Context becomes the Anthropic Messages request the model can take."""
+"""A Context becomes the Anthropic Messages request the model can take."""
 
 import asyncio
 import json

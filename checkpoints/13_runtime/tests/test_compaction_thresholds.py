@@ -1,4 +1,4 @@
-"""Step 10: Pi compacts only when the context is strictly above window − reserve."""
+"""Pi compacts only when the context is strictly above window − reserve."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Step 12: handlers in load order, each within a time limit; failures recorded, never fatal."""
+"""Handlers in load order, each within a time limit; failures recorded, never fatal."""
 
 import asyncio
 from pathlib import Path

@@ -1,4 +1,4 @@
-"""Step 13: `pi-agent --mode rpc`, the real command through pipes, on scripted MockModels.
+"""`pi-agent --mode rpc`, the real command through pipes, on scripted MockModels.
 
 Each test starts the command as a client program would, writes JSON lines to its stdin and
 reads responses and events from its stdout while the run goes on.

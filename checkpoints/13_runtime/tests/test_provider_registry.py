@@ -1,4 +1,4 @@
-"""Step 13: every model reaches the provider for its api; models are named "provider/id"."""
+"""Every model reaches the provider for its api; models are named "provider/id"."""
 
 import asyncio
 
@@ -105,8 +105,8 @@ def test_an_unlisted_id_of_a_known_provider_borrows_that_providers_settings() ->
 def test_the_models_pi_agents_help_names_are_in_the_built_in_catalog() -> None:
     # The help names them literally (importing the catalog would slow `--help` down); this
     # keeps the catalog the one place a model id lives: drop one there and this fails.
-    from pi.agent_main import EXAMPLE_MODELS, HELP
     from pi.ai.models_catalog import builtin_models
+    from pi.modes.main import EXAMPLE_MODELS, HELP
 
     assert set(EXAMPLE_MODELS) <= set(builtin_models(env={}))
     assert all(ref in HELP for ref in EXAMPLE_MODELS)

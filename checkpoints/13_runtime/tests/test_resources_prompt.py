@@ -1,4 +1,4 @@
-"""Step 11: the system prompt has Pi's structure, in the course's own words.
+"""The system prompt has Pi's structure, in the course's own words.
 
 Compared with the `systemPrompt` section of expected/skills.json: section order, the skills
 catalog only with `read`, the date and working directory as the last two lines, and which

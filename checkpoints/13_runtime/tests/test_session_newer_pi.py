@@ -1,4 +1,4 @@
-"""Step 09: a session file from a newer Pi loads, resumes and round-trips byte for byte.
+"""A session file from a newer Pi loads, resumes and round-trips byte for byte.
 
 Pi's Google provider signs tool calls (`thoughtSignature`), Pi 0.73 records `responseModel`
 and `diagnostics` on replies, and Pi carries entry types along that an older reader does not
@@ -12,6 +12,7 @@ from pathlib import Path
 
 from typer.testing import CliRunner
 
+from course.session_cli import session_app
 from pi.ai import AssistantMessage, ToolCall, UserMessage
 from pi.coding_agent.session.context import build_context
 from pi.coding_agent.session.entries import MessageEntry, UnknownEntry
@@ -19,7 +20,6 @@ from pi.coding_agent.session.fork import fork_session
 from pi.coding_agent.session.ids import fixed_clock, sequential_ids
 from pi.coding_agent.session.reader import read_session
 from pi.coding_agent.session.writer import SessionWriter
-from pi.session_cli import session_app
 
 STEP = 9
 T = "2026-03-01T10:00:0{}.000Z"

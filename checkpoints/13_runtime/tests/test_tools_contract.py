@@ -1,4 +1,4 @@
-"""Step 05: the tool contract: every call ends in exactly one result paired by its id."""
+"""The tool contract: every call ends in exactly one result paired by its id."""
 
 import asyncio
 

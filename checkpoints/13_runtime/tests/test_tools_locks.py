@@ -1,4 +1,4 @@
-"""Step 07: writes to one file queue up; writes to different files run at the same time."""
+"""Writes to one file queue up; writes to different files run at the same time."""
 
 import asyncio
 

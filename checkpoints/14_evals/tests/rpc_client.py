@@ -1,6 +1,6 @@
 """Step 13 test helper: run `pi-agent` as a real subprocess and talk to it through pipes.
 
-The command is started exactly as a person would start it (`python -m pi.agent_main …`, from
+The command is started exactly as a person would start it (`python -m pi.modes.main …`, from
 this checkpoint's folder so `pi` is this checkpoint's package), with the interpreter's folder
 first on PATH so a scripted `python …` bash call runs this interpreter. A thread reads stdout
 line by line, so a test can wait for one event (say `tool_execution_start`) and answer it
@@ -32,7 +32,7 @@ def agent_env(**extra: str) -> dict[str, str]:
 
 def run_agent(*args: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
     """Run `pi-agent ARGS` to its end; stdout and stderr captured as text."""
-    return subprocess.run([sys.executable, "-m", "pi.agent_main", *args], cwd=SOURCE,
+    return subprocess.run([sys.executable, "-m", "pi.modes.main", *args], cwd=SOURCE,
                           env=env or agent_env(), capture_output=True, text=True,
                           timeout=TIMEOUT, check=False, encoding="utf-8")
 
@@ -42,7 +42,7 @@ class RpcClient:
 
     def __init__(self, *args: str) -> None:
         self.process = subprocess.Popen(
-            [sys.executable, "-m", "pi.agent_main", "--mode", "rpc", *args], cwd=SOURCE,
+            [sys.executable, "-m", "pi.modes.main", "--mode", "rpc", *args], cwd=SOURCE,
             env=agent_env(), stdin=subprocess.PIPE, stdout=subprocess.PIPE,
             stderr=subprocess.PIPE, text=True, encoding="utf-8")
         self.lines: queue.Queue[dict[str, Any] | None] = queue.Queue()

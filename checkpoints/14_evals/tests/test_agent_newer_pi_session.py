@@ -1,4 +1,4 @@
-"""Step 13: `pi-agent --session` resumes a file a newer Pi wrote and keeps every byte of it.
+"""`pi-agent --session` resumes a file a newer Pi wrote and keeps every byte of it.
 
 The file carries what Pi 0.73 and its Google provider write (`thoughtSignature`,
 `responseModel`, `diagnostics`) and entry types the course does not know; the runtime
@@ -11,9 +11,9 @@ from pathlib import Path
 from test_session_newer_pi import newer_pi_file
 from typer.testing import CliRunner
 
-from pi.agent_main import app
 from pi.coding_agent.session.context import build_context
 from pi.coding_agent.session.reader import read_session
+from pi.modes.main import app
 
 STEP = 13
 PLAIN = {"COLUMNS": "100", "NO_COLOR": "1", "TERM": "dumb", "OPENAI_API_KEY": None,

@@ -1,6 +1,6 @@
-"""Step 10: `session cut` and `session should-compact` print JSON; bad input is one red line.
+"""`session cut` and `session should-compact` print JSON; bad input is one red line.
 
-The commands are registered here on a small typer app of their own, exactly as `pi/cli.py`
+The commands are registered here on a small typer app of their own, exactly as `course/cli.py`
 registers them on its `session` group.
 """
 
@@ -12,7 +12,7 @@ import typer
 from compaction_reference import load
 from typer.testing import CliRunner
 
-from pi.compaction_cli import cut, should_compact
+from course.compaction_cli import cut, should_compact
 
 STEP = 10
 app = typer.Typer()

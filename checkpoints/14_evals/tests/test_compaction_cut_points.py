@@ -1,4 +1,4 @@
-"""Step 10: cut points land where Pi's do, on real sessions and on a branched tree."""
+"""Cut points land where Pi's do, on real sessions and on a branched tree."""
 
 from __future__ import annotations
 

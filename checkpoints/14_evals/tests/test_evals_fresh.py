@@ -1,4 +1,4 @@
-"""Step 14: fresh fixtures (`--fresh SEED`) and sharded runs joined by `merge`.
+"""Fresh fixtures (`--fresh SEED`) and sharded runs joined by `merge`.
 
 A variant renames identifiers everywhere (files, contents, prompt, judges) and may move the
 bug; the same seed must give byte-identical fixtures, another seed other ones. Shards of one
@@ -11,9 +11,9 @@ from pathlib import Path
 import pytest
 from eval_fakes import write_case
 
-from pi.evals import load_case
-from pi.evals.fresh import digest, fresh_case
-from pi.evals.report import MergeError, merge_reports
+from course.evals import load_case
+from course.evals.fresh import digest, fresh_case
+from course.evals.report import MergeError, merge_reports
 
 STEP = 14
 

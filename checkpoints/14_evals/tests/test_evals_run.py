@@ -1,4 +1,4 @@
-"""Step 14: one case on one checkpoint, phase by phase: a fresh workspace, one outcome, cleanup.
+"""One case on one checkpoint, phase by phase: a fresh workspace, one outcome, cleanup.
 
 Most tests use fake drivers (see eval_fakes.py) that crash, hang or lie on purpose; the last
 ones run this checkpoint's real eval driver on the shared buggy-calc fixture.
@@ -14,12 +14,13 @@ from typing import Any
 import pytest
 from eval_fakes import SIMPLE_CASE, fake_driver, write_case
 
-from pi import eval_case
-from pi.evals import Case, Settings, Target, load_case, run_case
+from course import eval_case
+from course.evals import Case, Settings, Target, load_case, run_case
 
 STEP = 14
 
-REAL_DRIVER = ("-c", "import typer; from pi.eval_driver import eval_driver; typer.run(eval_driver)")
+REAL_DRIVER = ("-c", "import typer; from course.eval_driver import eval_driver; "
+               "typer.run(eval_driver)")
 HERE = Path(__file__).resolve().parent.parent
 
 
@@ -123,7 +124,7 @@ def test_a_cleanup_failure_is_secondary_and_keeps_the_verdict(
     def stuck(path: Any, *args: Any, **kwargs: Any) -> None:
         raise PermissionError("busy")
 
-    monkeypatch.setattr("pi.evals.workspace.shutil.rmtree", stuck)
+    monkeypatch.setattr("course.evals.workspace.shutil.rmtree", stuck)
     outcome = run(case, tmp_path)
     assert (outcome.status, outcome.secondary) == ("passed", ("cleanup_failed",))
 

@@ -1,4 +1,4 @@
-"""Step 13: `pi-agent` in print and json mode, its help, and its one-line errors.
+"""`pi-agent` in print and json mode, its help, and its one-line errors.
 
 The runs go through the real command in a subprocess; the help and the refusals are checked
 in-process with typer's CliRunner, which is enough for what they print.
@@ -13,11 +13,11 @@ from rpc_client import RpcClient, agent_env, run_agent
 from typer.testing import CliRunner
 
 from mock_model import MockModel, fail, text, turn
-from pi.agent_main import app
 from pi.ai import MockProvider, Model, Providers
 from pi.coding_agent.runtime.config import RuntimeConfig
 from pi.coding_agent.runtime.runtime import Runtime
 from pi.coding_agent.session.ids import fixed_clock, sequential_ids
+from pi.modes.main import app
 from pi.modes.print_mode import run_print
 
 STEP = 13

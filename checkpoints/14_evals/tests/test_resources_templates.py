@@ -1,4 +1,4 @@
-"""Step 11: prompt templates: `/name args` becomes the file's text with the arguments filled in."""
+"""Prompt templates: `/name args` becomes the file's text with the arguments filled in."""
 
 from datetime import date
 from pathlib import Path

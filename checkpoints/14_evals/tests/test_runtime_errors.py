@@ -1,4 +1,4 @@
-"""Step 13: retry only what passes on its own; an overflow is for compaction, not retry."""
+"""Retry only what passes on its own; an overflow is for compaction, not retry."""
 
 import pytest
 

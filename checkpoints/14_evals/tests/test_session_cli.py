@@ -1,6 +1,7 @@
-"""Step 09: `session info`, `session tree` and `session context` on Pi's reference files.
+"""`session info`, `session tree` and `session context` on Pi's reference files.
 
-The sub-app is tested on its own, exactly as `pi/cli.py` mounts it as `python -m pi session`.
+The sub-app is tested on its own, exactly as `course/cli.py` mounts it as
+`python -m course session`.
 """
 
 import json
@@ -9,7 +10,7 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from pi.session_cli import session_app
+from course.session_cli import session_app
 
 STEP = 9
 PLAIN = {"COLUMNS": "100", "FORCE_COLOR": None, "NO_COLOR": "1", "TERM": "dumb"}

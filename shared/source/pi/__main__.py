@@ -1,5 +1,5 @@
-"""`python -m pi …`: this checkpoint's own command line (see `pi/cli.py`)."""
+"""`python -m pi …`: the agent's own command line, the same as `pi-agent` (pi/modes/main.py)."""
 
-from pi.cli import app
+from pi.modes.main import app
 
-app()
+app(prog_name="pi-agent")

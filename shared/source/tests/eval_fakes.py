@@ -3,7 +3,7 @@
 A fake driver is a tiny Python script: it reads the case and the workspace like a real one,
 then prints the planned stdout (by default a well-formed observation whose answer lists the
 files it found in the workspace), sleeps, writes files or exits as planned. A fake checkpoint
-is a folder whose `pi` package is such a driver, so `python -m pi eval-driver` works there.
+is a folder whose `course` package is such a driver, so `python -m course eval-driver` works there.
 """
 
 from __future__ import annotations
@@ -46,11 +46,12 @@ def fake_driver(folder: Path, **plan: Any) -> tuple[str, ...]:
 
 
 def fake_checkpoint(folder: Path, **plan: Any) -> Path:
-    """A checkpoint folder whose `python -m pi eval-driver` is a fake driver."""
-    fake_driver(folder / "pi", **plan)
-    (folder / "pi" / "__init__.py").write_text("", encoding="utf-8")
-    (folder / "pi" / "eval_driver.py").write_text("# the driver is __main__\n", encoding="utf-8")
-    (folder / "pi" / "fake_driver.py").rename(folder / "pi" / "__main__.py")
+    """A checkpoint folder whose `python -m course eval-driver` is a fake driver."""
+    fake_driver(folder / "course", **plan)
+    (folder / "course" / "__init__.py").write_text("", encoding="utf-8")
+    (folder / "course" / "eval_driver.py").write_text("# the driver is __main__\n",
+                                                      encoding="utf-8")
+    (folder / "course" / "fake_driver.py").rename(folder / "course" / "__main__.py")
     return folder
 
 

@@ -1,4 +1,4 @@
-"""Step 13: Anthropic's event stream becomes exactly the canonical reply, whatever goes wrong."""
+"""Anthropic's event stream becomes exactly the canonical reply, whatever goes wrong."""
 
 import asyncio
 import json

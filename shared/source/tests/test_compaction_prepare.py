@@ -1,4 +1,4 @@
-"""Step 10: a prepared compaction holds exactly what Pi's `prepareCompaction` holds.
+"""A prepared compaction holds exactly what Pi's `prepareCompaction` holds.
 
 Compared with the pinned newest Pi (expected/newest/, made by shared/pi_oracle/reference.mjs).
 Pi 0.58.3 searched after the latest compaction and counted `tokensBefore` from there; the last

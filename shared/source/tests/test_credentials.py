@@ -1,4 +1,4 @@
-"""Step 13: the API key is found per request, in a fixed order, and never leaks."""
+"""The API key is found per request, in a fixed order, and never leaks."""
 
 import asyncio
 import json

@@ -1,4 +1,4 @@
-"""Step 14: eval cases are data, checked when loaded; every problem is one line naming the spot."""
+"""Eval cases are data, checked when loaded; every problem is one line naming the spot."""
 
 import shutil
 from pathlib import Path
@@ -6,7 +6,7 @@ from pathlib import Path
 import pytest
 from eval_fakes import SIMPLE_CASE, write_case
 
-from pi.evals import CaseError, driver_case, load_case, load_suite
+from course.evals import CaseError, driver_case, load_case, load_suite
 
 STEP = 14
 

@@ -1,10 +1,10 @@
-"""Step 14: protocol checks come before any verdict, and judges see a frozen copy of the run."""
+"""Protocol checks come before any verdict, and judges see a frozen copy of the run."""
 
 from typing import Any
 
 import pytest
 
-from pi.evals import (
+from course.evals import (
     Check,
     Expect,
     JudgeView,

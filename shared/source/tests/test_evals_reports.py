@@ -1,6 +1,6 @@
-"""Step 14: reports hold counts and categories only, compare byte for byte, and catch regressions.
+"""Reports hold counts and categories only, compare byte for byte, and catch regressions.
 
-The command line is driven against fake checkpoints (folders whose `python -m pi eval-driver`
+The command line is driven against fake checkpoints (folders whose `python -m course eval-driver`
 is a fake driver), so these tests measure the harness, not a real agent.
 """
 
@@ -13,8 +13,8 @@ import pytest
 from eval_fakes import SIMPLE_CASE, fake_checkpoint, write_case
 from typer.testing import CliRunner
 
-from pi.evals import judge_view, model_judge, pass_at_k
-from pi.evals_cli import evals_app
+from course.evals import judge_view, model_judge, pass_at_k
+from course.evals_cli import evals_app
 
 STEP = 14
 
@@ -166,7 +166,7 @@ def test_the_model_graded_judge_goes_through_the_model_boundary(
 
 
 def test_the_wilson_interval_brackets_the_pass_rate_and_stays_in_zero_to_one() -> None:
-    from pi.evals.matrix import wilson
+    from course.evals.matrix import wilson
 
     low, high = wilson(3, 3)
     assert 0.4 < low < 1.0 and high == 1.0  # 3 of 3 is not "always"

@@ -1,4 +1,4 @@
-"""Step 12: the example extensions, through the real agent loop with the real coding tools."""
+"""The example extensions, through the real agent loop with the real coding tools."""
 
 import asyncio
 from pathlib import Path

@@ -1,4 +1,4 @@
-"""Step 12: tool hooks in the agent loop: block, change, replace, and fail closed."""
+"""Tool hooks in the agent loop: block, change, replace, and fail closed."""
 
 import asyncio
 

@@ -1,4 +1,4 @@
-"""Step 12: finding, trusting, importing and committing extensions, all or nothing."""
+"""Finding, trusting, importing and committing extensions, all or nothing."""
 
 import sys
 from pathlib import Path
@@ -174,7 +174,7 @@ def test_the_list_command_shows_registrations_and_never_imports_an_untrusted_pro
         tmp_path: Path) -> None:
     from typer.testing import CliRunner
 
-    from pi.extensions_cli import extensions_app
+    from course.extensions_cli import extensions_app
 
     marker = tmp_path / "imported.txt"
     write(tmp_path / ".pi" / "extensions", "local.py",
@@ -192,7 +192,7 @@ def test_the_list_command_shows_registrations_and_never_imports_an_untrusted_pro
 def test_the_list_command_names_a_cwd_that_is_no_folder_in_one_line(tmp_path: Path) -> None:
     from typer.testing import CliRunner
 
-    from pi.extensions_cli import extensions_app
+    from course.extensions_cli import extensions_app
 
     (tmp_path / "notes.txt").write_text("not a folder")
     shown = CliRunner().invoke(extensions_app, ["list", "--cwd", str(tmp_path / "notes.txt")])

@@ -1,4 +1,4 @@
-"""Step 13: every agent and runtime event has Pi's JSON shape: a type and camelCase fields."""
+"""Every agent and runtime event has Pi's JSON shape: a type and camelCase fields."""
 
 import asyncio
 import json

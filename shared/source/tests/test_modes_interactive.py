@@ -1,4 +1,4 @@
-"""Step 13: the interactive mode streams a run, shows its tools and runs the slash commands."""
+"""The interactive mode streams a run, shows its tools and runs the slash commands."""
 
 import asyncio
 import io

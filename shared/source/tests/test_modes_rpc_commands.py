@@ -1,4 +1,4 @@
-"""Step 13: the rpc commands beyond prompting, served in-process on a scripted MockModel.
+"""The rpc commands beyond prompting, served in-process on a scripted MockModel.
 
 The server is the one `--mode rpc` runs, fed lines through a queue instead of stdin, so each
 command's response and side effects (files written, entries appended) can be checked fast.

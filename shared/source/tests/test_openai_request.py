@@ -1,4 +1,4 @@
-"""Step 04: a Context becomes the Chat Completions request the model can take, transcript intact."""
+"""A Context becomes the Chat Completions request the model can take, transcript intact."""
 
 import asyncio
 import json

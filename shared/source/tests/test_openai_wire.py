@@ -1,4 +1,4 @@
-"""Step 04: a recorded SSE stream decodes offline through the same code as a live reply."""
+"""A recorded SSE stream decodes offline through the same code as a live reply."""
 
 import asyncio
 import json
@@ -13,7 +13,7 @@ STEP = 4
 
 
 def pi_command(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "pi", *args], capture_output=True, text=True,
+    return subprocess.run([sys.executable, "-m", "course", *args], capture_output=True, text=True,
                           check=False, cwd=Path(pi.__file__).resolve().parents[1],
                           encoding="utf-8")
 

@@ -1,4 +1,4 @@
-"""Step 11: the application finds skills like Pi does, and never reads an untrusted project.
+"""The application finds skills like Pi does, and never reads an untrusted project.
 
 The first test rebuilds the folder layout of expected/skills-resource-loader.json (project
 skills, user skills, ~/.agents skills) and compares with real Pi. The trust tests watch every

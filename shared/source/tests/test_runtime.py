@@ -1,4 +1,4 @@
-"""Step 13: the Runtime commits every message as it completes, and fails closed."""
+"""The Runtime commits every message as it completes, and fails closed."""
 
 import asyncio
 import json

@@ -1,4 +1,4 @@
-"""Step 13: the Runtime's policies, event by event: retry, compaction, subscriptions, models.
+"""The Runtime's policies, event by event: retry, compaction, subscriptions, models.
 
 Each test states one rule of the runtime through its public methods and events: what a retry
 announces, what an abort during its wait does, when the agent's messages are replaced by the

@@ -1,4 +1,4 @@
-"""Step 09: old lines are checked, not built, until somebody asks; the check is the models'.
+"""Old lines are checked, not built, until somebody asks; the check is the models'.
 
 The reader builds the entries a context for the last leaf can show and only checks the lines
 before the latest compaction's first kept entry. Checked is not trusted less: every line is

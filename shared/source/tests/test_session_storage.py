@@ -1,4 +1,4 @@
-"""Step 09: where sessions live (Pi's layout, the course's own root) and injected ids/times."""
+"""Where sessions live (Pi's layout, the course's own root) and injected ids/times."""
 
 import random
 from pathlib import Path

@@ -1,4 +1,4 @@
-"""Step 07: `edit` applies exact replacements all or nothing, keeping BOM and line endings."""
+"""`edit` applies exact replacements all or nothing, keeping BOM and line endings."""
 
 import asyncio
 import json

@@ -1,8 +1,8 @@
 """Step 14 demo: one eval case through every phase, then what a broken agent and a stub look like.
 
-The harness normally runs each checkpoint's driver as a subprocess (`python -m pi eval-driver`);
+The harness normally runs each checkpoint's driver as a subprocess (`python -m course eval-driver`);
 to stay well under a second this demo calls the same `drive` function in-process. Everything
-after the observation is exactly what `python -m pi evals run` does.
+after the observation is exactly what `python -m course evals run` does.
 """
 
 import asyncio
@@ -13,8 +13,8 @@ import sys
 import tempfile
 from pathlib import Path
 
-from pi.eval_driver import drive
-from pi.evals import (
+from course.eval_driver import drive
+from course.evals import (
     Check,
     Expect,
     Observation,
@@ -32,7 +32,7 @@ from pi.evals import (
     run_judges,
     verdict,
 )
-from pi.evals.outcomes import path_stats
+from course.evals.outcomes import path_stats
 
 HERE = Path(__file__).resolve().parent
 CASE = """\

@@ -1,0 +1,196 @@
+"""The eval driver: one case in, one observation out, so a harness can measure this checkpoint.
+
+Every checkpoint is a package named `pi`, so no harness can import two of them into one
+process. Instead each checkpoint from step 06 on carries this driver, and a harness (step 14)
+runs `python -m course eval-driver --case CASE.json --workspace DIR` inside the checkpoint's folder.
+The driver runs the agent on the case (`course/eval_case.py` says what a case may ask) and prints
+ONE JSON object, contract 1:
+
+    {"contract": 1, "step": N, "terminal": "completed" | "error" | "aborted" | "max_turns" |
+     "crashed", "error": str | null, "transcript": [message JSON], "session": [...] | null,
+     "events": {event type: count}}
+
+It never judges: it reports what happened. A crash inside the agent (say a practice copy's
+`NotImplementedError("exercise 06-turns: ...")`) is an observation too, `crashed`, and the
+driver still exits 0; only a case it cannot read gives exit code 2 and one line.
+
+The contract only grows. Where later steps add to it:
+  09 session    write the run to a session file in --session-dir and re-read its active
+                path into `session`; `resume` continues a stored session at a chosen leaf.
+  10 compaction `branch`: move to an entry and summarise the branch left behind first.
+  11 resources  skills and project instructions from the workspace in the system prompt.
+  12 extensions `extensions`: trusted extensions from the workspace, with their tool hooks.
+  13 runtime    run through the runtime (history committed, retry, auto-compaction),
+                with the `retry` and `compaction` settings of the case.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections import Counter
+from collections.abc import Callable
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+
+from pi.ai.messages import json_text
+from pi.agent import AgentEvent, LoopConfig, LoopResult, MessageEnd
+from pi.ai import AgentMessage, AssistantMessage, dump_message
+from course.eval_case import STEP, CaseError, boundary, read_case, tool_registry
+
+from pi.agent import Agent
+
+import tempfile
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import replace
+
+from pi.coding_agent import SessionWriter, build_context, convert_to_llm, read_session
+from pi.coding_agent.session.entries import MessageEntry
+from course.eval_case import open_session
+
+
+CONTRACT = 1
+
+
+class Observer:
+    """Counts events, keeps every finished message, and fires the case's actions on cue."""
+
+    def __init__(self, actions: list[dict[str, Any]]) -> None:
+        self.counts: Counter[str] = Counter()
+        self.ended: list[AgentMessage] = []
+        self.actions, self.aborted = actions, False
+        self.do: dict[str, Callable[[Any], object]] = {}
+
+    def __call__(self, event: AgentEvent, *state: object) -> None:
+        self.counts[event.type] += 1
+        if isinstance(event, MessageEnd):
+            self.ended.append(event.message)
+        for action in self.actions:
+            if action["event"] == event.type and action.get("nth", 1) == self.counts[event.type]:
+                kind = next(kind for kind in self.do if kind in action)
+                self.aborted = self.aborted or kind == "abort"
+                self.do[kind](action[kind])
+
+
+async def run(case: dict[str, Any], config: LoopConfig, observer: Observer,
+              writer: SessionWriter) -> tuple[
+    list[AgentMessage], LoopResult
+]:
+    """Run the prompt; return the transcript the agent holds and the run's result."""
+    agent = Agent(config, writer.context().messages)  # type: ignore[arg-type]
+    agent.subscribe(recording(writer))
+    agent.subscribe(observer)
+    observer.do = {"abort": lambda _: agent.abort(), "steer": agent.steer,
+                   "follow_up": agent.follow_up}
+    result = await agent.prompt(case["prompt"])
+    return list(agent.state.messages), result
+
+
+def recording(writer: SessionWriter) -> Callable[[AgentEvent, object], None]:
+    """A listener that appends every finished message to the session file, as it ends."""
+
+    def record(event: AgentEvent, *state: object) -> None:
+        if isinstance(event, MessageEnd):
+            writer.append_message(event.message)
+
+    return record
+
+
+@contextmanager
+def session_folder(given: Path | None) -> Iterator[Path]:
+    """The folder the harness gave (`--session-dir`), or a temporary one for this run."""
+    if given is not None:
+        yield given
+        return
+    with tempfile.TemporaryDirectory(prefix="pi-eval-sessions-") as folder:
+        yield Path(folder)
+
+
+def active_path(session: Path) -> list[dict[str, Any]]:
+    """The session file read back from disk: the messages of its leaf, as a resume sees them."""
+    loaded = read_session(session)
+    context = build_context(loaded.tree, loaded.tree.leaf_on_load)
+    return [m.model_dump(mode="json", by_alias=True, exclude_none=True) for m in context.messages]
+
+
+def history(session: Path) -> list[dict[str, Any]]:
+    """Every message on the file's path root → leaf, compacted or not: what really happened.
+
+    The active path hides what a compaction summarised; a call left without its result
+    there is still a broken history, so the harness checks this path too.
+    """
+    loaded = read_session(session)
+    leaf = loaded.tree.leaf_on_load
+    path = loaded.tree.path_to(leaf) if leaf is not None else []
+    return [entry.message.model_dump(mode="json", by_alias=True, exclude_none=True)
+            for entry in path if isinstance(entry, MessageEntry)]
+
+
+def ending(result: LoopResult, messages: list[AgentMessage], aborted: bool) -> tuple[
+    str, str | None
+]:
+    """The terminal state of a run that returned, and its error text (an abort wins over the
+    aborted reply's error text, which the runtime also reports as the run's error)."""
+    if result.error and result.error.startswith("max_turns"):
+        return "max_turns", result.error
+    replies = [m for m in messages if isinstance(m, AssistantMessage)]
+    last = replies[-1] if replies else None
+    if aborted or (last is not None and last.stop_reason == "aborted"):
+        return "aborted", last.error_message if last else None
+    if result.error:
+        return "error", result.error
+    if last is None:
+        return "error", "the run ended without a reply"
+    if last.stop_reason in ("error", "length"):
+        return "error", last.error_message or f"stopReason {last.stop_reason}"
+    return "completed", None
+
+
+async def drive(case: dict[str, Any], workspace: Path, session_dir: Path | None = None,
+                ) -> dict[str, Any]:
+    """Run one case with its session file in `session_dir` (a temporary folder if None).
+
+    Whatever the agent does is observed; only a case that names something this run cannot
+    use (a stored session or leaf that is not there, say) raises CaseError.
+    """
+    with session_folder(session_dir) as folder:
+        return await observe(case, workspace, folder)
+
+
+async def observe(case: dict[str, Any], workspace: Path, folder: Path) -> dict[str, Any]:
+    """Run one case (checked by `checked_case`) on `workspace`; the observation, never a raise."""
+    model, providers, options = boundary(case)
+    config = LoopConfig(model=model, stream=providers.stream, options=options,
+                        tools=tool_registry(list(case.get("tools", [])), workspace),
+                        system_prompt=case.get("system_prompt"),
+                        max_turns=case.get("max_turns", 50))
+    config = replace(config, convert_to_llm=convert_to_llm)  # type: ignore[arg-type]
+    writer = open_session(case, folder, workspace)
+    observer = Observer(list(case.get("actions", [])))
+    try:
+        messages, result = await run(case, config, observer, writer)
+        terminal, error = ending(result, messages, observer.aborted)
+    except Exception as crash:  # the agent's code failed: that is what we observed
+        messages, terminal, error = observer.ended, "crashed", f"{type(crash).__name__}: {crash}"
+    writer.close()
+    return {"contract": CONTRACT, "step": STEP, "terminal": terminal, "error": error,
+            "transcript": [dump_message(m) for m in messages],
+            "session": active_path(writer.path), "history": history(writer.path),
+            "events": dict(sorted(observer.counts.items()))}
+
+
+def eval_driver(
+    case: Annotated[Path, typer.Option(help="the normalised case (JSON)")],
+    workspace: Annotated[Path, typer.Option(help="the folder the agent works in")],
+    session_dir: Annotated[Path | None, typer.Option(help="where sessions go (step 09 on)")] = None,
+) -> None:
+    """Run one eval case on this checkpoint and print its observation as one JSON object."""
+    try:
+        data = read_case(case, workspace)
+        observation = asyncio.run(drive(data, workspace, session_dir))
+    except CaseError as error:
+        typer.echo(f"error: {case}: {error}", err=True)
+        raise typer.Exit(2) from None
+    print(json_text(observation, sort_keys=True))

@@ -1,0 +1,368 @@
+"""The eval driver: one case in, one observation out, so a harness can measure this checkpoint.
+
+Every checkpoint is a package named `pi`, so no harness can import two of them into one
+process. Instead each checkpoint from step 06 on carries this driver, and a harness (step 14)
+runs `python -m course eval-driver --case CASE.json --workspace DIR` inside the checkpoint's folder.
+The driver runs the agent on the case (`course/eval_case.py` says what a case may ask) and prints
+ONE JSON object, contract 1:
+
+    {"contract": 1, "step": N, "terminal": "completed" | "error" | "aborted" | "max_turns" |
+     "crashed", "error": str | null, "transcript": [message JSON], "session": [...] | null,
+     "events": {event type: count}}
+
+It never judges: it reports what happened. A crash inside the agent (say a practice copy's
+`NotImplementedError("exercise 06-turns: ...")`) is an observation too, `crashed`, and the
+driver still exits 0; only a case it cannot read gives exit code 2 and one line.
+
+The contract only grows. Where later steps add to it:
+  09 session    write the run to a session file in --session-dir and re-read its active
+                path into `session`; `resume` continues a stored session at a chosen leaf.
+  10 compaction `branch`: move to an entry and summarise the branch left behind first.
+  11 resources  skills and project instructions from the workspace in the system prompt.
+  12 extensions `extensions`: trusted extensions from the workspace, with their tool hooks.
+  13 runtime    run through the runtime (history committed, retry, auto-compaction),
+                with the `retry` and `compaction` settings of the case.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections import Counter
+from collections.abc import Callable
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+
+from pi.ai.messages import json_text
+from pi.agent import AgentEvent, LoopConfig, LoopResult, MessageEnd
+from pi.ai import AgentMessage, AssistantMessage, dump_message
+from course.eval_case import STEP, CaseError, boundary, read_case, tool_registry
+
+# [only 06-07]
+#| from pi.agent import run_loop
+#| from pi.ai import AbortController, UserMessage
+#|
+# [end]
+# [from 08]
+# [only 08-12]
+#| from pi.agent import Agent
+#|
+# [end]
+# [end]
+# [from 09]
+import tempfile
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import replace
+
+from pi.coding_agent import SessionWriter, build_context, convert_to_llm, read_session
+from pi.coding_agent.session.entries import MessageEntry
+from course.eval_case import open_session
+
+# [end]
+# [from 10]
+from course.eval_case import branch_to
+
+# [end]
+# [only 11-12]
+#| from course.eval_case import resources
+#|
+# [end]
+# [only 12-12]
+#| from pi.coding_agent import ExtensionRunner, tool_hooks
+#| from course.eval_case import extensions
+#|
+# [end]
+# [from 13]
+from pi.ai import Providers
+from pi.coding_agent.runtime.config import RuntimeConfig
+from pi.coding_agent.runtime.runtime import Runtime
+from pi.coding_agent import DEFAULT_COMPACTION_SETTINGS, CompactionSettings, fixed_clock
+from pi.coding_agent import sequential_ids
+from course.eval_case import NO_USER_FOLDER, START_MS, Compaction, Retry, extension_file, setting
+from course.eval_case import ui_of
+from course.eval_rpc import over_rpc
+
+# [end]
+
+CONTRACT = 1
+
+
+class Observer:
+    """Counts events, keeps every finished message, and fires the case's actions on cue."""
+
+    def __init__(self, actions: list[dict[str, Any]]) -> None:
+        self.counts: Counter[str] = Counter()
+        self.ended: list[AgentMessage] = []
+        self.actions, self.aborted = actions, False
+        self.do: dict[str, Callable[[Any], object]] = {}
+        # [from 13]
+        self.rpc: list[dict[str, Any]] = []  # the responses of an `rpc` case
+        self.session_file: Path | None = None  # where the run ended, when an rpc fork moved it
+        # [end]
+
+    def __call__(self, event: AgentEvent, *state: object) -> None:
+        self.counts[event.type] += 1
+        if isinstance(event, MessageEnd):
+            self.ended.append(event.message)
+        for action in self.actions:
+            if action["event"] == event.type and action.get("nth", 1) == self.counts[event.type]:
+                kind = next(kind for kind in self.do if kind in action)
+                self.aborted = self.aborted or kind == "abort"
+                self.do[kind](action[kind])
+
+
+# [only 06-08]
+#| async def run(case: dict[str, Any], config: LoopConfig, observer: Observer) -> tuple[
+# [end]
+# [only 09-12]
+#| async def run(case: dict[str, Any], config: LoopConfig, observer: Observer,
+#|               writer: SessionWriter) -> tuple[
+# [end]
+# [from 13]
+async def run(case: dict[str, Any], config: LoopConfig, observer: Observer,
+              writer: SessionWriter, settings: RuntimeConfig) -> tuple[
+# [end]
+    list[AgentMessage], LoopResult
+]:
+    """Run the prompt; return the transcript the agent holds and the run's result."""
+    # [from 10]
+    failure = await branch_to(case, writer, config)
+    if failure is not None:
+        return [], LoopResult((), f"branch summary failed: {failure}")
+    # [end]
+    # [only 06-07]
+    #| controller = AbortController()
+    #| observer.do = {"abort": lambda _: controller.abort("aborted by the eval case")}
+    #| prompt = UserMessage(content=case["prompt"], timestamp=0)
+    #| result = await run_loop([prompt], [], config, observer, controller.signal)
+    #| return list(result.messages), result
+    # [end]
+    # [only 08-08]
+    #| agent = Agent(config)
+    # [end]
+    # [only 09-12]
+    #| agent = Agent(config, writer.context().messages)  # type: ignore[arg-type]
+    #| agent.subscribe(recording(writer))
+    # [end]
+    # [only 08-12]
+    #| agent.subscribe(observer)
+    #| observer.do = {"abort": lambda _: agent.abort(), "steer": agent.steer,
+    #|                "follow_up": agent.follow_up}
+    #| result = await agent.prompt(case["prompt"])
+    #| return list(agent.state.messages), result
+    # [end]
+    # [from 13]
+    writer.close()  # the runtime opens the same file and goes on from the same leaf
+    if not writer.tree.entries:  # a new session: the runtime starts the file in its own way
+        writer.path.unlink()
+    runtime = Runtime(replace(settings, session_file=writer.path, leaf_id=writer.leaf_id,
+                              sessions_dir=writer.path.parent))
+    problems = runtime.assembly.extensions.diagnostics
+    if problems:
+        raise CaseError(f"extensions: {problems[0]}")
+    runtime.agent.config = replace(runtime.agent.config, max_turns=config.max_turns)
+    runtime.subscribe(observer)  # type: ignore[arg-type]  # it also counts the runtime's events
+    if "rpc" in case:  # Pi's RPC protocol in process; a fork may move to another file
+        messages, result, observer.session_file = await over_rpc(case, runtime, observer.rpc)
+        return messages, result
+    observer.do = {"abort": lambda _: runtime.abort(), "steer": runtime.steer,
+                   "follow_up": runtime.follow_up}
+    await runtime.prompt(case["prompt"])
+    await runtime.close()
+    return list(runtime.messages), LoopResult((), runtime.agent.state.last_error)
+    # [end]
+# [only 09-12]
+#|
+#|
+#| def recording(writer: SessionWriter) -> Callable[[AgentEvent, object], None]:
+#|     """A listener that appends every finished message to the session file, as it ends."""
+#|
+#|     def record(event: AgentEvent, *state: object) -> None:
+#|         if isinstance(event, MessageEnd):
+#|             writer.append_message(event.message)
+#|
+#|     return record
+# [end]
+# [from 09]
+
+
+@contextmanager
+def session_folder(given: Path | None) -> Iterator[Path]:
+    """The folder the harness gave (`--session-dir`), or a temporary one for this run."""
+    if given is not None:
+        yield given
+        return
+    with tempfile.TemporaryDirectory(prefix="pi-eval-sessions-") as folder:
+        yield Path(folder)
+
+
+def active_path(session: Path) -> list[dict[str, Any]]:
+    """The session file read back from disk: the messages of its leaf, as a resume sees them."""
+    loaded = read_session(session)
+    context = build_context(loaded.tree, loaded.tree.leaf_on_load)
+    return [m.model_dump(mode="json", by_alias=True, exclude_none=True) for m in context.messages]
+
+
+def history(session: Path) -> list[dict[str, Any]]:
+    """Every message on the file's path root → leaf, compacted or not: what really happened.
+
+    The active path hides what a compaction summarised; a call left without its result
+    there is still a broken history, so the harness checks this path too.
+    """
+    loaded = read_session(session)
+    leaf = loaded.tree.leaf_on_load
+    path = loaded.tree.path_to(leaf) if leaf is not None else []
+    return [entry.message.model_dump(mode="json", by_alias=True, exclude_none=True)
+            for entry in path if isinstance(entry, MessageEntry)]
+# [end]
+# [from 13]
+
+
+async def no_wait(ms: int) -> None:
+    """A retry's backoff, skipped: the run's clock is fake, so waiting would prove nothing."""
+
+
+def runtime_config(case: dict[str, Any], config: LoopConfig, providers: Providers,
+                   workspace: Path) -> RuntimeConfig:
+    """The runtime for the case: its boundary, tools and settings; retry only if it asks.
+
+    Skills, AGENTS.md and extensions come from the workspace as a trusted project; the
+    user's own folder is left out. The session file and leaf are filled in by `run`.
+    """
+    retry, compaction = setting(case, Retry), setting(case, Compaction)
+    model, settings = config.model, DEFAULT_COMPACTION_SETTINGS
+    if compaction is not None:
+        model = model.model_copy(update={"context_window": compaction.context_window})
+        settings = CompactionSettings(reserve_tokens=compaction.reserve_tokens,
+                                      keep_recent_tokens=compaction.keep_recent_tokens)
+    tools = tuple(tool for name in config.tools.names() if (tool := config.tools.get(name)))
+    paths = tuple(extension_file(name, workspace) for name in case.get("extensions", []))
+    return RuntimeConfig(
+        cwd=workspace, model=model, providers=providers, clock=fixed_clock(START_MS),
+        ids=sequential_ids(), tools=tools, system_prompt=case.get("system_prompt"),
+        agent_dir=workspace / NO_USER_FOLDER, trusted=True, extension_paths=paths,
+        ui=ui_of(case), sleep=no_wait, compaction=settings, auto_retry=retry is not None,
+        max_retries=retry.max_retries if retry else 0,
+        retry_base_ms=retry.base_delay_ms if retry else 0)
+# [end]
+
+
+def ending(result: LoopResult, messages: list[AgentMessage], aborted: bool) -> tuple[
+    str, str | None
+]:
+    """The terminal state of a run that returned, and its error text (an abort wins over the
+    aborted reply's error text, which the runtime also reports as the run's error)."""
+    if result.error and result.error.startswith("max_turns"):
+        return "max_turns", result.error
+    replies = [m for m in messages if isinstance(m, AssistantMessage)]
+    last = replies[-1] if replies else None
+    if aborted or (last is not None and last.stop_reason == "aborted"):
+        return "aborted", last.error_message if last else None
+    if result.error:
+        return "error", result.error
+    if last is None:
+        return "error", "the run ended without a reply"
+    if last.stop_reason in ("error", "length"):
+        return "error", last.error_message or f"stopReason {last.stop_reason}"
+    return "completed", None
+
+
+# [only 06-08]
+#| async def drive(case: dict[str, Any], workspace: Path) -> dict[str, Any]:
+# [end]
+# [from 09]
+async def drive(case: dict[str, Any], workspace: Path, session_dir: Path | None = None,
+                ) -> dict[str, Any]:
+    """Run one case with its session file in `session_dir` (a temporary folder if None).
+
+    Whatever the agent does is observed; only a case that names something this run cannot
+    use (a stored session or leaf that is not there, say) raises CaseError.
+    """
+    with session_folder(session_dir) as folder:
+        return await observe(case, workspace, folder)
+
+
+async def observe(case: dict[str, Any], workspace: Path, folder: Path) -> dict[str, Any]:
+# [end]
+    """Run one case (checked by `checked_case`) on `workspace`; the observation, never a raise."""
+    model, providers, options = boundary(case)
+    config = LoopConfig(model=model, stream=providers.stream, options=options,
+                        tools=tool_registry(list(case.get("tools", [])), workspace),
+                        system_prompt=case.get("system_prompt"),
+                        max_turns=case.get("max_turns", 50))
+    # [from 09]
+    config = replace(config, convert_to_llm=convert_to_llm)  # type: ignore[arg-type]
+    writer = open_session(case, folder, workspace)
+    # [end]
+    # [only 12-12]
+    #| found = extensions(case, workspace, list(config.tools.names()))
+    #| for tool in found.tools():
+    #|     config.tools.add(tool)
+    #| config = replace(config, tool_hooks=tool_hooks(ExtensionRunner(found.extensions)))
+    # [end]
+    # [only 11-12]
+    #| loaded = resources(case, config.tools, workspace)
+    #| config = replace(config, system_prompt=loaded.system_prompt)
+    #| case = {**case, "prompt": loaded.expand_input(case["prompt"]) or case["prompt"]}
+    # [end]
+    observer = Observer(list(case.get("actions", [])))
+    try:
+        # [only 06-08]
+        #| messages, result = await run(case, config, observer)
+        # [end]
+        # [only 09-12]
+        #| messages, result = await run(case, config, observer, writer)
+        # [end]
+        # [from 13]
+        settings = runtime_config(case, config, providers, workspace)
+        messages, result = await run(case, config, observer, writer, settings)
+        # [end]
+        terminal, error = ending(result, messages, observer.aborted)
+    # [from 13]
+    except CaseError:  # an extension the runtime could not load: the case, not the agent
+        raise
+    # [end]
+    except Exception as crash:  # the agent's code failed: that is what we observed
+        messages, terminal, error = observer.ended, "crashed", f"{type(crash).__name__}: {crash}"
+    # [from 09]
+    writer.close()
+    # [end]
+    return {"contract": CONTRACT, "step": STEP, "terminal": terminal, "error": error,
+            # [only 06-08]
+            #| "transcript": [dump_message(m) for m in messages], "session": None,
+            # [end]
+            # [only 09-12]
+            #| "transcript": [dump_message(m) for m in messages],
+            #| "session": active_path(writer.path), "history": history(writer.path),
+            # [end]
+            # [from 13]
+            "transcript": [dump_message(m) for m in messages],
+            "session": active_path(observer.session_file or writer.path),
+            "history": history(observer.session_file or writer.path),
+            **({"rpc": observer.rpc} if "rpc" in case else {}),
+            # [end]
+            "events": dict(sorted(observer.counts.items()))}
+
+
+def eval_driver(
+    case: Annotated[Path, typer.Option(help="the normalised case (JSON)")],
+    workspace: Annotated[Path, typer.Option(help="the folder the agent works in")],
+    session_dir: Annotated[Path | None, typer.Option(help="where sessions go (step 09 on)")] = None,
+) -> None:
+    """Run one eval case on this checkpoint and print its observation as one JSON object."""
+    try:
+        data = read_case(case, workspace)
+        # [from 09]
+        observation = asyncio.run(drive(data, workspace, session_dir))
+        # [end]
+    except CaseError as error:
+        typer.echo(f"error: {case}: {error}", err=True)
+        raise typer.Exit(2) from None
+    # [only 06-08]
+    #| print(json_text(asyncio.run(drive(data, workspace)), sort_keys=True))
+    # [end]
+    # [from 09]
+    print(json_text(observation, sort_keys=True))
+    # [end]

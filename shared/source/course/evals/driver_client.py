@@ -1,0 +1,114 @@
+"""Run a checkpoint's eval driver as a subprocess and read back its one observation.
+
+Each checkpoint is a package named `pi`, so the harness never imports the code it measures:
+it runs `python -m course eval-driver` with the checkpoint's folder as the working directory, so
+that folder's `pi` is the one that answers. That is also what lets the harness of step 14
+measure step 08, or a learner's practice copy. The child gets a timeout, and its stdout is
+checked against contract 1 before anyone trusts it: a driver that crashed, hung, or printed
+something else is an infrastructure failure with its own code, never a verdict on the agent.
+"""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from pi.ai.bounded import read_json
+from course.evals.graders import command_env
+from course.evals.workspace import Prepared
+
+CONTRACT = 1
+TERMINALS = ("completed", "error", "aborted", "max_turns", "crashed")
+DRIVER = ("-m", "course", "eval-driver")
+
+
+class DriverFailure(Exception):
+    """The driver gave no usable observation; `code` is the fixed infra code."""
+
+    def __init__(self, code: str, detail: str) -> None:
+        super().__init__(f"{code}: {detail}")
+        self.code, self.detail = code, detail
+
+
+@dataclass(frozen=True)
+class Observation:
+    step: int
+    terminal: str
+    error: str | None
+    transcript: tuple[Mapping[str, Any], ...]
+    session: tuple[Mapping[str, Any], ...] | None
+    events: Mapping[str, int]
+    rpc: tuple[Mapping[str, Any], ...] = ()  # responses of a case driven over RPC (step 13 on)
+    history: tuple[Mapping[str, Any], ...] | None = None  # root → leaf, compacted parts too
+
+    @property
+    def active_path(self) -> tuple[Mapping[str, Any], ...]:
+        """What the run ended with: the session's active path once there is a session."""
+        return self.session if self.session is not None else self.transcript
+
+
+def child_env() -> dict[str, str]:
+    """A judge command's environment, made reproducible for the driver's own process."""
+    return {**command_env(), "PYTHONHASHSEED": "0", "PYTHONIOENCODING": "utf-8"}
+
+
+def run_driver(checkpoint: Path, prepared: Prepared, timeout: float,
+               command: Sequence[str] = (sys.executable, *DRIVER)) -> str:
+    """The driver's stdout; DriverFailure if it timed out or exited with an error."""
+    arguments = [*command, "--case", str(prepared.case_file), "--workspace",
+                 str(prepared.workspace), "--session-dir", str(prepared.sessions)]
+    try:
+        done = subprocess.run(arguments, cwd=checkpoint, env=child_env(), capture_output=True,
+                              text=True, encoding="utf-8", errors="replace", timeout=timeout,
+                              stdin=subprocess.DEVNULL, check=False)
+    except subprocess.TimeoutExpired:
+        raise DriverFailure("driver_timeout", f"no observation after {timeout:g} s") from None
+    if done.returncode == 2:
+        raise DriverFailure("case_refused", last_lines(done.stderr, 1))
+    if done.returncode != 0:
+        raise DriverFailure("driver_crashed", f"exit {done.returncode}: {last_lines(done.stderr)}")
+    return done.stdout
+
+
+def last_lines(text: str, count: int = 3) -> str:
+    """The last lines of a child's stderr, joined: where a crash says what went wrong."""
+    lines = [line.strip() for line in text.strip().splitlines() if line.strip()]
+    return " | ".join(lines[-count:])[:300] if lines else "(no output)"
+
+
+def messages(value: Any, field: str) -> tuple[Mapping[str, Any], ...]:
+    if not isinstance(value, list) or not all(
+        isinstance(m, dict) and isinstance(m.get("role"), str) for m in value
+    ):
+        raise DriverFailure("bad_observation", f"{field}: expected a list of messages")
+    return tuple(value)
+
+
+def parse_observation(stdout: str) -> Observation:
+    """Contract 1, checked field by field; DriverFailure('bad_observation') otherwise."""
+    lines = stdout.strip().splitlines()
+    try:
+        data = read_json(lines[-1]) if lines else None
+    except ValueError:
+        data = None
+    if not isinstance(data, dict) or data.get("contract") != CONTRACT:
+        raise DriverFailure("bad_observation", "no contract-1 JSON object on the last line")
+    if data.get("terminal") not in TERMINALS or not isinstance(data.get("step"), int):
+        raise DriverFailure("bad_observation", "terminal or step missing or unknown")
+    events = data.get("events")
+    if not isinstance(events, dict) or not all(isinstance(n, int) for n in events.values()):
+        raise DriverFailure("bad_observation", "events: expected counts by type")
+    session = data.get("session")
+    error = data.get("error")
+    rpc = data.get("rpc", [])
+    if not isinstance(rpc, list) or not all(isinstance(r, dict) for r in rpc):
+        raise DriverFailure("bad_observation", "rpc: expected a list of responses")
+    return Observation(data["step"], data["terminal"], error if isinstance(error, str) else None,
+                       messages(data.get("transcript"), "transcript"),
+                       None if session is None else messages(session, "session"), events,
+                       tuple(rpc), None if data.get("history") is None else messages(
+                           data["history"], "history"))
