@@ -83,15 +83,15 @@ class Generator:
 
     def events(self, before: int) -> None:
         """What happens now and then between turns: settings, branches, labels, compactions."""
-        w, count = self.writer, len(self.writer.tree.nodes)
+        w, count = self.writer, len(self.writer.tree.entries)
         if self.rng.random() < 0.1:
             w.append_thinking_level_change(self.rng.choice(LEVELS))
         if count // 200 > before // 200 and w.leaf_id:
-            w.branch(w.tree.node_path(w.leaf_id)[-4].id)
+            w.branch(w.tree.path_to(w.leaf_id)[-4].id)
         if count // 1000 > before // 1000:
-            w.append_label(w.tree.nodes[self.rng.randrange(count)].id, self.text(5, 15))
+            w.append_label(w.tree.entries[self.rng.randrange(count)].id, self.text(5, 15))
         if count // 2500 > before // 2500 and w.leaf_id:
-            kept = w.tree.node_path(w.leaf_id)[-40]
+            kept = w.tree.path_to(w.leaf_id)[-40]
             w.append_compaction(self.text(1000, 3000), kept.id, self.context)
             self.context = 30_000
 
@@ -99,10 +99,10 @@ class Generator:
         """Turns until `size` entries; the file always ends with a turn (a leaf that is a
         compaction would leave nothing to cut or prepare)."""
         before = 0
-        while len(self.writer.tree.nodes) < size:
+        while len(self.writer.tree.entries) < size:
             if before:
                 self.events(before)
-            before = len(self.writer.tree.nodes)
+            before = len(self.writer.tree.entries)
             self.turn()
 
 

@@ -12,10 +12,9 @@ from pi.coding_agent.session.entries import (
     ThinkingLevelChangeEntry,
 )
 from pi.coding_agent.session.errors import SessionError
-from pi.coding_agent.session.nodes import ids_of, last_of_type, message_tokens, types_of
 from pi.coding_agent.session.reader import read_session
 from pi.coding_agent.session.show import tree_rows
-from pi.coding_agent.session.tree import Node, SessionTree
+from pi.coding_agent.session.tree import SessionTree
 
 STEP = 9
 
@@ -129,12 +128,12 @@ def test_the_path_walks_each_parent_once() -> None:
             return super().get(key, default)
 
         def __getitem__(self, key):  # type: ignore[no-untyped-def]
-            Counting.lookups += 1  # `node_of[id]` is a lookup as much as `node_of.get(id)`
+            Counting.lookups += 1  # `by_id[id]` is a lookup as much as `by_id.get(id)`
             return super().__getitem__(key)
 
     depth = 20_000
     tree = SessionTree([entry("e0", None)] + [entry(f"e{i}", f"e{i - 1}") for i in range(1, depth)])
-    tree.node_of = Counting(tree.node_of)
+    tree.by_id = Counting(tree.by_id)
     path = tree.path_to(f"e{depth - 1}")
     assert [e.id for e in path[:2]] == ["e0", "e1"] and len(path) == depth
     assert Counting.lookups == depth  # the leaf, then one lookup per parent
@@ -161,39 +160,23 @@ def test_a_used_id_is_an_error_and_the_tree_is_unchanged() -> None:
     tree = SessionTree([entry("a", None)])
     with pytest.raises(SessionError, match=r"^entry id a is already used by an earlier entry$"):
         tree.add(entry("a", None))
-    by_hand = Node("a", None, "2026-01-01T00:00:00.000Z", "thinking_level_change", None,
-                   entry("a", None))
-    with pytest.raises(SessionError, match=r"^entry id a is already used"):  # no file, no line
-        tree.add_node(by_hand)
-    assert [node.id for node in tree.nodes] == ["a"]
+    with pytest.raises(SessionError, match=r"^f\.jsonl:3: entry id a is already used"):
+        tree.add(entry("a", None), None, "f.jsonl:3")
+    assert [e.id for e in tree.entries] == ["a"]
 
 
-def test_the_entry_views_read_the_nodes_and_agree_with_a_plain_list() -> None:
+def test_the_path_and_the_entries_are_plain_lists() -> None:
     entries = [entry("a", None), label("b", "a", "a", "mine"), entry("c", "b"),
                label("d", "c", "a", None), entry("e", "d")]
     tree = SessionTree(entries)
-    path = tree.path_to("e")
-    assert path == entries and list(tree.entries) == entries
-    assert path != entries[:2] and path != "abcde" and path != 5
-    assert repr(path) == "EntryPath(5 entries)" and repr(tree.entries) == "EntryList(5 entries)"
-    assert repr(tree.node_of["b"]) == "Node('b', 'label', parent='a')"
-    with pytest.raises(TypeError, match=r"^an entry list is not hashable$"):
-        hash(path)
-    for view in (path, entries):  # a view answers from its nodes, a list from its entries
-        assert ids_of(view) == ["a", "b", "c", "d", "e"]
-        assert types_of(view) == ["thinking_level_change", "label"] * 2 + ["thinking_level_change"]
-        assert (last_of_type(view, "label"), last_of_type(view, "compaction")) == (3, -1)
-        assert last_of_type(view, "thinking_level_change") == 4
-        assert [message_tokens(view, i) for i in range(5)] == [None] * 5  # no message entries
-    assert last_of_type(SessionTree().entries, "label") == last_of_type([], "label") == -1
+    assert tree.path_to("e") == entries and tree.entries == entries
 
 
 def test_by_id_is_a_mapping_of_the_entries() -> None:
     entries = [entry("a", None), entry("b", "a")]
     index = SessionTree(entries).by_id
     assert index["b"] == entries[1] and "b" in index and "z" not in index
-    assert list(index) == ["a", "b"] and len(index) == 2 and dict(index) == {"a": entries[0],
-                                                                            "b": entries[1]}
+    assert index == {"a": entries[0], "b": entries[1]}
     with pytest.raises(KeyError):
         index["z"]
 

@@ -11,11 +11,10 @@ from pathlib import Path
 import pytest
 
 from pi.coding_agent.session.context import build_context
-from pi.coding_agent.session.entries import CompactionEntry, MessageEntry
+from pi.coding_agent.session.entries import CompactionEntry, MessageEntry, parse_entry
 from pi.coding_agent.session.errors import SessionError
 from pi.coding_agent.session.ids import sequential_ids
-from pi.coding_agent.session.lines import decode, entry_at
-from pi.coding_agent.session.migrate import Migration, migrate_file
+from pi.coding_agent.session.migrate import migrate_file
 from pi.coding_agent.session.reader import LoadedSession, read_session
 from pi.coding_agent.session.tokens import estimate_tokens, js_length
 
@@ -107,63 +106,39 @@ def test_reading_an_old_file_twice_gives_the_same_ids(data_dir: Path) -> None:
     assert [e.id for e in first.entries] == [e.id for e in again.entries]
 
 
-def slow_migration(raw: bytes, migration: Migration, where: str) -> object:
-    """An old line the slow way: decoded, migrated as data, validated; or the error's text."""
-    try:
-        return entry_at(migration.entry(decode(raw, where)), where)
-    except SessionError as error:
-        return str(error)
+def v1_file(tmp_path: Path, *lines: str) -> Path:
+    path = tmp_path / "old.jsonl"
+    header = '{"type":"session","id":"s","timestamp":"2026-01-01T00:00:00.000Z","cwd":"/w"}'
+    path.write_text("".join(line + "\n" for line in (header, *lines)))
+    return path
 
 
-def one_pass_migration(lines: list[bytes], migration: Migration) -> list[object] | str:
-    """Old lines as the reader migrates a file's lines, all at once; a bad line ends it."""
-    numbered = list(enumerate(lines, start=2))
-    try:
-        return [node.entry for node in migration.nodes(numbered, "old.jsonl")]
-    except SessionError as error:
-        return str(error)
+V1_USER = ('{"type":"message","timestamp":"t","message":{"role":"user","content":"hi",'
+           '"timestamp":1}}')
 
 
-def slow_migrations(lines: list[bytes], migration: Migration) -> list[object] | str:
-    """The same lines the slow way, one after another, up to the first error's text."""
-    out: list[object] = []
-    for number, raw in enumerate(lines, start=2):
-        result = slow_migration(raw, migration, f"old.jsonl:{number}")
-        if isinstance(result, str):
-            return result
-        out.append(result)
-    return out
+def test_a_v1_compaction_index_becomes_the_id_of_that_entry(tmp_path: Path) -> None:
+    path = v1_file(tmp_path, V1_USER, V1_USER, '{"type":"compaction","timestamp":"t","summary":'
+                   '"s","firstKeptEntryIndex":2,"tokensBefore":5}')
+    entries = read_session(path).entries
+    assert [(e.id, e.parent_id) for e in entries] == [
+        ("00000001", None), ("00000002", "00000001"), ("00000003", "00000002")]
+    assert isinstance(entries[2], CompactionEntry) and entries[2].first_kept_entry_id == "00000002"
 
 
-ODD_OLD_LINES = [
-    b'{"type":"label","targetId":"x","label":"mine","id":"own","parentId":"p"}\n',  # ids there
-    b'{}\n', b'{ }\n', b'{"type":"label","targetId":"x",}\n', b'[1,2]\n', b'"text"\n',
-    b'{"type":"label","targetId":"x"}   \n', b'{"type":"label","targetId":"x"} junk}\n',
-    b'{"type":"label","targetId":"x"}\r\n', b' {"type":"label","targetId":"x"}\n',
-    b'{"type":"message","timestamp":"t","message":{"role":"hookMessage","customType":"h",'
-    b'"content":"hi","display":true,"timestamp":1}}\n',
-    b'{"type":"compaction","timestamp":"t","summary":"s","firstKeptEntryIndex":1,'
-    b'"tokensBefore":5}\n',
-    b'{"type":"compaction","timestamp":"t","summary":"s","firstKeptEntryIndex":1,'
-    b'"firstKeptEntryId":"stale","tokensBefore":5}\n',
-]
+@pytest.mark.parametrize("index", ["4", "0", "1.5"])
+def test_a_v1_compaction_index_that_names_no_earlier_entry_leaves_no_id(
+        tmp_path: Path, index: str) -> None:
+    path = v1_file(tmp_path, V1_USER, '{"type":"compaction","timestamp":"t","summary":"s",'
+                   f'"firstKeptEntryIndex":{index},"tokensBefore":5}}', V1_USER)
+    with pytest.raises(SessionError, match=r"old\.jsonl:3: firstKeptEntryId: Field required"):
+        read_session(path)
 
 
-@pytest.mark.parametrize("version", [1, 2])
-def test_an_old_line_read_in_one_pass_is_what_migrating_its_data_gives(
-        data_dir: Path, version: int) -> None:
-    raw_lines = [line + b"\n" for name in ("large-session", "before-compaction")
-                 for line in (sessions(data_dir) / f"{name}.jsonl").read_bytes().splitlines()[1:]]
-    slow, fast = Migration(version, sequential_ids()), Migration(version, sequential_ids())
-    assert one_pass_migration(raw_lines, fast) == slow_migrations(raw_lines, slow)
-    assert fast.line_ids == slow.line_ids, "the same ids, given in the same order"
-    for raw in raw_lines[:300]:  # each line alone too: a version-2 file's first line fails
-        slow, fast = Migration(version, sequential_ids()), Migration(version, sequential_ids())
-        assert one_pass_migration([raw], fast) == slow_migrations([raw], slow), raw
-    for odd in ODD_OLD_LINES:  # each after two good lines (an error ends a read)
-        slow, fast = Migration(version, sequential_ids()), Migration(version, sequential_ids())
-        lines = [*raw_lines[:2], odd]
-        assert one_pass_migration(lines, fast) == slow_migrations(lines, slow), odd
+def test_a_v1_line_that_has_ids_gets_new_ones_like_every_other(tmp_path: Path) -> None:
+    path = v1_file(tmp_path, '{"type":"label","timestamp":"t","targetId":"x","id":"own",'
+                   '"parentId":"p"}')
+    assert [(e.id, e.parent_id) for e in read_session(path).entries] == [("00000001", None)]
 
 
 @pytest.mark.parametrize("name", ["large-session", "before-compaction"])
@@ -281,3 +256,44 @@ def test_blank_lines_are_skipped_like_pi(tmp_path: Path) -> None:
 def test_a_missing_file_is_one_line(tmp_path: Path) -> None:
     with pytest.raises(SessionError, match=r"nope.jsonl: No such file"):
         read_session(tmp_path / "nope.jsonl")
+
+
+def written_session(tmp_path: Path, turns: int = 6) -> Path:
+    path = tmp_path / "s.jsonl"
+    lines = [HEADER] + [USER % (f"u{n}", f'"u{n - 1}"' if n else "null") for n in range(turns)]
+    path.write_text("".join(line + "\n" for line in lines))
+    return path
+
+
+def test_every_entry_is_the_entry_a_parse_of_its_line_gives(tmp_path: Path) -> None:
+    path = written_session(tmp_path)
+    lines = path.read_bytes().splitlines()[1:]
+    assert read_session(path).entries == [parse_entry(json.loads(line), "x") for line in lines]
+
+
+@pytest.mark.parametrize("line", [2, 4, 7])
+def test_a_bad_line_anywhere_is_named(tmp_path: Path, line: int) -> None:
+    path = written_session(tmp_path)
+    lines = path.read_text().splitlines(keepends=True)
+    lines[line - 1] = lines[line - 1].replace('"content":"hi"', '"content":42')
+    path.write_text("".join(lines))
+    with pytest.raises(SessionError, match=rf"s\.jsonl:{line}: message\.content"):
+        read_session(path)
+
+
+def test_of_two_bad_lines_the_first_in_the_file_is_named(tmp_path: Path) -> None:
+    path = written_session(tmp_path)
+    lines = path.read_text().splitlines(keepends=True)
+    lines[3] = "{not json\n"
+    lines[-1] = lines[-1].replace('"timestamp":1}', '"timestamp":"soon"}')
+    path.write_text("".join(lines))
+    with pytest.raises(SessionError, match=r"s\.jsonl:4: not valid JSON"):
+        read_session(path)
+
+
+def test_json_only_python_reads_is_still_read(tmp_path: Path) -> None:
+    path = written_session(tmp_path)
+    lines = path.read_text().splitlines(keepends=True)
+    lines[2] = lines[2].replace('"timestamp":1}', '"timestamp":1,"score":NaN}')
+    path.write_text("".join(lines))
+    assert len(read_session(path).entries) == 6

@@ -24,7 +24,7 @@ from rich.text import Text
 from rich.tree import Tree
 
 from pi.coding_agent.session.context import build_context
-from pi.coding_agent.session.entries import SessionEntry
+from pi.coding_agent.session.entries import MessageEntry, SessionEntry
 from pi.coding_agent.session.errors import SessionError
 from pi.coding_agent.session.reader import LoadedSession, read_session
 from pi.ai.messages import json_text
@@ -88,7 +88,7 @@ def joined(counts: Counter[str]) -> str:
 def info(file: FileArg) -> None:
     """Version, entry counts by type and message role, leaf on load, name, labels, warnings."""
     session = load(file)
-    entries, nodes = session.entries, session.tree.nodes  # counting reads the nodes only
+    entries = session.entries
     version = str(session.file_version)
     if session.migrated:
         version += f", migrated to {session.header.version} in memory (the file is unchanged)"
@@ -99,8 +99,9 @@ def info(file: FileArg) -> None:
     rows = [
         ("file", str(file)), ("version", version), ("session", session.header.id),
         ("cwd", session.header.cwd), ("name", session.tree.name or "none"),
-        ("entries", f"{len(entries)}: {joined(Counter(node.type for node in nodes))}"),
-        ("messages", joined(Counter(node.role for node in nodes if node.role is not None))),
+        ("entries", f"{len(entries)}: {joined(Counter(entry.type for entry in entries))}"),
+        ("messages", joined(Counter(entry.message.role for entry in entries
+                                    if isinstance(entry, MessageEntry)))),
         ("leaf on load", leaf_text), ("labels", labels or "none"),
         ("warnings", "; ".join(session.warnings) or "none"),
     ]

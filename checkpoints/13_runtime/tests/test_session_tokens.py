@@ -1,7 +1,5 @@
 """Pi's token estimates: UTF-16 characters / 4, per-role rules, usage when reported."""
 
-from collections.abc import Iterator
-from itertools import chain
 
 from pi.ai import (
     AppMessage,
@@ -22,7 +20,6 @@ from pi.coding_agent.messages import (
 )
 from pi.coding_agent.session.tokens import (
     calculate_context_tokens,
-    context_tokens_newest_first,
     estimate_context_tokens,
     estimate_tokens,
     js_length,
@@ -97,25 +94,6 @@ def test_the_context_estimate_uses_the_last_normal_reply() -> None:
     assert (alone.tokens, alone.usage_tokens, alone.last_usage_index) == (4, 0, None)
     after_abort = estimate_context_tokens([user, reply("ok", 1000), reply("", 5000, "aborted")])
     assert (after_abort.tokens, after_abort.last_usage_index) == (1000, 1), "an abort is no usage"
-
-
-def test_the_estimate_read_newest_first_is_the_context_estimate() -> None:
-    user = UserMessage(content="abcdefgh", timestamp=0)  # 2 tokens
-    lists = [[], [user], [user, user], [user, reply("ok", 1000)],
-             [user, reply("ok", 1000), user, reply("", 9999, "error"), user],
-             [reply("a", 50), user, reply("b", 70, "aborted"), user], [reply("", 70, "error")]]
-    for messages in lists:
-        assert context_tokens_newest_first(reversed(messages)) == estimate_context_tokens(
-            messages).tokens, messages
-
-
-def test_the_estimate_read_newest_first_stops_at_the_last_reported_usage() -> None:
-    def older() -> Iterator[UserMessage]:
-        raise AssertionError("read past the reply that reported its usage")
-        yield UserMessage(content="", timestamp=0)
-
-    user = UserMessage(content="abcdefgh", timestamp=0)
-    assert context_tokens_newest_first(chain([user, reply("ok", 1000)], older())) == 1002
 
 
 def test_bash_notes_follow_a_blank_line_as_in_pis_bash_execution_to_text() -> None:

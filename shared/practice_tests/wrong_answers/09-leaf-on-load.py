@@ -1,3 +1,3 @@
 # mistake: takes the deepest entry as the leaf, not the one written last
 # expect: 'd'
-return max(self.nodes, key=lambda node: len(self.node_path(node.id))).id if self.nodes else None
+return max(self.entries, key=lambda entry: len(self.path_to(entry.id))).id if self.entries else None

@@ -7,14 +7,12 @@ from compaction_reference import load
 
 from pi.ai import TextContent, ToolResultMessage, UserMessage
 from pi.coding_agent.compaction.cut_points import CutPoint, find_cut_point, find_turn_start_index
-from pi.coding_agent.compaction.thresholds import DEFAULT_COMPACTION_SETTINGS
 from pi.coding_agent.messages import (
     BashExecutionMessage,
     BranchSummaryMessage,
     CompactionSummaryMessage,
     CustomMessage,
 )
-from pi.coding_agent.session import nodes
 from pi.coding_agent.session.entries import (
     BranchSummaryEntry,
     CustomMessageEntry,
@@ -22,7 +20,7 @@ from pi.coding_agent.session.entries import (
     MessageEntry,
     SessionEntry,
 )
-from pi.coding_agent.session.tree import EntryPath, SessionTree
+from pi.coding_agent.session.tree import SessionTree
 
 STEP = 10
 TS = "2026-01-01T00:00:00.000Z"
@@ -40,7 +38,7 @@ def tool_result(ident: str, tokens: int = 10) -> MessageEntry:
     return MessageEntry(id=ident, parent_id=None, timestamp=TS, message=message)
 
 
-def chained(entries: list[SessionEntry]) -> EntryPath:
+def chained(entries: list[SessionEntry]) -> list[SessionEntry]:
     """The same entries as a path from a tree: ids e0, e1, …, each the parent of the next."""
     tree = SessionTree()
     for i, entry in enumerate(entries):
@@ -66,47 +64,12 @@ def test_cut_points_match_pi_on_the_v3_files_by_id(data_dir, name) -> None:
 
 @pytest.mark.parametrize("name", FIXTURES)
 def test_a_path_from_the_tree_cuts_where_a_list_of_its_entries_cuts(data_dir, name) -> None:
-    path = load(data_dir, name).path()  # read from the nodes, estimates kept on them
+    path = load(data_dir, name).path()
     entries = list(path)
     for keep in (1, 500, 20_000, 10**9):
         for start in (0, len(path) // 2):
             assert find_cut_point(path, start, len(path), keep) == find_cut_point(
                 entries, start, len(entries), keep), (keep, start)
-
-
-def estimates_made(monkeypatch) -> list[object]:
-    """The messages estimated from now on, one item per estimate made."""
-    estimated: list[object] = []
-    estimate = nodes.estimate_tokens
-    monkeypatch.setattr(nodes, "estimate_tokens",
-                        lambda message: estimated.append(message) or estimate(message))
-    return estimated
-
-
-def test_finding_the_cut_point_again_estimates_no_message_again(data_dir, monkeypatch) -> None:
-    path = load(data_dir, "large-session").path()
-    estimated = estimates_made(monkeypatch)
-    keep = 5 * nodes.NEWEST_TOKENS  # further back than the reader estimated
-    first = find_cut_point(path, 0, len(path), keep)
-    once = len(estimated)
-    assert once > 0 and len({id(message) for message in estimated}) == once
-    assert find_cut_point(path, 0, len(path), keep) == first
-    assert len(estimated) == once, "each node keeps its message's estimate"
-
-
-@pytest.mark.parametrize("name", FIXTURES)
-def test_a_session_just_read_is_cut_with_the_estimates_its_reader_made(
-        data_dir, monkeypatch, name) -> None:
-    path = load(data_dir, name).path()
-    estimated = estimates_made(monkeypatch)
-    cut = find_cut_point(path, 0, len(path), DEFAULT_COMPACTION_SETTINGS.keep_recent_tokens)
-    assert estimated == []
-    assert cut == find_cut_point(list(path), 0, len(path),
-                                 DEFAULT_COMPACTION_SETTINGS.keep_recent_tokens)
-
-
-def test_the_reader_estimates_as_far_back_as_a_compaction_keeps_by_default() -> None:
-    assert DEFAULT_COMPACTION_SETTINGS.keep_recent_tokens == nodes.NEWEST_TOKENS
 
 
 @pytest.mark.parametrize("name", FIXTURES)

@@ -149,7 +149,8 @@ def test_a_line_nested_thousands_deep_is_one_line_naming_it(tmp_path) -> None:
     path.write_bytes(path.read_bytes() + line.encode())
     for command in ("info", "tree", "context"):
         code, _, err = invoke(command, path)
-        assert code == 2 and err.strip() == f"error: {path}:2: nested too deeply to read"
+        assert code == 2 and err.strip() == (f"error: {path}:2: too large to read (nested deeper "
+                                             "than 200 levels)")
 
 
 @pytest.mark.skipif(not hasattr(__import__("os"), "mkfifo"), reason="FIFOs are POSIX")

@@ -33,7 +33,6 @@ from pi.coding_agent.session.entries import (
     SessionEntry,
 )
 from pi.coding_agent.session.tokens import estimate_tokens
-from pi.coding_agent.session.tree import ids_of
 
 BRANCH_SUMMARY_MAX_TOKENS = 2048
 NOTHING_TO_SUMMARIZE = "No content to summarize"
@@ -69,9 +68,9 @@ def collect_entries_for_branch_summary(
     old_path: Sequence[SessionEntry], target_path: Sequence[SessionEntry]
 ) -> BranchEntries:
     """The old path's entries below the deepest entry it shares with the target's path."""
-    old_ids = ids_of(old_path)  # read from the tree's nodes: nothing is built
+    old_ids = [entry.id for entry in old_path]
     shared = set(old_ids)
-    ancestor = next((i for i in reversed(ids_of(target_path)) if i in shared), None)
+    ancestor = next((i for i in reversed([entry.id for entry in target_path]) if i in shared), None)
     start = old_ids.index(ancestor) + 1 if ancestor is not None else 0
     return BranchEntries(list(old_path[start:]), ancestor)
 

@@ -33,8 +33,7 @@ from pi.coding_agent.session.entries import (
     ThinkingLevelChangeEntry,
 )
 from pi.coding_agent.session.ids import ms_from_iso
-from pi.coding_agent.session.nodes import ids_of, last_of_type
-from pi.coding_agent.session.tree import EntryPath, Node, SessionTree
+from pi.coding_agent.session.tree import SessionTree
 
 ContextMessage = AgentMessage | CodingMessage
 
@@ -68,11 +67,11 @@ class SessionContext:
 
 def build_context(tree: SessionTree, leaf_id: str | None) -> SessionContext:
     """Pi's buildSessionContext: None → empty; an unknown id → the last entry of the file."""
-    if leaf_id is None or not tree.nodes:
+    if leaf_id is None or not tree.entries:
         return SessionContext(None, 0, (), ())
-    leaf = leaf_id if leaf_id in tree.node_of else tree.nodes[-1].id
-    path = tree.node_path(leaf)
-    compaction, shown = visible_entries(EntryPath(path))
+    leaf = leaf_id if leaf_id in tree.by_id else tree.entries[-1].id
+    path = tree.path_to(leaf)
+    compaction, shown = visible_entries(path)
     messages: list[ContextMessage] = []
     entry_ids: list[str] = []
     if compaction is not None:
@@ -87,6 +86,11 @@ def build_context(tree: SessionTree, leaf_id: str | None) -> SessionContext:
     return SessionContext(leaf, len(path), tuple(messages), tuple(entry_ids), thinking, model)
 
 
+def latest_compaction(path: Sequence[SessionEntry]) -> int:
+    """The index of the last compaction entry on the path, or -1 when there is none."""
+    return next((i for i in reversed(range(len(path))) if path[i].type == "compaction"), -1)
+
+
 def visible_entries(
     path: Sequence[SessionEntry],
 ) -> tuple[CompactionEntry | None, Sequence[SessionEntry]]:
@@ -94,15 +98,14 @@ def visible_entries(
 
     With no compaction, that is the whole path. With one, it is the entries before it from
     the one whose id is `firstKeptEntryId` (none, when that id is not before it on the
-    path), followed by every entry after the compaction. Types and ids are read from the
-    path's nodes (`last_of_type`, `ids_of`): an entry before the first kept one is never built.
+    path), followed by every entry after the compaction.
     """
-    latest = last_of_type(path, "compaction")  # read from the nodes: nothing is built
+    latest = latest_compaction(path)
     if latest < 0:
         return None, path
     compaction = path[latest]
     assert isinstance(compaction, CompactionEntry)
-    before = ids_of(path)[:latest]
+    before = [entry.id for entry in path[:latest]]
     first_kept = compaction.first_kept_entry_id
     kept = list(path[before.index(first_kept):latest]) if first_kept in before else []
     return compaction, kept + list(path[latest + 1:])
@@ -128,17 +131,17 @@ def summary_of(compaction: CompactionEntry) -> CompactionSummaryMessage:
                                     timestamp=ms_from_iso(compaction.timestamp))
 
 
-def settings_on(path: list[Node]) -> tuple[str, ModelRef | None]:
+def settings_on(path: Sequence[SessionEntry]) -> tuple[str, ModelRef | None]:
     """The thinking level and model in force at the end of the path.
 
     Each is set by the last entry on the path that says so (a model change, or a reply,
-    which names the model that wrote it), so the path is read backwards and only the entries
-    that decide are built.
+    which names the model that wrote it), so the path is read backwards.
     """
-    thinking = next((node.entry for node in reversed(path)
-                     if node.type == "thinking_level_change"), None)
-    says_model = next((node.entry for node in reversed(path) if node.type == "model_change"
-                       or node.role == "assistant"), None)
+    thinking = next((entry for entry in reversed(path)
+                     if isinstance(entry, ThinkingLevelChangeEntry)), None)
+    says_model = next((entry for entry in reversed(path) if isinstance(entry, ModelChangeEntry)
+                       or (isinstance(entry, MessageEntry)
+                           and isinstance(entry.message, AssistantMessage))), None)
     model = None
     if isinstance(says_model, ModelChangeEntry):
         model = ModelRef(says_model.provider, says_model.model_id)

@@ -8,8 +8,7 @@ modelId, …) that Pi ignores; they are kept, never interpreted.
 
 Reading is forward-compatible, as Pi's is: a field this course does not know is kept (and
 written back), and an entry of a type it does not know becomes an `UnknownEntry`: part of the
-tree, never part of a model's context. A line is validated straight from its bytes, in one pass
-(`parse_entry_line`); only a line that fails is decoded again, to say exactly what is wrong.
+tree, never part of a model's context.
 """
 
 from __future__ import annotations
@@ -69,12 +68,6 @@ class Entry(Wire):
 MESSAGE_ROLES = frozenset({"user", "assistant", "toolResult", *CODING_ROLES})
 
 
-def role_tag(data: object) -> str:
-    """Which message model reads `data`: its role if we know it, else the opaque AppMessage."""
-    role = data.get("role") if isinstance(data, dict) else getattr(data, "role", None)
-    return role if isinstance(role, str) and role in MESSAGE_ROLES else "other"
-
-
 def role_we_do_not_know(message: AppMessage) -> AppMessage:
     """An AppMessage only stands for a role we do not know; a known role must be its model."""
     if message.role in MESSAGE_ROLES:
@@ -82,9 +75,9 @@ def role_we_do_not_know(message: AppMessage) -> AppMessage:
     return message
 
 
-# A known role is picked by the plain `role` key, without calling back into Python (which,
-# for a line read as JSON, would first convert the whole message, a sixth of reading a
-# session); only a message no known model accepts is tried as an AppMessage.
+# A known role picks its model by the `role` key; only a message that no known model
+# accepts is tried as an AppMessage, which then refuses a known role (so a broken reply is
+# an error, not an opaque message).
 StoredMessage = Annotated[
     Annotated[
         UserMessage | AssistantMessage | ToolResultMessage | BashExecutionMessage
@@ -189,13 +182,6 @@ SessionEntry = Annotated[
     Discriminator(type_tag),
 ]
 ENTRY = TypeAdapter[SessionEntry](SessionEntry)
-# The known types only, picked by the plain `type` key: pydantic does that without calling
-# back into Python (which, for a line read as JSON, means first converting all of it).
-KNOWN_ENTRY = TypeAdapter[SessionEntry](Annotated[
-    MessageEntry | ThinkingLevelChangeEntry | ModelChangeEntry | CompactionEntry
-    | BranchSummaryEntry | CustomEntry | CustomMessageEntry | LabelEntry | SessionInfoEntry,
-    Field(discriminator="type"),
-])
 
 
 def parse_entry(data: object, where: str) -> SessionEntry:

@@ -6,13 +6,6 @@ asked of it all the time: which entry has this id, what is the path from the roo
 leaf (that path is the conversation a model sees), and what hangs below an entry (for a
 screen that draws the tree). Labels and the session name are stored as entries too, but their
 effect is global: the last label entry for a target wins, wherever it sits in the tree.
-
-The tree is made of `Node`s: the few fields its shape needs (id, parent, time, type, role)
-and either the entry itself or the line of the file it comes from. A long session's old
-entries are never shown to a model, so the reader leaves them as lines (checked, not built);
-`node.entry` builds one the first time it is asked for. `entries`, `by_id` and `path_to`
-give entries and build them as they are read; `children`, `walk` and `node_path` give nodes
-and build nothing, so walking a tree of 100,000 entries costs little more than counting them.
 """
 
 from __future__ import annotations
@@ -22,47 +15,37 @@ from collections.abc import Iterable, Iterator
 from pi.coding_agent.session.entries import LabelEntry, SessionEntry, SessionInfoEntry
 from pi.coding_agent.session.errors import SessionError
 from pi.coding_agent.session.ids import ms_from_iso
-from pi.coding_agent.session.nodes import EntryIndex, EntryList, EntryPath, Node, ids_of
-
-__all__ = ["EntryIndex", "EntryList", "EntryPath", "Node", "SessionTree", "ids_of"]
 
 
 class SessionTree:
     """Entries in file order, indexed by id; the leaf after loading is the last entry."""
 
     def __init__(self, entries: Iterable[SessionEntry] = ()) -> None:
-        self.nodes: list[Node] = []
-        self.node_of: dict[str, Node] = {}
+        self.entries: list[SessionEntry] = []
+        self.by_id: dict[str, SessionEntry] = {}
+        self.kids: dict[str, list[SessionEntry]] = {}  # by parent id, in file order
+        self.lines: dict[str, bytes] = {}  # the line of the file an entry was read from
         self.labels: dict[str, str] = {}
         self.name: str | None = None
-        self.roots: list[Node] = []  # in file order; every other node hangs below its parent
-        self._unsorted: set[Node] = set()  # parents whose kids still need sorting by time
-        self._early: list[Node] = []  # roots whose parent id may yet turn up later in the file
         for entry in entries:
             self.add(entry)
 
-    @property
-    def entries(self) -> EntryList:
-        """Every entry in file order (a view: each is built when it is read)."""
-        return EntryList(self.nodes)
+    def add(self, entry: SessionEntry, line: bytes | None = None, where: str = "") -> None:
+        """Record one more entry (its id must be new) and what it says about labels or name.
 
-    @property
-    def by_id(self) -> EntryIndex:
-        return EntryIndex(self.node_of)
-
-    def add(self, entry: SessionEntry) -> None:
-        """Record one more entry (its id must be new) and what it says about labels or name."""
-        self.add_node(Node.of(entry))
-
-    def add_node(self, node: Node) -> None:
-        if node.id in self.node_of:
-            where = f"{node.file}:{node.number}: " if node.file else ""
-            raise SessionError(f"{where}entry id {node.id} is already used by an earlier entry")
-        self.nodes.append(node)
-        self.node_of[node.id] = node
-        self.hang(node)
-        if node.type == "label" or node.type == "session_info":
-            self.note(node.entry)
+        `line` is the line it was read from, kept so that a fork copies it byte for byte;
+        `where` (`file:line`) goes into the error about a repeated id.
+        """
+        if entry.id in self.by_id:
+            place = f"{where}: " if where else ""
+            raise SessionError(f"{place}entry id {entry.id} is already used by an earlier entry")
+        self.entries.append(entry)
+        self.by_id[entry.id] = entry
+        if entry.parent_id is not None:
+            self.kids.setdefault(entry.parent_id, []).append(entry)
+        if line is not None:
+            self.lines[entry.id] = line
+        self.note(entry)
 
     def note(self, entry: SessionEntry) -> None:
         """What a label or session-info entry says for the whole tree."""
@@ -77,113 +60,54 @@ class SessionTree:
     @property
     def leaf_on_load(self) -> str | None:
         """Pi's leaf after opening a file: the last entry written, not the deepest one."""
-        return self.nodes[-1].id if self.nodes else None
+        return self.entries[-1].id if self.entries else None
 
-    def node_path(self, leaf_id: str) -> list[Node]:
-        """The nodes from the root down to `leaf_id`, walking the parent links once.
+    def path_to(self, leaf_id: str) -> list[SessionEntry]:
+        """The entries from the root down to `leaf_id`, walking the parent links once.
 
         An unknown `leaf_id` is a SessionError (`no entry with id …`). A broken file can hold
-        a chain of parents that never reaches a root; a path longer than the tree has nodes
+        a chain of parents that never reaches a root; a path longer than the tree has entries
         is a SessionError too, `entry {leaf_id}: its chain of parents loops`, never a hang.
         """
-        node = self.node_of.get(leaf_id)
-        if node is None:
+        entry = self.by_id.get(leaf_id)
+        if entry is None:
             raise SessionError(f"no entry with id {leaf_id}")
-        path = [node]
-        while (parent := self.parent_of(node)) is not None:
-            if len(path) > len(self.node_of):
+        path = [entry]
+        while (parent := self.parent_of(entry)) is not None:
+            if len(path) > len(self.by_id):
                 raise SessionError(f"entry {leaf_id}: its chain of parents loops")
             path.append(parent)
-            node = parent
+            entry = parent
         path.reverse()
         return path
 
-    def path_to(self, leaf_id: str) -> EntryPath:
-        """The entries from the root down to `leaf_id` (each built when it is read)."""
-        return EntryPath(self.node_path(leaf_id))
-
-    def parent_of(self, node: Node) -> Node | None:
-        """The parent node; None for a root (no parent, itself, or an unknown id)."""
-        if node.parent_id is None or node.parent_id == node.id:
+    def parent_of(self, entry: SessionEntry) -> SessionEntry | None:
+        """The parent entry; None for a root (no parent, itself, or an unknown id)."""
+        if entry.parent_id is None or entry.parent_id == entry.id:
             return None
-        return self.node_of.get(node.parent_id)
+        return self.by_id.get(entry.parent_id)
 
-    def hang(self, node: Node) -> None:
-        """Put a new node below its parent, or among the roots.
-
-        The first child to arrive becomes the parent's `child`; a second one makes the parent
-        a branch point, whose `kids` then hold all of them (the first one too). `settle`
-        sorts them by time later, when somebody asks for children.
-        """
-        parent = node.parent_id
-        above = self.node_of.get(parent) if parent is not None else None
-        if above is None or above is node:
-            if parent is not None and above is None:
-                self._early.append(node)  # its parent may come later in the file
-            self.roots.append(node)  # no parent, itself, or an unknown id: a root, as in Pi
-            return
-        node.parent_id = above.id  # one string for both ids
-        if above.child is None:
-            above.child = node
-            return
-        if above.kids is None:
-            above.kids = [above.child]  # the conversation branches here
-        above.kids.append(node)
-        self._unsorted.add(above)
-
-    def children(self, entry_id: str | None) -> list[Node]:
-        """An entry's children, oldest timestamp first; `None` gives the roots, in file order."""
-        self.settle()
+    def children(self, entry_id: str | None) -> list[SessionEntry]:
+        """An entry's children, oldest timestamp first (a tie keeps file order); `None`
+        gives the roots, in file order."""
         if entry_id is None:
-            return self.roots
-        node = self.node_of.get(entry_id)
-        if node is None or node.child is None:
-            return []
-        return node.kids if node.kids is not None else [node.child]
+            return [entry for entry in self.entries if self.parent_of(entry) is None]
+        kids = [kid for kid in self.kids.get(entry_id, []) if kid.id != entry_id]
+        return sorted(kids, key=timestamp_key)
 
-    def settle(self) -> None:
-        """Bring the children up to date: a root whose parent turned up later in the file
-        moves below it, and children that arrived out of time order are sorted."""
-        if self._early:
-            moved = [node for node in self._early if node.parent_id in self.node_of]
-            if moved:
-                gone = {id(node) for node in moved}
-                self._early = [node for node in self._early if id(node) not in gone]
-                self.roots = [node for node in self.roots if id(node) not in gone]
-                for node in moved:
-                    self.hang(node)
-        for parent in self._unsorted:
-            assert parent.kids is not None
-            parent.kids.sort(key=timestamp_key)  # stable: equal times keep file order
-            parent.child = parent.kids[0]
-        self._unsorted.clear()
-
-    def walk(self) -> Iterator[tuple[int, Node]]:
-        """(depth, node) depth-first, in Pi's `getTree` order; no recursion, any depth.
-
-        A chain (one child after another, most of any session) is followed in a loop from
-        node to `child`; only the later children of a branch point wait on the stack. They
-        are pushed as a list: pushed from a generator, they left small freed blocks behind
-        in the C allocator at every branch point, and the next large allocation, wherever it
-        came, first had to sweep them all up (0.1 ms per walk of a 100,000-entry tree).
-        """
-        self.settle()
-        stack = [(0, root) for root in reversed(self.roots)]
+    def walk(self) -> Iterator[tuple[int, SessionEntry]]:
+        """(depth, entry) depth-first, in Pi's `getTree` order, with a stack instead of
+        recursion: a tree thousands of branches deep is walked like any other."""
+        stack = [(0, root) for root in reversed(self.children(None))]
         while stack:
-            depth, node = stack.pop()
-            while True:
-                yield depth, node
-                depth += 1
-                if node.kids is not None:
-                    stack += [(depth, kid) for kid in reversed(node.kids[1:])]  # a list: see above
-                if node.child is None:
-                    break
-                node = node.child
+            depth, entry = stack.pop()
+            yield depth, entry
+            stack += [(depth + 1, kid) for kid in reversed(self.children(entry.id))]
 
 
-def timestamp_key(node: Node) -> tuple[int, int]:
+def timestamp_key(entry: SessionEntry) -> tuple[int, int]:
     """Sort by time; an unreadable timestamp sorts after every readable one."""
     try:
-        return (0, ms_from_iso(node.timestamp))
+        return (0, ms_from_iso(entry.timestamp))
     except ValueError:
         return (1, 0)

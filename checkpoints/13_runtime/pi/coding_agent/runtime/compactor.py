@@ -16,8 +16,7 @@ from pi.coding_agent.compaction.prepare import prepare_compaction
 from pi.coding_agent.compaction.summarize import SummaryError
 from pi.coding_agent.compaction.thresholds import CompactionSettings, should_compact
 from pi.coding_agent.messages import CodingMessage
-from pi.coding_agent.session.context import message_of
-from pi.coding_agent.session.nodes import types_of
+from pi.coding_agent.session.context import latest_compaction, message_of
 from pi.coding_agent.session.entries import MessageEntry, SessionEntry
 from pi.coding_agent.session.tokens import estimate_context_tokens
 from pi.coding_agent.session.writer import SessionWriter
@@ -48,9 +47,8 @@ def messages_since_compaction(path: Sequence[SessionEntry]) -> int | None:
     starts a second compaction at once, which has nothing new to do. Pi skips such a reply
     (it compares timestamps); we compare positions, which needs no clock.
     """
-    kinds = types_of(path)  # read from the nodes: nothing is built
-    latest = next((i for i in range(len(kinds) - 1, -1, -1) if kinds[i] == "compaction"), None)
-    if latest is None:
+    latest = latest_compaction(path)
+    if latest < 0:
         return None
     return sum(1 for entry in path[latest + 1:] if message_of(entry) is not None)
 

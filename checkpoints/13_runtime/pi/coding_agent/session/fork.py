@@ -14,41 +14,43 @@ import json
 from pathlib import Path
 
 from pi.ai.messages import json_text
-from pi.coding_agent.session.entries import CURRENT_VERSION, SessionHeader
+from pi.coding_agent.session.entries import CURRENT_VERSION, SessionEntry, SessionHeader
 from pi.coding_agent.session.errors import SessionError
 from pi.coding_agent.session.ids import iso_timestamp
-from pi.coding_agent.session.tree import Node, SessionTree
+from pi.coding_agent.session.tree import SessionTree
 from pi.coding_agent.session.writer import SessionWriter
 
 
-def branched_path(tree: SessionTree, leaf_id: str) -> list[Node]:
-    """The nodes root → `leaf_id` without label entries, each linked to the one before."""
-    kept: list[Node] = []
+def branched_path(tree: SessionTree, leaf_id: str) -> list[tuple[SessionEntry, bytes | None]]:
+    """(entry, its line) root → `leaf_id` without label entries, each linked to the one
+    before it."""
+    kept: list[tuple[SessionEntry, bytes | None]] = []
     dropped: set[str] = set()
-    for node in tree.node_path(leaf_id):
-        if node.type == "label":
-            dropped.add(node.id)
+    for entry in tree.path_to(leaf_id):
+        line = tree.lines.get(entry.id)
+        if entry.type == "label":
+            dropped.add(entry.id)
             continue
-        if node.parent_id in dropped:
-            node = relinked(node, kept[-1].id if kept else None)
-        kept.append(node)
+        if entry.parent_id in dropped:
+            entry, line = relinked(entry, line, kept[-1][0].id if kept else None)
+        kept.append((entry, line))
     return kept
 
 
-def relinked(node: Node, parent_id: str | None) -> Node:
+def relinked(entry: SessionEntry, line: bytes | None,
+             parent_id: str | None) -> tuple[SessionEntry, bytes | None]:
     """The same entry below another parent; its line changes in `parentId` and nowhere else."""
-    entry = node.entry.model_copy(update={"parent_id": parent_id})
-    line = None
-    if node.line is not None:
-        data = json.loads(node.line)
-        data["parentId"] = parent_id
-        line = (json_text(data) + "\n").encode()
-    return Node.of(entry, line, node.file, node.number)
+    moved = entry.model_copy(update={"parent_id": parent_id})
+    if line is None:
+        return moved, None
+    data = json.loads(line)
+    data["parentId"] = parent_id
+    return moved, (json_text(data) + "\n").encode()
 
 
-def labels_on(tree: SessionTree, nodes: list[Node]) -> list[tuple[str, str]]:
-    """(target id, label) for every current label that names one of `nodes`."""
-    ids = {node.id for node in nodes}
+def labels_on(tree: SessionTree, entries: list[SessionEntry]) -> list[tuple[str, str]]:
+    """(target id, label) for every current label that names one of `entries`."""
+    ids = {entry.id for entry in entries}
     return [(target, label) for target, label in tree.labels.items() if target in ids]
 
 
@@ -64,14 +66,14 @@ def fork_session(writer: SessionWriter, path: Path, session_id: str,
     leaf = leaf_id or writer.leaf_id
     if leaf is None:
         raise SessionError(f"{writer.path}: nothing to fork, the leaf is before the first entry")
-    nodes = branched_path(writer.tree, writer.require(leaf).id)
+    copied = branched_path(writer.tree, writer.require(leaf).id)
     header = SessionHeader(version=CURRENT_VERSION, id=session_id, cwd=writer.header.cwd,
                            timestamp=iso_timestamp(writer.clock()),
                            parent_session=str(writer.path))
     forked = SessionWriter.create(path, header, ids=writer.ids, clock=writer.clock,
                                   opener=writer.opener, sync=writer.sync)
-    for node in nodes:
-        forked.append_copy(node)
-    for target, label in labels_on(writer.tree, nodes):
+    for entry, line in copied:
+        forked.append_copy(entry, line)
+    for target, label in labels_on(writer.tree, [entry for entry, _ in copied]):
         forked.append_label(target, label)
     return forked

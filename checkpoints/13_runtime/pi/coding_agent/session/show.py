@@ -26,7 +26,7 @@ from pi.coding_agent.session.entries import (
     SessionInfoEntry,
     ThinkingLevelChangeEntry,
 )
-from pi.coding_agent.session.tree import Node, SessionTree
+from pi.coding_agent.session.tree import SessionTree
 
 PREVIEW = 48
 
@@ -124,14 +124,14 @@ def in_loops(tree: SessionTree) -> list[SessionEntry]:
 def tree_rows(tree: SessionTree) -> Iterator[tuple[str | None, SessionEntry]]:
     """(id of the row to draw it under, or None for the top; entry) in depth-first order."""
     roots = tree.children(None)
-    stack: list[tuple[str | None, Node, bool]] = [
+    stack: list[tuple[str | None, SessionEntry, bool]] = [
         (None, root, len(roots) > 1) for root in reversed(roots)
     ]
     while stack:
-        anchor, node, opens_level = stack.pop()
-        yield anchor, node.entry  # a row shows what the entry says: it is built here
-        kids = tree.children(node.id)
+        anchor, entry, opens_level = stack.pop()
+        yield anchor, entry
+        kids = tree.children(entry.id)
         if len(kids) == 1:
-            stack.append((node.id if opens_level else anchor, kids[0], False))
+            stack.append((entry.id if opens_level else anchor, kids[0], False))
         else:
-            stack.extend((node.id, kid, True) for kid in reversed(kids))
+            stack.extend((entry.id, kid, True) for kid in reversed(kids))

@@ -12,7 +12,6 @@ Step 10 (compaction) imports these functions from here.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import TypeGuard
 
@@ -50,11 +49,8 @@ def estimate_tokens(message: AgentMessage | CodingMessage) -> int:
 
 
 def message_chars(message: AgentMessage | CodingMessage) -> int:
-    if isinstance(message, AssistantMessage):  # most messages: tested first
-        chars = 0
-        for block in message.content:
-            chars += block_chars(block)
-        return chars
+    if isinstance(message, AssistantMessage):
+        return sum(block_chars(block) for block in message.content)
     if isinstance(message, ToolResultMessage | CustomMessage):
         return content_chars(message.content, image_chars=IMAGE_CHARS)
     if isinstance(message, UserMessage):
@@ -74,7 +70,7 @@ def content_chars(content: str | tuple[TextContent | ImageContent, ...], image_c
 
 
 def block_chars(block: TextContent | ThinkingContent | ToolCall) -> int:
-    if block.type == "text":  # the tag: a failed isinstance against a model costs 3× as much
+    if block.type == "text":
         return js_length(block.text)
     if block.type == "thinking":
         return js_length(block.thinking)
@@ -120,17 +116,3 @@ def estimate_context_tokens(messages: list[AgentMessage | CodingMessage]) -> Con
     trailing = sum(estimate_tokens(message) for message in messages[index + 1:])
     return ContextTokens(usage_tokens + trailing, usage_tokens, trailing, index)
 
-
-def context_tokens_newest_first(messages: Iterable[AgentMessage | CodingMessage]) -> int:
-    """`estimate_context_tokens(...).tokens` for messages given newest first.
-
-    The estimate needs only the last reply that reported its usage and what came after it,
-    so reading stops there: a caller can hand over the messages lazily, from the end of a
-    long path, without listing all of them first. The counting is estimate_context_tokens's.
-    """
-    tail: list[AgentMessage | CodingMessage] = []
-    for message in messages:
-        tail.append(message)
-        if reports_usage(message):
-            break
-    return estimate_context_tokens(tail[::-1]).tokens

@@ -19,13 +19,11 @@ from pi.coding_agent.session.entries import (
     MessageEntry,
     SessionEntry,
 )
-from pi.coding_agent.session.nodes import message_tokens
-from pi.coding_agent.session.tree import EntryList
+from pi.coding_agent.session.tokens import estimate_tokens
 
 CUT_ROLES = frozenset({"user", "assistant", "bashExecution", "custom", "branchSummary",
                        "compactionSummary"})
 TURN_START_ROLES = frozenset({"user", "bashExecution"})
-CUT_TYPES = frozenset({"branch_summary", "custom_message"})  # entry types that always may
 
 
 @dataclass(frozen=True)
@@ -44,15 +42,7 @@ def is_cut_point(entry: SessionEntry) -> bool:
 
 
 def next_cut_point(path: Sequence[SessionEntry], start: int, end: int) -> int | None:
-    """The first index in [start, end) where the kept part may begin (`is_cut_point`).
-
-    A path from the tree answers from its nodes, which know each entry's type and role:
-    nothing is built, and the search stops at the first hit.
-    """
-    if isinstance(path, EntryList):
-        nodes = path.nodes  # only a message node has a role
-        return next((i for i in range(start, end) if nodes[i].role in CUT_ROLES
-                     or nodes[i].type in CUT_TYPES), None)
+    """The first index in [start, end) where the kept part may begin (`is_cut_point`)."""
     return next((i for i in range(start, end) if is_cut_point(path[i])), None)
 
 
@@ -77,9 +67,9 @@ def budget_index(path: Sequence[SessionEntry], start: int, end: int, keep: int) 
     """
     kept = 0
     for i in range(end - 1, start - 1, -1):
-        tokens = message_tokens(path, i)  # None: not a message entry
-        if tokens is not None:
-            kept += tokens
+        entry = path[i]
+        if isinstance(entry, MessageEntry):
+            kept += estimate_tokens(entry.message)
             if kept >= keep:
                 return i
     return None

@@ -4,24 +4,22 @@ A session file only grows: every entry is one line ending in a newline. A last l
 its newline is a write that did not finish (the program stopped half-way); it is not part of
 the history yet, so it is set aside with a warning instead of being parsed. Any other line
 that is not valid JSON, or not a valid entry, stops the reading with one line saying where:
-`FILE:LINE: what is wrong`, LINE counted from 1 with the header as line 1.
+`FILE:LINE: what is wrong`, LINE counted from 1 with the header as line 1. A line is data
+somebody else wrote, so it is decoded by the bounded reader (`pi.ai.bounded.read_json`):
+JSON nested thousands deep is an error naming the line, never a crash.
 """
 
 from __future__ import annotations
 
 import json
 import stat
-from collections.abc import Callable, Iterator
-from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, cast
+from typing import Any
 
 from pi.ai import ProtocolError
-from pydantic import ValidationError
+from pi.ai.bounded import TooLarge, read_json
 
 from pi.coding_agent.session.entries import (
-    ENTRY,
-    KNOWN_ENTRY,
     SessionEntry,
     SessionHeader,
     parse_entry,
@@ -31,48 +29,38 @@ from pi.coding_agent.session.errors import SessionError
 
 REFUSE_TO_OVERWRITE = "Pi would start a new session in this file; it is left as it is"
 
+Line = tuple[int, bytes]  # a line's number in the file (the header is 1) and its bytes
 
-@dataclass
-class JsonLines:
-    """Iterate as (line number, decoded JSON); `warnings` says what was set aside."""
 
-    path: Path
-    warnings: list[str] = field(default_factory=list)
-
-    def __iter__(self) -> Iterator[tuple[int, Any]]:
-        for number, raw in self.raw():
-            yield number, decode(raw, f"{self.path}:{number}")
-
-    def raw(self) -> list[tuple[int, bytes]]:
-        """(line number, the line's bytes) for every committed, non-blank line.
-
-        The lines are read all at once and then sorted out in one comprehension: yielded one
-        by one, with the checks in between, reading large-session.jsonl took 23% longer."""
-        try:
-            if not stat.S_ISREG(self.path.stat().st_mode):  # a FIFO never ends, nor /dev/zero
-                raise SessionError(f"{self.path}: not a regular file (a folder, FIFO or "
-                                   "device); not read")
-            with self.path.open("rb") as file:
-                lines = file.readlines()
-        except OSError as error:
-            raise SessionError(f"{self.path}: {error.strerror or error}") from None
-        if lines and not lines[-1].endswith(b"\n"):
-            self.warnings.append(f"{self.path}:{len(lines)}: the last line has no newline "
-                                 "(a write that did not finish); ignored")
-            lines.pop()
-        return [(number, raw) for number, raw in enumerate(lines, start=1)
-                if not raw.isspace()]  # Pi skips blank lines too
+def committed_lines(path: Path, warnings: list[str]) -> list[Line]:
+    """Every finished, non-blank line of the file, numbered; an unfinished last line is
+    left out and a warning saying so is added to `warnings`."""
+    try:
+        if not stat.S_ISREG(path.stat().st_mode):  # a FIFO never ends, nor /dev/zero
+            raise SessionError(f"{path}: not a regular file (a folder, FIFO or device); "
+                               "not read")
+        with path.open("rb") as file:
+            lines = file.readlines()
+    except OSError as error:
+        raise SessionError(f"{path}: {error.strerror or error}") from None
+    if lines and not lines[-1].endswith(b"\n"):
+        warnings.append(f"{path}:{len(lines)}: the last line has no newline (a write that "
+                        "did not finish); ignored")
+        lines.pop()
+    return [(number, raw) for number, raw in enumerate(lines, start=1)
+            if not raw.isspace()]  # Pi skips blank lines too
 
 
 def decode(raw: bytes, where: str) -> Any:
+    """One line's JSON, within the course's bounds; a SessionError says what is wrong."""
     try:
-        return json.loads(raw)
+        return read_json(raw)
     except json.JSONDecodeError as error:
         raise SessionError(f"{where}: not valid JSON ({error.msg}, column {error.colno})") from None
     except UnicodeDecodeError:
         raise SessionError(f"{where}: not valid UTF-8") from None
-    except RecursionError:
-        raise SessionError(f"{where}: nested too deeply to read") from None
+    except TooLarge as error:
+        raise SessionError(f"{where}: too large to read ({error})") from None
 
 
 def header_at(data: Any, where: str) -> SessionHeader:
@@ -84,40 +72,11 @@ def header_at(data: Any, where: str) -> SessionHeader:
 
 
 def entry_at(data: Any, where: str) -> SessionEntry:
+    """One decoded entry line as its model; a SessionError names the line and the field."""
     try:
         return parse_entry(data, where)
     except ProtocolError as error:
         raise SessionError(str(error)) from None
-
-
-# Typed once here, so a line read costs no `cast` call of its own.
-BUILD_KNOWN = cast(Callable[[bytes], SessionEntry], KNOWN_ENTRY.validator.validate_json)
-BUILD_ANY = cast(Callable[[bytes], SessionEntry], ENTRY.validator.validate_json)
-
-
-def parse_entry_line(raw: bytes) -> SessionEntry | None:
-    """One line's bytes decoded and validated in one pass; None if anything is wrong with it.
-
-    This is the fast path: pydantic reads the JSON itself, so no dict is built only to be
-    thrown away. A line it refuses (or one that JSON allows but pydantic does not, such as
-    `NaN`) goes the slow way, `decode` then `parse_entry`, which also says what is wrong.
-    """
-    try:
-        return BUILD_KNOWN(raw)
-    except ValidationError:
-        pass
-    try:
-        return BUILD_ANY(raw)  # a type we do not know, or a bad line
-    except ValidationError:
-        return None
-
-
-def entry_from_bytes(raw: bytes, where: str) -> SessionEntry:
-    """One entry line: the one-pass check first; a line it refuses is decoded and checked
-    again the slow way, which either names the problem or (for JSON that only Python's
-    decoder accepts, such as `NaN`) reads it after all."""
-    entry = parse_entry_line(raw)
-    return entry if entry is not None else entry_at(decode(raw, where), where)
 
 
 def no_header(path: Path, warnings: list[str]) -> SessionError:

@@ -27,7 +27,7 @@ from pi.coding_agent.session.entries import (
 from pi.coding_agent.session.errors import SessionError
 from pi.coding_agent.session.ids import Clock, IdSource, fresh_id, iso_timestamp
 from pi.coding_agent.session.reader import LoadedSession
-from pi.coding_agent.session.tree import Node, SessionTree
+from pi.coding_agent.session.tree import SessionTree
 
 Opener = Callable[[Path, str], TextIO]
 
@@ -102,31 +102,29 @@ class SessionWriter(EntryAppends):
 
     def append(self, entry: SessionEntry) -> str:
         """Write a complete entry (its id must be new); it becomes the leaf. Returns its id."""
-        if entry.id in self.tree.node_of:
+        if entry.id in self.tree.by_id:
             raise SessionError(f"{self.path}: entry id {entry.id} is already used")
         self.write_line(entry)
         self.tree.add(entry)
         self.leaf_id = entry.id
         return entry.id
 
-    def append_copy(self, node: Node) -> str:
-        """Append an entry read from another file as the very line it was there (a fork keeps
-        every byte, fields this course does not know included); a node made here, which has
-        no line, is written like any new entry."""
-        if node.line is None:
-            return self.append(node.entry)
-        if node.id in self.tree.node_of:
-            raise SessionError(f"{self.path}: entry id {node.id} is already used")
-        self.write_text(node.line.decode("utf-8"))
-        self.tree.add_node(Node(node.id, node.parent_id, node.timestamp, node.type, node.role,
-                                node.entry if node.built else None, node.line,
-                                str(self.path), len(self.tree.nodes) + 2))
-        self.leaf_id = node.id
-        return node.id
+    def append_copy(self, entry: SessionEntry, line: bytes | None) -> str:
+        """Append an entry read from another file as the very `line` it was there (a fork
+        keeps every byte, fields this course does not know included); an entry without a
+        line (made here, or migrated) is written like any new entry."""
+        if line is None:
+            return self.append(entry)
+        if entry.id in self.tree.by_id:
+            raise SessionError(f"{self.path}: entry id {entry.id} is already used")
+        self.write_text(line.decode("utf-8"))
+        self.tree.add(entry, line)
+        self.leaf_id = entry.id
+        return entry.id
 
     def next_base(self) -> Base:
         """A fresh id, the current leaf as parent, and the clock's time."""
-        return Base(id=fresh_id(self.ids, self.tree.node_of), parent_id=self.leaf_id,
+        return Base(id=fresh_id(self.ids, self.tree.by_id), parent_id=self.leaf_id,
                     timestamp=iso_timestamp(self.clock()))
 
     def branch(self, entry_id: str | None) -> None:
@@ -144,10 +142,10 @@ class SessionWriter(EntryAppends):
                                               **self.next_base()))
 
     def require(self, entry_id: str) -> SessionEntry:
-        node = self.tree.node_of.get(entry_id)
-        if node is None:
+        entry = self.tree.by_id.get(entry_id)
+        if entry is None:
             raise SessionError(f"{self.path}: no entry with id {entry_id}")
-        return node.entry
+        return entry
 
     def context(self) -> SessionContext:
         return build_context(self.tree, self.leaf_id)

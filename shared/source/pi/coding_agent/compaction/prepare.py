@@ -16,17 +16,19 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from itertools import chain
 
 from pi.coding_agent.compaction.cut_points import CutPoint, find_cut_point
 from pi.coding_agent.compaction.entry_messages import AnyMessage, entry_message
 from pi.coding_agent.compaction.file_ops import FileOps, add_details_ops, add_message_ops
 from pi.coding_agent.compaction.thresholds import CompactionSettings
-from pi.coding_agent.session.context import message_of, summary_of, visible_entries
+from pi.coding_agent.session.context import (
+    latest_compaction,
+    message_of,
+    summary_of,
+    visible_entries,
+)
 from pi.coding_agent.session.entries import CompactionEntry, SessionEntry
-from pi.coding_agent.session.nodes import last_of_type
-from pi.coding_agent.session.tokens import context_tokens_newest_first
-from pi.coding_agent.session.tree import ids_of
+from pi.coding_agent.session.tokens import estimate_context_tokens
 
 Range = tuple[int, int]  # path indices [from, to)
 
@@ -50,7 +52,7 @@ class CompactionPreparation:
 
 
 def latest_compaction_index(path: Sequence[SessionEntry]) -> int:
-    return last_of_type(path, "compaction")
+    return latest_compaction(path)
 
 
 def search_start(path: Sequence[SessionEntry], compaction_index: int) -> int:
@@ -60,7 +62,7 @@ def search_start(path: Sequence[SessionEntry], compaction_index: int) -> int:
         return 0
     compaction = path[compaction_index]
     assert isinstance(compaction, CompactionEntry)
-    ids = ids_of(path)  # read from the tree's nodes: nothing is built
+    ids = [entry.id for entry in path]
     first_kept = compaction.first_kept_entry_id
     return ids.index(first_kept) if first_kept in ids else compaction_index + 1
 
@@ -74,15 +76,11 @@ def summarised_messages(path: Sequence[SessionEntry], start: int, end: int) -> l
 
 
 def context_tokens_of(path: Sequence[SessionEntry]) -> int:
-    """The estimate for the context this path gives (summary + kept + newer), as Pi counts.
-
-    Read from the newest entry back: the estimate stops at the last reply that reported its
-    usage, so the older entries are never turned into messages."""
+    """The estimate for the context this path gives (summary + kept + newer), as Pi counts."""
     compaction, shown = visible_entries(path)
-    newest_first = (message for entry in reversed(shown)
-                    if (message := message_of(entry)) is not None)
-    summary = [summary_of(compaction)] if compaction is not None else []
-    return context_tokens_newest_first(chain(newest_first, summary))
+    messages: list[AnyMessage] = [summary_of(compaction)] if compaction is not None else []
+    messages += [message for entry in shown if (message := message_of(entry)) is not None]
+    return estimate_context_tokens(messages).tokens
 
 
 def collect_file_ops(previous: SessionEntry | None, messages: list[AnyMessage]) -> FileOps:

@@ -1,30 +1,34 @@
-"""Opening a session file: every line checked once, old versions migrated in memory.
+"""Opening a session file: every line decoded and validated once, old versions migrated.
 
-Every line is validated before the session is handed out: a bad file is an error naming the
-line, never half a tree. But not every line becomes a full entry at once. A context for the
-last leaf only shows what came after the latest compaction on its path, so the reader goes
-backwards from the end along that path and builds entries until it passes the compaction's
-first kept entry; the older lines are checked against the same shape (shape.py) and kept as
-bytes, and built the first time somebody asks for them. A long session thus costs about
-what decoding its JSON costs, in time and in memory.
+Each line is decoded (by the bounded JSON reader) and validated with the entry models, then
+the tree is built from those entries: a bad file is an error naming the first bad line,
+never half a tree. A version-3 file is read line by line, so only one line's decoded JSON
+is alive at a time; an older file is decoded whole first, because Pi's migration works on
+the whole list (a v1 compaction names the entry it keeps by its position).
 
 The file is never written: Pi rewrites an old file when it opens it (and starts a fresh
 session over a file whose header it cannot read); here an old file is migrated in memory
-only (each of its lines becomes an entry at once), and a bad file is an error that names
-the line.
+only, and a bad file is an error that names the line.
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
-from pi.coding_agent.session.entries import SessionHeader
+from pi.coding_agent.session.entries import CURRENT_VERSION, SessionEntry, SessionHeader
 from pi.coding_agent.session.ids import IdSource, sequential_ids
-from pi.coding_agent.session.lines import JsonLines, decode, header_at, no_header
-from pi.coding_agent.session.migrate import Migration, file_version
-from pi.coding_agent.session.nodes import EntryList, count_newest_tokens
-from pi.coding_agent.session.read_back import read_nodes
+from pi.coding_agent.session.lines import (
+    Line,
+    committed_lines,
+    decode,
+    entry_at,
+    header_at,
+    no_header,
+)
+from pi.coding_agent.session.migrate import file_version, migrate
 from pi.coding_agent.session.tree import SessionTree
 
 
@@ -39,7 +43,7 @@ class LoadedSession:
     warnings: tuple[str, ...] = ()
 
     @property
-    def entries(self) -> EntryList:
+    def entries(self) -> list[SessionEntry]:
         return self.tree.entries
 
     @property
@@ -54,25 +58,29 @@ def read_session(path: Path, ids: IdSource | None = None) -> LoadedSession:
     `ids` gives the ids a version-1 file's entries receive; by default they count up from
     00000001, so reading the same old file twice gives the same ids.
     """
-    return read_lines(path, JsonLines(path), ids or sequential_ids())
-
-
-def read_lines(path: Path, lines: JsonLines, ids: IdSource) -> LoadedSession:
-    """Header first (migrated if old), then each entry: migrated, validated, added."""
-    numbered = lines.raw()
-    if not numbered:
-        raise no_header(path, lines.warnings)
-    number, raw = numbered[0]
-    data = decode(raw, f"{path}:{number}")
-    header = header_at(data, f"{path}:{number}")
-    migration = Migration(file_version(header, f"{path}:{number}"), ids)
+    warnings: list[str] = []
+    lines = committed_lines(path, warnings)
+    if not lines:
+        raise no_header(path, warnings)
+    where = f"{path}:{lines[0][0]}"
+    first = decode(lines[0][1], where)
+    header = header_at(first, where)
+    version = file_version(header, where)
     tree = SessionTree()
-    if migration.needed:
-        header = header_at(migration.header(data), f"{path}:{number}")
-        for node in migration.nodes(numbered[1:], str(path)):
-            tree.add_node(node)
-        count_newest_tokens(reversed(tree.nodes))  # built last: still at hand
+    if version == CURRENT_VERSION:
+        for number, raw in lines[1:]:
+            entry_where = f"{path}:{number}"
+            tree.add(entry_at(decode(raw, entry_where), entry_where), raw, entry_where)
     else:
-        for node in read_nodes(str(path), numbered[1:]):
-            tree.add_node(node)  # a node from a file: an error names its line
-    return LoadedSession(path, header, tree, migration.version, tuple(lines.warnings))
+        items = [first, *decoded(path, lines[1:])]
+        migrate(items, version, ids or sequential_ids())
+        header = header_at(items[0], where)
+        for (number, _), item in zip(lines[1:], items[1:], strict=True):
+            entry_where = f"{path}:{number}"
+            tree.add(entry_at(item, entry_where), None, entry_where)  # its line is old
+    return LoadedSession(path, header, tree, version, tuple(warnings))
+
+
+def decoded(path: Path, lines: Iterable[Line]) -> list[Any]:
+    """The JSON of each line, in file order; the first that is not JSON is named."""
+    return [decode(raw, f"{path}:{number}") for number, raw in lines]
