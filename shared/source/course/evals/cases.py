@@ -16,7 +16,7 @@ from typing import Any, Literal, get_args
 import yaml  # type: ignore[import-untyped, unused-ignore]
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from pi.ai.bounded import TooLarge, read_file, within_bounds
+from pi.ai.bounded import TooLarge, read_file, what_is_at, within_bounds
 from mock_model import ScriptError, script_from_data
 from pi.ai.messages import describe_error
 from course.evals.judges import JUDGE_KINDS, arg_problem
@@ -179,8 +179,10 @@ def load_case(file: Path) -> Case:
 
 def load_suite(folder: Path) -> list[Case]:
     """Every `*.yaml` case in `folder`, sorted by id; ids must be unique."""
-    if not folder.is_dir():
-        raise CaseError(f"{folder}: no such suite folder")
+    found = what_is_at(folder)
+    if found != "a folder":
+        raise CaseError(f"{folder}: no such suite folder" if found == "nothing"
+                        else f"{folder}: is {found}, not a suite folder")
     cases = [load_case(file) for file in sorted(folder.glob("*.y*ml"))]
     if not cases:
         raise CaseError(f"{folder}: the suite has no case files (*.yaml)")

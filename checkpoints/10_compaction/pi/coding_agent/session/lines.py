@@ -11,13 +11,13 @@ JSON nested thousands deep is an error naming the line, never a crash.
 
 from __future__ import annotations
 
+import io
 import json
-import stat
 from pathlib import Path
 from typing import Any
 
 from pi.ai import ProtocolError
-from pi.ai.bounded import TooLarge, read_json
+from pi.ai.bounded import TooLarge, read_bytes, read_json
 
 from pi.coding_agent.session.entries import (
     SessionEntry,
@@ -36,12 +36,8 @@ def committed_lines(path: Path, warnings: list[str]) -> list[Line]:
     """Every finished, non-blank line of the file, numbered; an unfinished last line is
     left out and a warning saying so is added to `warnings`."""
     try:
-        if not stat.S_ISREG(path.stat().st_mode):  # a FIFO never ends, nor /dev/zero
-            raise SessionError(f"{path}: not a regular file (a folder, FIFO or device); "
-                               "not read")
-        with path.open("rb") as file:
-            lines = file.readlines()
-    except OSError as error:
+        lines = io.BytesIO(read_bytes(path)).readlines()  # a FIFO or /dev/zero is not read
+    except OSError as error:  # NotAFile says what is there: "is a FIFO, not a file"
         raise SessionError(f"{path}: {error.strerror or error}") from None
     if lines and not lines[-1].endswith(b"\n"):
         warnings.append(f"{path}:{len(lines)}: the last line has no newline (a write that "
