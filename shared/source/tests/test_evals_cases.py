@@ -94,5 +94,5 @@ def test_an_empty_or_missing_suite_is_refused(tmp_path: Path) -> None:
     with pytest.raises(CaseError, match="has no case files"):
         load_suite(tmp_path)
     (tmp_path / "cases.yaml").write_text("id: one\n")
-    with pytest.raises(CaseError, match="cases.yaml: is a file, not a suite folder$"):
+    with pytest.raises(CaseError, match=r"cases\.yaml: is a file, not a suite folder$"):
         load_suite(tmp_path / "cases.yaml")
