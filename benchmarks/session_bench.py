@@ -205,8 +205,8 @@ REPORT_PEAK = ("import atexit, sys\n"
                "        if line.startswith('VmHWM:'):\n"
                "            sys.stderr.write('PEAK ' + line.split()[1] + '\\n')\n"
                "atexit.register(peak)\n")
-RUN_PI = REPORT_PEAK + ("import runpy\nsys.argv = ['pi', *sys.argv[1:]]\n"
-                        "runpy.run_module('pi', run_name='__main__', alter_sys=True)\n")
+RUN_PI = REPORT_PEAK + ("import runpy\nsys.argv = ['course', *sys.argv[1:]]\n"
+                        "runpy.run_module('course', run_name='__main__', alter_sys=True)\n")
 
 
 def children_cpu() -> float:
