@@ -25,7 +25,7 @@ sys.path.insert(0, str(ROOT / "shared"))
 
 from pi_course.manifest import Exercise, load_manifest  # noqa: E402
 from pi_course.markers import render  # noqa: E402
-from pi_course.paths import Layout  # noqa: E402
+from pi_course.paths import PACKAGES, Layout  # noqa: E402
 from pi_course.render import source_tests, step_range, step_text, test_files  # noqa: E402
 
 MOST = 30
@@ -69,7 +69,7 @@ def failing_tests(layout: Layout, step: int, exercise: Exercise, home: str = "")
 def exercise_home(layout: Layout, exercise: Exercise) -> str:
     """The stem of the source file that holds the exercise (`workspace` for workspace.py)."""
     marker = f"# [exercise {exercise.id}]"
-    for path in sorted((layout.source / "pi").rglob("*.py")):
+    for path in sorted(p for package in PACKAGES for p in (layout.source / package).rglob("*.py")):
         if marker in path.read_text(encoding="utf-8"):
             return path.stem
     return ""

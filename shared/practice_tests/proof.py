@@ -12,7 +12,7 @@ import shutil
 from pathlib import Path
 
 from pi_course.manifest import load_manifest
-from pi_course.paths import Layout, find_layout
+from pi_course.paths import PACKAGES, Layout, find_layout
 from pi_course.practice import check_practice, make_practice, run_tests
 from pi_course.render import source_tests, step_range
 
@@ -53,5 +53,7 @@ def prove_the_checkpoint_code_passes(step: int, copy: Path) -> None:
 
 def solve_with_checkpoint_code(step: int, copy: Path) -> None:
     folder = LAYOUT.checkpoints / MANIFEST.step(step).folder
-    shutil.rmtree(copy / "pi")
-    shutil.copytree(folder / "pi", copy / "pi")
+    for package in PACKAGES:  # the agent, `pi/` (from step 01), and the course's `course/`
+        if (folder / package).is_dir():
+            shutil.rmtree(copy / package)
+            shutil.copytree(folder / package, copy / package)

@@ -91,6 +91,19 @@ def test_a_mode_importing_course_plumbing_sideways_is_named(course: Layout) -> N
             "never imports") in verify(course).problems
 
 
+def test_a_loose_module_in_the_agent_package_is_named(course: Layout) -> None:
+    (course.source / "pi" / "helpers.py").write_text('"""Loose."""\n', encoding="utf-8")
+    manifest = course.manifest.read_text(encoding="utf-8")
+    course.manifest.write_text(
+        manifest.replace('files = ["course/evals/__init__.py", ',
+                         'files = ["pi/helpers.py", "course/evals/__init__.py", '),
+        encoding="utf-8")
+    generate(course, load_manifest(course.manifest))
+    problems = verify(course).problems
+    assert any(p.startswith("pi/helpers.py: pi/ holds only the layers") for p in problems), (
+        problems)
+
+
 def test_a_chapter_anchor_that_no_longer_resolves_is_named(course: Layout) -> None:
     chapter = course.root / "shared" / "chapters" / "02_stream.md"
     chapter.write_text(chapter.read_text() + "\n<!-- include pi/ai/stream.py::Vanished -->\n")

@@ -1,10 +1,10 @@
 """The eval driver: one case in, one observation out, so a harness can measure this checkpoint.
 
-Every checkpoint is a package named `pi`, so no harness can import two of them into one
-process. Instead each checkpoint from step 06 on carries this driver, and a harness (step 14)
-runs `python -m course eval-driver --case CASE.json --workspace DIR` inside the checkpoint's folder.
-The driver runs the agent on the case (`course/eval_case.py` says what a case may ask) and prints
-ONE JSON object, contract 1:
+Every checkpoint holds packages named `pi` and `course`, so no harness can import two of them
+into one process. Instead each checkpoint from step 06 on carries this driver, and a harness
+(step 14) runs `python -m course eval-driver --case CASE.json --workspace DIR` inside the
+checkpoint's folder. The driver runs the agent on the case (`course/eval_case.py` says what a
+case may ask) and prints ONE JSON object, contract 1:
 
     {"contract": 1, "step": N, "terminal": "completed" | "error" | "aborted" | "max_turns" |
      "crashed", "error": str | null, "transcript": [message JSON], "session": [...] | null,
