@@ -106,6 +106,13 @@ def test_children_sort_by_time_and_keep_file_order_on_ties() -> None:
     assert [e.id for e in tree.children("r")] == ["early", "tie1", "tie2", "late"]
 
 
+def test_a_child_whose_timestamp_cannot_be_read_sorts_after_the_readable_ones() -> None:
+    tree = SessionTree([entry("r", None), entry("odd", "r", "yesterday"),
+                        entry("late", "r", "2026-01-01T00:00:09.000Z"),
+                        entry("early", "r", "2025-12-31T23:00:00.000Z")])
+    assert [e.id for e in tree.children("r")] == ["early", "late", "odd"]
+
+
 def test_a_parent_loop_is_an_error_not_a_hang() -> None:
     tree = SessionTree([entry("a", "b"), entry("b", "a")])
     with pytest.raises(SessionError, match="loops"):
