@@ -28,11 +28,11 @@ import re
 from pathlib import Path
 
 from pi_course.manifest import Step
+from pi_course.markers import exercises_in
 from pi_course.paths import CourseError, Layout
 
 DOC_LINK = re.compile(r"\]\((?!https?:|#|/|\.\./)([\w./-]+\.md)(#[\w-]*)?\)")
 LINK = re.compile(r"\]\((?!https?:|#|mailto:)([^)\s#]+)(?:#[^)]*)?\)")
-EXERCISE = re.compile(r"# \[exercise (\d\d-[\w-]+)\]")
 INCLUDE = re.compile(r"^<!-- include (?P<file>[\w./-]+)(?:::(?P<symbol>[\w.]+))? -->$")
 SOURCES = "shared/chapters"
 PUBLISHED = "docs"
@@ -71,17 +71,18 @@ def expand(line: str, files: dict[str, str], where: str, marked: Path) -> str:
     code = find_symbol(files[rel], symbol, f"{where} ({rel})") if symbol else files[rel].rstrip()
     label = f"`{rel}`" + (f" · `{symbol}`" if symbol else "")
     shown = f"{label}\n\n```python\n{code}\n```"
-    solved = exercises_in(marked / rel, symbol, step_of(where))
+    solved = exercises_solved_by(marked / rel, symbol, step_of(where))
     return folded(shown, solved, where) if solved else shown
 
 
-def exercises_in(marked: Path, symbol: str | None, step: str) -> list[str]:
+def exercises_solved_by(marked: Path, symbol: str | None, step: str) -> list[str]:
     """This step's exercises whose stub lies inside `symbol` in the marked source."""
     if not step or not marked.is_file():
         return []
     text = marked.read_text(encoding="utf-8")
     code = find_symbol(text, symbol, str(marked)) if symbol else text
-    return [found for found in EXERCISE.findall(code) if found.startswith(f"{step}-")]
+    return [found for found in exercises_in(code, str(marked))
+            if found.startswith(f"{step}-")]
 
 
 def step_of(where: str) -> str:
