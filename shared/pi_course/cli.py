@@ -335,7 +335,7 @@ def stats(
     """Lines each step changes: the lesson to read, the provided code, the tests."""
     import json
 
-    from pi_course.lessons import LESSON_BUDGET, committed_lines
+    from pi_course.lessons import LESSON_BUDGET, committed_lines, provided_over_budget
 
     layout, manifest = course()
     rows = committed_lines(layout, manifest)
@@ -351,7 +351,11 @@ def stats(
         files = ", ".join(f"{rel.removeprefix('pi/')} {n}" for rel, n in r.lesson.items())
         grid.add_row(f"{r.step:02d}", str(r.lesson_total), str(r.provided_total), str(r.tests),
                      files)
+    grid.add_row("all", str(sum(r.lesson_total for r in rows)),
+                 str(sum(r.provided_total for r in rows)), str(sum(r.tests for r in rows)), "")
     out.print(grid)
+    for warning in provided_over_budget(rows):
+        out.print(f"over budget: {warning}", markup=False, soft_wrap=True)
 
 
 @command()

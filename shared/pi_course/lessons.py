@@ -24,6 +24,8 @@ from pi_course.paths import CODE, PACKAGES, Layout
 
 LESSON_BUDGET = 400
 LESSON_MEDIAN_BUDGET = 250
+PROVIDED_FROM_STEP = 4          # from this step on, provided code is at most half a step
+PROVIDED_TOTAL_BUDGET = 3000    # provided lines over all steps
 
 
 class Report(Protocol):
@@ -130,8 +132,23 @@ def check_lessons(layout: Layout, manifest: Manifest, report: Report) -> None:
                 f"{where}: the lesson changes {row.lesson_total} lines "
                 f"(budget {LESSON_BUDGET}): split the step or simplify"
             )
+    for warning in provided_over_budget(rows):
+        report.warnings.append(warning)
     median = statistics.median(row.lesson_total for row in rows) if rows else 0
     if median > LESSON_MEDIAN_BUDGET:
         report.problems.append(
             f"lessons: the median step changes {median:g} lines (budget {LESSON_MEDIAN_BUDGET})"
         )
+
+
+def provided_over_budget(rows: list[StepLines]) -> list[str]:
+    """Where provided code outweighs the lesson (from step 04 on) or the whole course's budget."""
+    found = [
+        f"step {row.step:02d}: provided {row.provided_total} lines > lesson {row.lesson_total}"
+        for row in rows
+        if row.step >= PROVIDED_FROM_STEP and row.provided_total > row.lesson_total
+    ]
+    total = sum(row.provided_total for row in rows)
+    if total > PROVIDED_TOTAL_BUDGET:
+        found.append(f"provided code: {total} lines over all steps (budget {PROVIDED_TOTAL_BUDGET})")
+    return found

@@ -10,9 +10,12 @@ import pytest
 from pi_course.lessons import (
     LESSON_BUDGET,
     LESSON_MEDIAN_BUDGET,
+    PROVIDED_TOTAL_BUDGET,
     Report,
+    StepLines,
     check_lessons,
     committed_lines,
+    provided_over_budget,
 )
 from pi_course.manifest import load_manifest
 from pi_course.paths import Layout, find_layout
@@ -73,6 +76,19 @@ def test_a_lesson_that_grows_past_the_budget_fails_naming_the_step(course: Layou
 def test_growing_provided_code_breaks_no_budget(course: Layout) -> None:
     grow(course, "04_provider", "pi/ai/providers/http_exchange.py", LESSON_BUDGET)
     assert not any("lesson changes" in p for p in problems_of(course))
+
+
+def step_of(step: int, lesson: int, provided: int) -> StepLines:
+    return StepLines(step, {"pi/a.py": lesson}, {"pi/b.py": provided}, {}, 0)
+
+
+def test_provided_code_past_the_lesson_is_named_from_step_04_and_past_the_total() -> None:
+    rows = [step_of(3, 10, 50), step_of(4, 100, 100), step_of(5, 100, 101)]
+    assert provided_over_budget(rows) == ["step 05: provided 101 lines > lesson 100"]
+    rows.append(step_of(6, PROVIDED_TOTAL_BUDGET, PROVIDED_TOTAL_BUDGET))
+    assert provided_over_budget(rows)[-1] == (
+        f"provided code: {PROVIDED_TOTAL_BUDGET + 251} lines over all steps "
+        f"(budget {PROVIDED_TOTAL_BUDGET})")
 
 
 def test_a_changed_file_on_neither_list_is_named(course: Layout) -> None:
