@@ -18,9 +18,14 @@ from pi.coding_agent.runtime.config import RuntimeConfig
 from pi.coding_agent.runtime.runtime import Runtime
 from pi.coding_agent.session.ids import fixed_clock, sequential_ids
 from pi.coding_agent.session.reader import read_session
-from pi.modes.interactive import earlier_prompts, run_interactive
-from pi.modes.interactive_input import EditorReader
-from pi.modes.interactive_preview import PREVIEW_LINES, PREVIEW_WIDTH, result_preview
+from pi.modes.interactive import (
+    PREVIEW_LINES,
+    PREVIEW_WIDTH,
+    EditorReader,
+    earlier_prompts,
+    result_preview,
+    run_interactive,
+)
 
 STEP = 13
 

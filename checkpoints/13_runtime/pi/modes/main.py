@@ -117,41 +117,23 @@ def open_runtime(options: AgentOptions, ui: ExtensionUI) -> Runtime:
 
 
 def run_mode(mode: Mode, options: AgentOptions, messages: list[str]) -> int:
+    from rich.console import Console
+
     from pi.coding_agent.extensions.ui import NoUI
-    from pi.modes.json_mode import run_json
-    from pi.modes.print_mode import run_print
-    from pi.modes.rpc_io import JsonLines, RpcUI, use_utf8
-    from pi.modes.rpc_mode import run_rpc
+    from pi.modes.print_mode import json_lines, run_print, run_to_end
 
     if mode in (Mode.print, Mode.json) and not messages:
         raise fail(f"{mode.value} mode needs a prompt, e.g. pi-agent -p \"hello\"")
     if mode is Mode.rpc:
-        use_utf8(sys.stdin, sys.stdout)
-        out = JsonLines(sys.stdout)
-        ui = RpcUI(out.write)
-        return run_rpc(open_runtime(options, ui), ui, out)
-    if mode is Mode.interactive:
-        return run_interactive_mode(open_runtime(options, NoUI()))
+        from pi.modes.rpc import RpcUI, run_rpc
+
+        write = json_lines(sys.stdout)
+        ui = RpcUI(write)
+        return run_rpc(open_runtime(options, ui), ui, write)
     runtime = open_runtime(options, NoUI())  # print and json: nobody to ask, so "no"
-    if mode is Mode.json:
-        use_utf8(sys.stdout)
-        return run_json(runtime, messages)
-    return run_print(runtime, messages)
-
-
-def run_interactive_mode(runtime: Runtime) -> int:
-    """The terminal UI (pi/modes/interactive.py), imported only when asked for."""
-    from rich.console import Console
-
-    from pi.modes.print_mode import run_to_end
-
-    try:
-        from pi.modes.interactive import run_interactive
-    except ModuleNotFoundError as error:
-        if error.name != "pi.modes.interactive":
-            raise fail(f"interactive mode cannot start: {error}") from None
-        raise fail("interactive mode is not in this checkpoint (pi/modes/interactive.py); "
-                   "use -p, --mode json or --mode rpc") from None
+    if mode is not Mode.interactive:
+        return run_print(runtime, messages, as_json=mode is Mode.json)
+    from pi.modes.interactive import run_interactive
 
     async def talk() -> int:
         await run_interactive(runtime, Console())

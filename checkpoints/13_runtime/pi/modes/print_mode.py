@@ -1,12 +1,10 @@
-"""Print mode (`pi-agent -p "…"`): run the prompts, print the final answer, exit.
+"""Print mode (`-p`) and json mode (`--mode json`): run the prompts once, then exit.
 
-This is the mode for scripts and pipes: no events, no questions (an extension that asks for
-confirmation hears "no"), just the text of the last reply on stdout. A reply that failed or
-was aborted prints its error on stderr and exits with 1, so a shell script can tell. Like
-every mode it returns only when the whole run is on disk; a session that could not be written
-is an error too. Stdout stays the answer alone, so what happens on the way is said on stderr:
-each automatic retry (what failed, the wait, the attempt), so an unreachable server is not
-fifteen silent seconds, and a run stopped by `--max-turns` (exit 1: it did not finish).
+As in Pi's print-mode.ts, one function serves both. Print mode writes only the last reply's
+text on stdout; a failed or aborted reply is its error on stderr and exit code 1, and so is a
+run stopped by `--max-turns`. What happens on the way (each automatic retry, the turn limit)
+is said on stderr, so an unreachable server is not fifteen silent seconds. Json mode writes
+the session header, then every event as one JSON line (events_json.py), and nothing else.
 """
 
 from __future__ import annotations
@@ -14,10 +12,10 @@ from __future__ import annotations
 import asyncio
 import sys
 from collections.abc import Awaitable, Callable, Sequence
-from typing import TextIO
+from typing import Any, TextIO
 
 from pi.ai import AssistantMessage, TextContent
-from pi.coding_agent.runtime.commands import submit
+from pi.ai.messages import LONE_SURROGATE, json_text
 from pi.coding_agent.runtime.events import (
     AutoRetryEnd,
     AutoRetryStart,
@@ -25,23 +23,27 @@ from pi.coding_agent.runtime.events import (
     TurnLimitReached,
 )
 from pi.coding_agent.runtime.runtime import Runtime
-from pi.ai.messages import LONE_SURROGATE
+from pi.coding_agent.session.entries import dump_line
+from pi.modes.events_json import event_json
+
+Write = Callable[[dict[str, Any]], None]
 
 
-async def run_prompts(runtime: Runtime, prompts: Sequence[str]) -> None:
-    """Each prompt in turn, each run to its end; then check every write succeeded."""
-    for text in prompts:
-        await submit(runtime, text)
-    await runtime.flush()
+def json_lines(stream: TextIO) -> Write:
+    """A writer of one compact UTF-8 JSON line per object, flushed at once (whatever the
+    locale says: a C locale would reject 'é'; a lone surrogate goes out escaped)."""
+    if (reconfigure := getattr(stream, "reconfigure", None)) is not None:
+        reconfigure(encoding="utf-8")
 
+    def write(data: dict[str, Any]) -> None:
+        stream.write(json_text(data) + "\n")
+        stream.flush()
 
-def last_reply(runtime: Runtime) -> AssistantMessage | None:
-    replies = [m for m in runtime.messages if isinstance(m, AssistantMessage)]
-    return replies[-1] if replies else None
+    return write
 
 
 def first_line(text: str) -> str:
-    return next((line.strip() for line in text.splitlines() if line.strip()), text)
+    return next((line.strip() for line in text.splitlines() if line.strip()), "")
 
 
 def progress_note(event: RuntimeEvent) -> str | None:
@@ -57,8 +59,14 @@ def progress_note(event: RuntimeEvent) -> str | None:
     return None
 
 
-async def print_answer(runtime: Runtime, prompts: Sequence[str], out: TextIO,
-                       err: TextIO) -> int:
+def encodable(text: str) -> str:
+    """Each lone surrogate (half an emoji) as U+FFFD, as Node writes it: UTF-8 cannot encode
+    one, and printing it raw would lose the whole answer."""
+    return LONE_SURROGATE.sub("\ufffd", text)
+
+
+async def answer(runtime: Runtime, prompts: Sequence[str], out: TextIO, err: TextIO,
+                 as_json: bool) -> int:
     limited: list[TurnLimitReached] = []
 
     def note(event: RuntimeEvent) -> None:
@@ -67,14 +75,19 @@ async def print_answer(runtime: Runtime, prompts: Sequence[str], out: TextIO,
         if (line := progress_note(event)) is not None:
             print(line, file=err, flush=True)
 
-    unsubscribe = runtime.subscribe(note)
-    try:
-        await run_prompts(runtime, prompts)
-    finally:
-        unsubscribe()
-    reply = last_reply(runtime)
-    if reply is None:
+    if as_json:
+        write = json_lines(out)
+        write(dump_line(runtime.writer.header))
+        runtime.subscribe(lambda event: write(event_json(event, runtime.writer.tree.by_id)))
+    else:
+        runtime.subscribe(note)
+    for text in prompts:
+        await runtime.prompt(text)
+    await runtime.flush()  # a session that could not be written is an error too
+    replies = [m for m in runtime.messages if isinstance(m, AssistantMessage)]
+    if as_json or not replies:
         return 1 if limited else 0
+    reply = replies[-1]
     if reply.stop_reason in ("error", "aborted"):
         print(encodable(reply.error_message or f"Request {reply.stop_reason}"), file=err)
         return 1
@@ -82,12 +95,6 @@ async def print_answer(runtime: Runtime, prompts: Sequence[str], out: TextIO,
         if isinstance(block, TextContent):
             print(encodable(block.text), file=out)
     return 1 if limited else 0
-
-
-def encodable(text: str) -> str:
-    """`text` with each lone surrogate (half an emoji) shown as U+FFFD, as Node writes it:
-    UTF-8 cannot encode one, and printing it raw would lose the whole answer."""
-    return LONE_SURROGATE.sub("\ufffd", text)
 
 
 def run_to_end(runtime: Runtime, work: Callable[[], Awaitable[int]], err: TextIO) -> int:
@@ -107,6 +114,6 @@ def run_to_end(runtime: Runtime, work: Callable[[], Awaitable[int]], err: TextIO
 
 
 def run_print(runtime: Runtime, prompts: Sequence[str], out: TextIO | None = None,
-              err: TextIO | None = None) -> int:
+              err: TextIO | None = None, *, as_json: bool = False) -> int:
     out, err = out or sys.stdout, err or sys.stderr
-    return run_to_end(runtime, lambda: print_answer(runtime, prompts, out, err), err)
+    return run_to_end(runtime, lambda: answer(runtime, prompts, out, err, as_json), err)
