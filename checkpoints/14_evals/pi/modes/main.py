@@ -1,27 +1,17 @@
-"""`pi-agent`: the coding agent of step 13 as a command, in Pi's four modes.
+"""`pi-agent`: the coding agent as a command, in Pi's four modes (print, json, rpc, interactive).
 
-Everything here is wiring: options become a RuntimeConfig (pi/modes/setup.py), the config a
-Runtime, and the mode decides where prompts come from and what is written out. Mistakes a
-person can fix (an unknown model, a missing key, a bad script or session file) are one red
-line and exit code 2, never a traceback.
+Only the options live here, so `--help` answers without loading the agent; pi/modes/setup.py
+turns them into a Runtime and runs the mode. A mistake a person can fix (an unknown model, a
+missing key, a bad script or session file) is one red line and exit code 2, no traceback.
 """
 
 from __future__ import annotations
 
-import sys
 from enum import StrEnum
-from functools import cache
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated
+from typing import Annotated
 
 import typer
-
-if TYPE_CHECKING:  # the agent itself is imported only to run it: `--help` starts quickly
-    from rich.console import Console
-
-    from pi.coding_agent.extensions.ui import ExtensionUI
-    from pi.coding_agent.runtime.runtime import Runtime
-    from pi.modes.setup import AgentOptions
 
 # The models the help names; tests/test_provider_registry.py checks that the built-in catalog
 # (pi/ai/models_catalog.py) has them, so an id that left the catalog cannot linger here.
@@ -70,77 +60,25 @@ class Mode(StrEnum):
 app = typer.Typer(add_completion=False, rich_markup_mode=None, help=HELP)
 
 
-@cache
-def err_console() -> Console:
-    from rich.console import Console
-
-    return Console(stderr=True, highlight=False, soft_wrap=True)
-
-
-def version_text() -> str:
-    """`pi-agent 0.1.0`: the installed pi-course version (a bare checkpoint has none)."""
-    from importlib.metadata import PackageNotFoundError, version
-
-    try:
-        return f"pi-agent {version('pi-course')}"
-    except PackageNotFoundError:
-        return "pi-agent (pi-course, not installed)"
-
-
-def show_version(asked: bool) -> None:
-    if asked:
-        print(version_text())
-        raise typer.Exit(0)
-
-
 def fail(text: str) -> typer.Exit:
+    from rich.console import Console
     from rich.text import Text
 
-    err_console().print(Text.assemble(("error:", "red"), f" {text}"))  # text is not markup
+    Console(stderr=True, highlight=False, soft_wrap=True).print(
+        Text.assemble(("error:", "red"), f" {text}"))  # text is not markup
     return typer.Exit(2)
 
 
-def open_runtime(options: AgentOptions, ui: ExtensionUI) -> Runtime:
-    """The Runtime for these options; every note from loading is shown on stderr."""
-    from pi.coding_agent.runtime.runtime import Runtime
-    from pi.coding_agent.session.errors import SessionError
-    from pi.coding_agent.session.show import printable
-    from pi.modes.setup import SetupError, build_config
+def show_version(asked: bool) -> None:
+    """`pi-agent 0.1.0`: the installed pi-course version (a bare checkpoint has none)."""
+    from importlib.metadata import PackageNotFoundError, version
 
-    try:
-        runtime = Runtime(build_config(options, ui))
-    except (SetupError, SessionError) as error:
-        raise fail(str(error)) from None
-    for note in runtime.assembly.diagnostics:  # a name from a file may hold escapes
-        err_console().print(f"warning: {printable(note)}", markup=False)
-    return runtime
-
-
-def run_mode(mode: Mode, options: AgentOptions, messages: list[str]) -> int:
-    from rich.console import Console
-
-    from pi.coding_agent.extensions.ui import NoUI
-    from pi.modes.print_mode import json_lines, run_print, run_to_end
-
-    if mode in (Mode.print, Mode.json) and not messages:
-        raise fail(f"{mode.value} mode needs a prompt, e.g. pi-agent -p \"hello\"")
-    if mode is Mode.rpc:
-        from pi.modes.rpc import RpcUI, run_rpc
-
-        write = json_lines(sys.stdout)
-        ui = RpcUI(write)
-        return run_rpc(open_runtime(options, ui), ui, write)
-    runtime = open_runtime(options, NoUI())  # print and json: nobody to ask, so "no"
-    if mode is not Mode.interactive:
-        return run_print(runtime, messages, as_json=mode is Mode.json)
-    from pi.modes.interactive import run_interactive
-
-    async def talk() -> int:
-        await run_interactive(runtime, Console())
-        await runtime.flush()
-        return 0
-
-    return run_to_end(runtime, talk, sys.stderr)
+    if asked:
+        try:
+            print(f"pi-agent {version('pi-course')}")
+        except PackageNotFoundError:
+            print("pi-agent (pi-course, not installed)")
+        raise typer.Exit(0)
 
 
 @app.command(help=HELP)
@@ -166,14 +104,20 @@ def main(
     version: Annotated[bool, typer.Option("--version", is_eager=True, callback=show_version,
                                           help="print the version and exit")] = False,
 ) -> None:
-    from pi.modes.setup import AgentOptions
+    from pi.modes.setup import AgentOptions, SetupError, run_mode
 
+    chosen = mode or (Mode.print if print_mode else Mode.interactive)
+    if chosen in (Mode.print, Mode.json) and not messages:
+        raise fail(f"{chosen.value} mode needs a prompt, e.g. pi-agent -p \"hello\"")
     options = AgentOptions(model=model, script=script, session=session, leaf=leaf, cwd=cwd,
                            auto_compaction=auto_compaction, auto_retry=auto_retry,
                            trust_project=trust_project, agent_dir=agent_dir,
                            extensions=tuple(extension or ()), max_turns=max_turns)
-    chosen = mode or (Mode.print if print_mode else Mode.interactive)
-    raise typer.Exit(run_mode(chosen, options, list(messages or [])))
+    try:
+        code = run_mode(chosen.value, options, list(messages or []))
+    except SetupError as error:
+        raise fail(str(error)) from None
+    raise typer.Exit(code)
 
 
 if __name__ == "__main__":

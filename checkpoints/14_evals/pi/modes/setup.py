@@ -1,12 +1,10 @@
-"""From command-line options to a RuntimeConfig: model, providers, clock, ids.
+"""From command-line options to a Runtime, and the mode run on it.
 
-The Runtime reads nothing on its own (config.py), so this is the one place where the outside
-world comes in: the environment (base URLs, keys), the wall clock, random ids. Offline runs
-keep them out: with `--script`, or with PI_COURSE_DETERMINISTIC=1, the clock is fixed and ids
-count up, so the same command writes the same session file byte for byte. Without a script
-the MockModel answers with a built-in policy (`offline_reply`), so `pi-agent -p "hi"` works
-on a machine with no key and no network. A run has no turn limit unless `--max-turns` sets
-one, as in Pi, whose loop has none: a long real task must not stop half done.
+This is the one place where the outside world comes in: the environment (base URLs, keys),
+the wall clock, random ids. With `--script` or PI_COURSE_DETERMINISTIC=1 the clock is fixed
+and ids count up, so the same command writes the same session file byte for byte. Without a
+script the MockModel echoes the last user text (`offline_reply`): no key, no network needed.
+A run has no turn limit unless `--max-turns` sets one, as in Pi.
 """
 
 from __future__ import annotations
@@ -20,17 +18,24 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from pi.ai.bounded import what_is_at
+from rich.console import Console
+
 from pi.ai import Model
+from pi.ai.bounded import what_is_at
 from pi.ai.credentials import ENV_KEYS, CredentialError, Credentials
 from pi.ai.models_catalog import PUBLIC_BASE_URLS, ModelRefError, builtin_models, find_model
 from pi.ai.registry import builtin_providers
-from pi.coding_agent.extensions.ui import ExtensionUI
+from pi.coding_agent.extensions.ui import ExtensionUI, NoUI
 from pi.coding_agent.resources.loader import default_agent_dir
 from pi.coding_agent.runtime.config import RuntimeConfig
+from pi.coding_agent.runtime.runtime import Runtime
 from pi.coding_agent.session.errors import SessionError
 from pi.coding_agent.session.ids import Clock, IdSource, fixed_clock, random_ids, sequential_ids
+from pi.coding_agent.session.show import printable
 from pi.coding_agent.session.storage import sessions_root
+from pi.modes.interactive import run_interactive
+from pi.modes.print_mode import json_lines, run_print, run_to_end
+from pi.modes.rpc import RpcUI, run_rpc
 
 DETERMINISTIC_START_MS = 1_767_225_600_000  # 2026-01-01T00:00:00.000Z
 ECHO_LIMIT = 200
@@ -96,17 +101,14 @@ def usable_models(catalog: Mapping[str, Model], chosen: Model,
     """What `get_available_models` lists, as Pi lists models with a key: the chosen model
     first, then every catalog model of the same kind (MockModel or HTTP) that has a key."""
     def usable(model: Model) -> bool:
-        if (model.api == "mock") != (chosen.api == "mock"):
-            return False
         try:
             check_key(model, credentials)
         except SetupError:
             return False
-        return True
+        same_kind = (model.api == "mock") == (chosen.api == "mock")
+        return same_kind and (model.provider, model.id) != (chosen.provider, chosen.id)
 
-    others = [m for m in catalog.values() if usable(m) and (m.provider, m.id) != (
-        chosen.provider, chosen.id)]
-    return (chosen, *others)
+    return (chosen, *filter(usable, catalog.values()))
 
 
 def time_and_ids(deterministic: bool) -> tuple[Clock, IdSource]:
@@ -164,3 +166,32 @@ def build_config(options: AgentOptions, ui: ExtensionUI,
         auto_compaction=options.auto_compaction, auto_retry=options.auto_retry,
         models=usable_models(catalog, model, credentials),
         max_turns=options.max_turns or NO_TURN_LIMIT)
+
+
+def open_runtime(options: AgentOptions, ui: ExtensionUI) -> Runtime:
+    """The Runtime for these options; every note from loading is a warning on stderr."""
+    try:
+        runtime = Runtime(build_config(options, ui))
+    except SessionError as error:
+        raise SetupError(str(error)) from None
+    for note in runtime.assembly.diagnostics:  # a name from a file may hold escapes
+        print(f"warning: {printable(note)}", file=sys.stderr)
+    return runtime
+
+
+def run_mode(mode: str, options: AgentOptions, prompts: list[str]) -> int:
+    """Run `mode` ("print", "json", "rpc" or "interactive") to its end; the exit code."""
+    if mode == "rpc":
+        write = json_lines(sys.stdout)
+        ui = RpcUI(write)
+        return run_rpc(open_runtime(options, ui), ui, write)
+    runtime = open_runtime(options, NoUI())  # nobody to ask (or a person who typed it): "no"
+    if mode != "interactive":
+        return run_print(runtime, prompts, as_json=mode == "json")
+
+    async def talk() -> int:
+        await run_interactive(runtime, Console())
+        await runtime.flush()
+        return 0
+
+    return run_to_end(runtime, talk, sys.stderr)
