@@ -1,13 +1,10 @@
 """The interactive mode: read a line, run it, show the run as it happens, repeat.
 
-Everything that matters lives in the Runtime (history on disk, compaction, retry); this is a
-thin loop on top. A line starting with `/` is a command (COMMANDS), except `/skill:name` and
-prompt templates, which go to the runtime like any prompt. Reply text is printed as it
-streams; a tool call gets a line when it starts, one when it ends and a short preview of its
-result. Ctrl-C during a run aborts it; Ctrl-D, end of input or `/quit` leave. In a terminal,
-lines are typed in prompt_toolkit's editor, Up recalling the prompts of this branch; from a
-pipe (or a test's list) they are read as given and echoed after the prompt. Pi's mode is a
-full-screen TUI; a line-by-line loop is enough to drive, test and read.
+A line starting with `/` is a command (COMMANDS), except `/skill:name` and prompt templates,
+which the runtime expands like any prompt. Reply text streams as it arrives; a tool call gets
+a line as it starts, one as it ends and a preview of its result. Ctrl-C aborts a run; Ctrl-D,
+end of input or `/quit` leave. Lines come from prompt_toolkit's editor (Up recalls this
+branch's prompts), or from a pipe. Pi's is a full-screen TUI; a line loop is enough here.
 """
 
 from __future__ import annotations
@@ -16,7 +13,7 @@ import asyncio
 import json
 import signal
 import sys
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Awaitable, Callable, Iterable, Iterator, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -27,14 +24,7 @@ from rich.tree import Tree
 from pi.agent import MessageEnd, MessageUpdate, ToolExecutionEnd, ToolExecutionStart
 from pi.ai import AssistantMessage, TextContent, UserMessage, builtin_models
 from pi.coding_agent.runtime.compactor import Compacted
-from pi.coding_agent.runtime.events import (
-    AutoCompactionEnd,
-    AutoCompactionStart,
-    AutoRetryEnd,
-    AutoRetryStart,
-    RuntimeEvent,
-    TurnLimitReached,
-)
+from pi.coding_agent.runtime.events import AutoCompactionEnd, AutoCompactionStart, RuntimeEvent
 from pi.coding_agent.runtime.runtime import Runtime, RuntimePoisoned
 from pi.coding_agent.session.entries import MessageEntry
 from pi.coding_agent.session.errors import SessionError
@@ -43,7 +33,7 @@ from pi.coding_agent.session.ids import iso_timestamp
 from pi.coding_agent.session.show import entry_kind, preview, row_parts, tree_rows
 from pi.coding_agent.session.storage import free_path, session_file_name
 from pi.modes.export_html import export_html
-from pi.modes.print_mode import first_line
+from pi.modes.print_mode import first_line, progress_note
 
 if TYPE_CHECKING:
     from prompt_toolkit import PromptSession
@@ -128,15 +118,8 @@ class Terminal:
                 self.console.print(Text("  " + line, "dim"), soft_wrap=True)
         elif isinstance(event, AutoCompactionStart | AutoCompactionEnd):
             self.show_compaction(event)
-        elif isinstance(event, AutoRetryStart):
-            self.say(f"⟳ retry {event.attempt}/{event.max_attempts} in "
-                     f"{event.delay_ms / 1000:g} s: {first_line(event.error_message)}", "yellow")
-        elif isinstance(event, AutoRetryEnd):
-            outcome = "succeeded" if event.success else f"gave up: {event.final_error}"
-            self.say(f"⟳ retry {outcome}", "yellow")
-        elif isinstance(event, TurnLimitReached):
-            self.say(f"stopped: the run reached its limit of {event.max_turns} turns before the "
-                     "model finished (--max-turns)", "yellow")
+        elif (note := progress_note(event)) is not None:  # a retry, the turn limit
+            self.say(note, "yellow")
 
     def show_compaction(self, event: AutoCompactionStart | AutoCompactionEnd) -> None:
         """Automatic compactions get a line each; `/compact` says its own result."""
@@ -154,39 +137,41 @@ class Terminal:
 
     async def handle_line(self, line: str) -> bool:
         """Run one line: a command, or a prompt. True means quit."""
-        if not line:
-            return False
+        name, _, argument = line[1:].partition(" ")
+        if line.startswith("/") and name in ("quit", "exit"):
+            return True
         try:
-            if line.startswith("/") and not line.startswith("/skill:"):
-                name, _, argument = line[1:].partition(" ")
-                if (command := COMMANDS.get("quit" if name == "exit" else name)) is not None:
-                    return await command[0](self, argument.strip())
-                if self.runtime.assembly.resources.expand_input(line) is None:
-                    self.say(f"unknown command /{name} (/help lists them)", "red")
-                    return False
-            self.running = True
-            try:
-                await self.runtime.prompt(line)
-            finally:
-                self.running = False
-                self.end_line()
+            if line.startswith("/") and name in COMMANDS:
+                await COMMANDS[name](self, argument.strip())
+            elif line.startswith("/") and not line.startswith("/skill:") and \
+                    self.runtime.assembly.resources.expand_input(line) is None:
+                self.say(f"unknown command /{name} (/help lists them)", "red")
+            elif line:
+                self.running = True
+                try:
+                    await self.runtime.prompt(line)
+                finally:
+                    self.running = False
+                    self.end_line()
         except (SessionError, RuntimePoisoned) as error:
             self.say(f"error: {error}", "red")
         return False
 
     def interrupt(self) -> None:
         """Ctrl-C: abort the run if one is going; at the prompt, only say how to leave."""
-        if not self.running:
+        if self.running:
+            queued = self.runtime.abort()
+            self.say(f"aborting the run; {len(queued)} queued message(s) handed back", "yellow")
+        else:
             self.console.print()
             self.say("(Ctrl-D or /quit leaves)", "dim")
             self.console.print(PROMPT, end="")
-            return
-        queued = self.runtime.abort()
-        self.say(f"aborting the run; {len(queued)} queued message(s) handed back", "yellow")
 
 
-async def show_tree(screen: Terminal, _: str) -> bool:
-    """The session tree (as `pi session tree` draws it), the runtime's leaf marked."""
+# The slash commands; as in Python's `cmd` module, each docstring is its line in /help.
+
+async def show_tree(screen: Terminal, _: str) -> None:
+    """the session tree, current leaf marked"""
     writer = screen.runtime.writer
     top = Tree(Text(f"session {writer.header.id}", "bold"))
     nodes: dict[str | None, Tree] = {None: top}
@@ -194,28 +179,25 @@ async def show_tree(screen: Terminal, _: str) -> bool:
         parts = row_parts(entry, writer.tree.labels.get(entry.id), entry.id == writer.leaf_id)
         nodes[entry.id] = nodes[parent_id].add(Text.assemble(*parts))
     screen.console.print(top)
-    return False
 
 
-async def branch(screen: Terminal, entry_id: str) -> bool:
-    """Move the leaf. As in Pi, choosing a user message goes to its parent: you re-ask it."""
+async def branch(screen: Terminal, entry_id: str) -> None:
+    """ID: move the leaf; the next prompt continues there"""
     runtime = screen.runtime
     if (entry := runtime.writer.tree.by_id.get(entry_id)) is None:
-        screen.say(f"/branch: no entry with id {entry_id or '(none given)'}", "red")
-        return False
+        return screen.say(f"/branch: no entry with id {entry_id or '(none given)'}", "red")
     target: str | None = entry.id
-    if isinstance(entry, MessageEntry) and entry.message.role == "user":
+    if isinstance(entry, MessageEntry) and entry.message.role == "user":  # as in Pi: re-ask it
         target = entry.parent_id
         screen.say(f"re-asking from before {entry.id}: {preview(entry)}", "dim")
     runtime.writer.branch(target)
     runtime.agent.replace_messages(runtime.writer.context().messages)  # type: ignore[arg-type]
     screen.say(f"leaf is now {target or '(before the first entry)'}; "
                "the next prompt continues from there")
-    return False
 
 
-async def fork(screen: Terminal, _: str) -> bool:
-    """Copy the path to the leaf into a new session file next to this one."""
+async def fork(screen: Terminal, _: str) -> None:
+    """copy the current path into a new session file"""
     writer, config = screen.runtime.writer, screen.runtime.config
     session_id = config.ids()
     name = session_file_name(iso_timestamp(config.clock()), session_id)
@@ -223,27 +205,24 @@ async def fork(screen: Terminal, _: str) -> bool:
         forked = fork_session(writer, free_path(writer.path.parent / name), session_id)
         forked.close()
     except SessionError as error:
-        screen.say(f"/fork: {error}", "red")
-        return False
+        return screen.say(f"/fork: {error}", "red")
     screen.say(f"forked to {forked.path} ({len(forked.tree.entries)} entries); this session "
                "goes on here")
-    return False
 
 
-async def compact(screen: Terminal, focus: str) -> bool:
-    """As in Pi, a branch with fewer than two messages is not worth a summary request."""
-    if len(screen.runtime.messages) < 2:
+async def compact(screen: Terminal, focus: str) -> None:
+    """[focus]: summarise the older part of the conversation now"""
+    if len(screen.runtime.messages) < 2:  # as in Pi: not worth a summary request
         screen.say("nothing compacted: no messages yet", "yellow")
     elif isinstance(result := await screen.runtime.compact(focus or None), Compacted):
         screen.say(f"compacted: {result.tokens_before} tokens before, new entry "
                    f"{result.entry_id}")
     else:
         screen.say(f"nothing compacted: {result}", "yellow")
-    return False
 
 
-async def model(screen: Terminal, ref: str) -> bool:
-    """Show the model; `/model provider/id` switches to a model of the catalog, nothing else."""
+async def model(screen: Terminal, ref: str) -> None:
+    """[provider/id]: show the model, or switch to one of the catalog"""
     current = screen.runtime.config.model
     if not ref:
         screen.say(f"model {current.provider}/{current.id} ({current.name or current.id}), "
@@ -254,53 +233,39 @@ async def model(screen: Terminal, ref: str) -> bool:
     else:
         screen.runtime.set_model(chosen)
         screen.say(f"model is now {ref}")
-    return False
 
 
-async def session(screen: Terminal, _: str) -> bool:
+async def session(screen: Terminal, _: str) -> None:
+    """file, id, entry count and leaf"""
     writer = screen.runtime.writer
     leaf = writer.tree.by_id.get(writer.leaf_id or "")
     leaf_text = f"{leaf.id} ({entry_kind(leaf)})" if leaf else "none"
     screen.say(f"file {writer.path} · id {writer.header.id} · "
                f"entries {len(writer.tree.entries)} · leaf {leaf_text}")
-    return False
 
 
-async def export(screen: Terminal, file: str) -> bool:
-    """The current branch as a self-contained HTML page; a relative path is under the cwd."""
+async def export(screen: Terminal, file: str) -> None:
+    """FILE.html: the current branch as a web page (a relative path is under the cwd)"""
     if not file:
-        screen.say("/export: give a file name, e.g. /export transcript.html", "red")
-        return False
+        return screen.say("/export: give a file name, e.g. /export transcript.html", "red")
     path = screen.runtime.config.cwd / Path(file).expanduser()
     try:
         screen.say(f"exported the current branch to {export_html(screen.runtime, path)}")
     except OSError as error:
         screen.say(f"/export: {path}: {error.strerror or error}", "red")
-    return False
 
 
-async def help_text(screen: Terminal, _: str) -> bool:
-    for name, (_handler, about) in COMMANDS.items():
-        screen.say(f"/{name:<8} {about}")
+async def help_text(screen: Terminal, _: str) -> None:
+    """this list"""
+    for name, command in COMMANDS.items():
+        screen.say(f"/{name:<8} {command.__doc__}")
+    screen.say("/quit     leave (Ctrl-D too)")
     screen.say("/skill:NAME args  run a skill; Ctrl-C aborts a run; Ctrl-D quits")
-    return False
 
 
-async def quit_now(screen: Terminal, _: str) -> bool:
-    return True
-
-
-COMMANDS: dict[str, tuple[Callable[[Terminal, str], Any], str]] = {
-    "tree": (show_tree, "the session tree, current leaf marked"),
-    "branch": (branch, "ID: move the leaf; the next prompt continues there"),
-    "fork": (fork, "copy the current path into a new session file"),
-    "compact": (compact, "[focus]: summarise the older part of the conversation now"),
-    "model": (model, "[provider/id]: show the model, or switch to one of the catalog"),
-    "session": (session, "file, id, entry count and leaf"),
-    "export": (export, "FILE.html: the current branch as a web page"),
-    "help": (help_text, "this list"),
-    "quit": (quit_now, "leave (Ctrl-D too)"),
-}
+COMMANDS: dict[str, Callable[[Terminal, str], Awaitable[None]]] = {
+    "tree": show_tree, "branch": branch, "fork": fork, "compact": compact, "model": model,
+    "session": session, "export": export, "help": help_text}
 
 
 class GivenLines:

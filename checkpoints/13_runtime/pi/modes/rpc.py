@@ -18,12 +18,12 @@ import inspect
 import math
 import sys
 import threading
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from typing import Any, TextIO
 
 from pydantic import ValidationError
 
-from pi.ai import AbortController, AssistantMessage, ImageContent, ToolCall, dump_message
+from pi.ai import AbortController, AssistantMessage, ImageContent, Model, ToolCall, dump_message
 from pi.ai.bounded import read_json
 from pi.ai.messages import LONE_SURROGATE
 from pi.coding_agent.extensions.ui import NotifyLevel
@@ -37,6 +37,7 @@ from pi.coding_agent.runtime.model_settings import (
     supported_thinking_levels,
 )
 from pi.coding_agent.runtime.runtime import Runtime, RuntimePoisoned
+from pi.coding_agent.session.entries import CompactionEntry
 from pi.coding_agent.session.errors import SessionError
 from pi.coding_agent.session.tokens import estimate_context_tokens
 from pi.modes.events_json import compaction_result_json, event_json
@@ -79,25 +80,18 @@ def finite_or_none(text: str) -> float | None:
 def read_lines_in_thread(stream: TextIO, queue: asyncio.Queue[str | None]) -> None:
     """Feed `stream`'s lines into `queue` from a daemon thread; None marks the end. Bytes
     not UTF-8 become lone surrogates (`surrogateescape`), so such a line is one error
-    response (parse_command) instead of the end of the reading thread."""
+    response (parse_command), not the end of the reading thread."""
     loop = asyncio.get_running_loop()
-    binary = getattr(stream, "buffer", None)
-
-    def lines() -> Iterator[str]:
-        if binary is None:
-            yield from stream
-        else:
-            yield from (raw.decode("utf-8", "surrogateescape") for raw in binary)
 
     def pump() -> None:
-        try:
-            for line in lines():
-                loop.call_soon_threadsafe(queue.put_nowait, line)
-        except RuntimeError:  # the loop has ended (the server stopped early): stop reading
-            return
-        except (OSError, ValueError):  # stdin broke or was closed: that is its end
-            pass
-        with contextlib.suppress(RuntimeError):
+        with contextlib.suppress(RuntimeError):  # the loop has ended: stop reading
+            try:
+                for line in getattr(stream, "buffer", stream):
+                    if isinstance(line, bytes):
+                        line = line.decode("utf-8", "surrogateescape")
+                    loop.call_soon_threadsafe(queue.put_nowait, line)
+            except (OSError, ValueError):  # stdin broke or was closed: that is its end
+                pass
             loop.call_soon_threadsafe(queue.put_nowait, None)
 
     threading.Thread(target=pump, name="rpc-stdin", daemon=True).start()
@@ -121,7 +115,8 @@ class RpcUI:
         if self.closed:
             return False
         request_id = self.next_id()
-        answer = self.pending[request_id] = asyncio.get_running_loop().create_future()
+        answer: asyncio.Future[bool] = asyncio.get_running_loop().create_future()
+        self.pending[request_id] = answer
         self.write({"type": "extension_ui_request", "id": request_id, "method": "confirm",
                     "title": title, "message": message})
         try:
@@ -270,7 +265,7 @@ def images_field(command: dict[str, Any]) -> tuple[ImageContent, ...]:
         raise CommandError(f"{command.get('type')}: images: {where}: {problem['msg']}") from None
 
 
-def model_json(model: Any) -> dict[str, Any]:
+def model_json(model: Model) -> dict[str, Any]:
     return model.model_dump(mode="json", by_alias=True)
 
 
@@ -426,7 +421,9 @@ async def compact(server: RpcServer, command: dict[str, Any]) -> dict[str, Any]:
     result = await server.runtime.compact(focus if isinstance(focus, str) else None)
     if not isinstance(result, Compacted):
         raise CommandError(result)
-    return compaction_result_json(server.runtime.writer.tree.by_id[result.entry_id])
+    entry = server.runtime.writer.tree.by_id[result.entry_id]
+    assert isinstance(entry, CompactionEntry), "the runtime just wrote this compaction"
+    return compaction_result_json(entry)
 
 
 async def bash(server: RpcServer, command: dict[str, Any]) -> dict[str, Any]:

@@ -20,6 +20,7 @@ from typing import Any
 
 from rich.console import Console
 
+from mock_model import MockModel, ScriptError, load_script, text, turn
 from pi.ai import Model
 from pi.ai.bounded import what_is_at
 from pi.ai.credentials import ENV_KEYS, CredentialError, Credentials
@@ -63,8 +64,6 @@ class AgentOptions:
 
 def offline_reply(request: dict[str, Any], number: int) -> Any:
     """The built-in MockModel policy: echo the last user text, never call a tool."""
-    from mock_model import text, turn
-
     said = next((m.get("content") for m in reversed(request.get("messages", []))
                  if m.get("role") == "user"), "")
     if not isinstance(said, str):
@@ -73,27 +72,10 @@ def offline_reply(request: dict[str, Any], number: int) -> Any:
     return turn(text(f'(offline MockModel, no script) You said: "{short}"'))
 
 
-def mock_source(script: Path | None) -> Any:
-    from mock_model import MockModel, ScriptError, load_script
-
-    if script is None:
-        return MockModel(responder=offline_reply)
-    try:
-        return MockModel(load_script(script))
-    except ScriptError as error:  # its text already names the file, turn and field
-        raise SetupError(str(error)) from None
-
-
-def check_key(model: Model, credentials: Credentials) -> None:
+def lacks_key(model: Model, credentials: Credentials) -> bool:
     """A public endpoint needs a key; a local server (a base URL of your own) may not."""
-    try:
-        found = credentials.resolve(model.provider)
-    except CredentialError as error:
-        raise SetupError(str(error)) from None
-    if found is None and model.base_url == PUBLIC_BASE_URLS.get(model.provider):
-        variable = ENV_KEYS.get(model.provider, "the provider's key variable")
-        raise SetupError(f"no API key for {model.provider}: set {variable} or store a key in "
-                         f"{credentials.auth_file} (offline: leave --model at mock/mock-1)")
+    return (credentials.resolve(model.provider) is None
+            and model.base_url == PUBLIC_BASE_URLS.get(model.provider))
 
 
 def usable_models(catalog: Mapping[str, Model], chosen: Model,
@@ -102,8 +84,9 @@ def usable_models(catalog: Mapping[str, Model], chosen: Model,
     first, then every catalog model of the same kind (MockModel or HTTP) that has a key."""
     def usable(model: Model) -> bool:
         try:
-            check_key(model, credentials)
-        except SetupError:
+            if lacks_key(model, credentials):
+                return False
+        except CredentialError:
             return False
         same_kind = (model.api == "mock") == (chosen.api == "mock")
         return same_kind and (model.provider, model.id) != (chosen.provider, chosen.id)
@@ -121,19 +104,20 @@ def build_config(options: AgentOptions, ui: ExtensionUI,
                  env: Mapping[str, str] | None = None) -> RuntimeConfig:
     env = os.environ if env is None else env
     catalog = builtin_models(env)
-    try:
-        model = find_model(options.model, catalog)
-    except ModelRefError as error:
-        raise SetupError(str(error)) from None
+    model = find_model(options.model, catalog)
     agent_dir = options.agent_dir or default_agent_dir()
     credentials = Credentials(agent_dir / "auth.json", env)
     if model.api == "mock":
-        providers = builtin_providers(mock=mock_source(options.script))
+        providers = builtin_providers(mock=MockModel(load_script(options.script)) if options.script
+                                      else MockModel(responder=offline_reply))
     elif options.script is not None:
         raise SetupError(f"--script drives the MockModel; it cannot be used with --model "
                          f"{options.model}")
+    elif lacks_key(model, credentials):
+        variable = ENV_KEYS.get(model.provider, "the provider's key variable")
+        raise SetupError(f"no API key for {model.provider}: set {variable} or store a key in "
+                         f"{credentials.auth_file} (offline: leave --model at mock/mock-1)")
     else:
-        check_key(model, credentials)
         providers = builtin_providers(credentials=credentials)
     cwd = options.cwd.resolve()
     if not cwd.is_dir():
@@ -149,10 +133,7 @@ def build_config(options: AgentOptions, ui: ExtensionUI,
                              f"-e {path}: is {found}, not an extension file")
     deterministic = options.script is not None or env.get("PI_COURSE_DETERMINISTIC") == "1"
     clock, ids = time_and_ids(deterministic)
-    try:
-        sessions = sessions_root(Path.home(), agent_dir / "sessions")
-    except SessionError as error:
-        raise SetupError(str(error)) from None
+    sessions = sessions_root(Path.home(), agent_dir / "sessions")
     try:
         session_file = options.session.resolve() if options.session else None
     except (OSError, RuntimeError) as error:  # a link loop
@@ -172,7 +153,7 @@ def open_runtime(options: AgentOptions, ui: ExtensionUI) -> Runtime:
     """The Runtime for these options; every note from loading is a warning on stderr."""
     try:
         runtime = Runtime(build_config(options, ui))
-    except SessionError as error:
+    except (ModelRefError, CredentialError, ScriptError, SessionError) as error:  # what, where
         raise SetupError(str(error)) from None
     for note in runtime.assembly.diagnostics:  # a name from a file may hold escapes
         print(f"warning: {printable(note)}", file=sys.stderr)
