@@ -40,7 +40,7 @@ from pi.coding_agent.runtime.runtime import Runtime, RuntimePoisoned
 from pi.coding_agent.session.entries import CompactionEntry
 from pi.coding_agent.session.errors import SessionError
 from pi.coding_agent.session.tokens import estimate_context_tokens
-from pi.modes.events_json import compaction_result_json, event_json
+from pi.modes.events_json import compaction_result_json, event_json, without_none
 from pi.modes.export_html import export_html
 from pi.modes.print_mode import Write
 
@@ -183,18 +183,6 @@ class RpcServer:
             self.runtime.abort()
             await self.run
 
-    def start_prompt(self, command: dict[str, Any], text: str,
-                     images: tuple[ImageContent, ...]) -> None:
-        """Run the prompt in the background; a failure is one more `prompt` response."""
-
-        async def run() -> None:
-            try:
-                await self.runtime.prompt(text, images)
-            except Exception as error:  # the client must hear of it; the server goes on
-                self.write(response(command, False, error=str(error)))
-
-        self.run = asyncio.create_task(run())
-
     async def serve(self, lines: asyncio.Queue[str | None]) -> None:
         """Handle lines until the input ends, then finish cleanly."""
         while (line := await lines.get()) is not None:
@@ -239,15 +227,10 @@ class RpcServer:
         await self.runtime.close()
 
 
-def text_field(command: dict[str, Any], name: str) -> str:
-    if not isinstance(value := command.get(name), str):
-        raise CommandError(f"{command.get('type')}: missing string field {name!r}")
-    return value
-
-
-def bool_field(command: dict[str, Any], name: str) -> bool:
-    if not isinstance(value := command.get(name), bool):
-        raise CommandError(f"{command.get('type')}: field {name!r} must be true or false")
+def field(command: dict[str, Any], name: str, kind: type[Any] = str) -> Any:
+    """The command's field `name`, which must be a `kind` (a JSON string unless told)."""
+    if not isinstance(value := command.get(name), kind):
+        raise CommandError(f"{command.get('type')}: field {name!r} must be a {kind.__name__}")
     return value
 
 
@@ -270,13 +253,22 @@ def model_json(model: Model) -> dict[str, Any]:
 
 
 def prompt(server: RpcServer, command: dict[str, Any]) -> None:
-    text, images = text_field(command, "message"), images_field(command)
+    """Answered once accepted; the run goes on in the background, a failure is one more
+    `prompt` response. During a run it must say how to queue: steer or followUp."""
+    text, images = field(command, "message"), images_field(command)
     runtime = server.runtime
     runtime.check_images(images)
     if not server.streaming:
         if runtime.poisoned is not None:
             raise RuntimePoisoned(f"the session can no longer be written: {runtime.poisoned}")
-        server.start_prompt(command, text, images)
+
+        async def run() -> None:
+            try:
+                await runtime.prompt(text, images)
+            except Exception as error:  # the client must hear of it; the server goes on
+                server.write(response(command, False, error=str(error)))
+
+        server.run = asyncio.create_task(run())
     elif command.get("streamingBehavior") == "steer":
         runtime.steer(text, images)
     elif command.get("streamingBehavior") == "followUp":
@@ -305,7 +297,7 @@ def set_queue_mode(which: str) -> Callable[[RpcServer, dict[str, Any]], None]:
 def get_state(server: RpcServer, command: dict[str, Any]) -> dict[str, Any]:
     runtime = server.runtime
     agent, writer = runtime.agent, runtime.writer
-    state: dict[str, Any] = {
+    return without_none({
         "model": model_json(runtime.config.model),
         "thinkingLevel": runtime.config.thinking_level,
         "isStreaming": server.streaming, "isCompacting": server.compacting,
@@ -314,14 +306,11 @@ def get_state(server: RpcServer, command: dict[str, Any]) -> dict[str, Any]:
         "autoCompactionEnabled": runtime.auto_compaction,
         "messageCount": len(runtime.messages),
         "pendingMessageCount": len(agent.steering) + len(agent.follow_ups),
-    }
-    if writer.tree.name is not None:
-        state["sessionName"] = writer.tree.name
-    return state
+        "sessionName": writer.tree.name})
 
 
 def set_model(server: RpcServer, command: dict[str, Any]) -> dict[str, Any]:
-    wanted = (text_field(command, "provider"), text_field(command, "modelId"))
+    wanted = (field(command, "provider"), field(command, "modelId"))
     found = next((m for m in server.runtime.available_models if (m.provider, m.id) == wanted),
                  None)
     if found is None:
@@ -356,7 +345,7 @@ def cycle_thinking_level(server: RpcServer, command: dict[str, Any]) -> object:
 
 
 def set_session_name(server: RpcServer, command: dict[str, Any]) -> None:
-    if not (name := text_field(command, "name").strip()):
+    if not (name := field(command, "name").strip()):
         raise CommandError("Session name cannot be empty")
     server.runtime.writer.append_session_info(name)
 
@@ -389,7 +378,7 @@ def get_session_stats(server: RpcServer, command: dict[str, Any]) -> dict[str, A
 
 async def fork(server: RpcServer, command: dict[str, Any]) -> dict[str, Any]:
     await server.stop_run()
-    runtime, text = await session_commands.fork(server.runtime, text_field(command, "entryId"))
+    runtime, text = await session_commands.fork(server.runtime, field(command, "entryId"))
     return {"text": text, **server.switch(runtime)}
 
 
@@ -407,7 +396,7 @@ async def clone(server: RpcServer, command: dict[str, Any]) -> dict[str, Any]:
 
 async def switch_session(server: RpcServer, command: dict[str, Any]) -> dict[str, Any]:
     """Go on in another session file, at its last entry; the current one is left as it is."""
-    path = server.runtime.config.cwd / text_field(command, "sessionPath")
+    path = server.runtime.config.cwd / field(command, "sessionPath")
     if not path.is_file():
         raise CommandError(f"switch_session: no session file at {path}")
     await server.stop_run()
@@ -431,7 +420,7 @@ async def bash(server: RpcServer, command: dict[str, Any]) -> dict[str, Any]:
     recorded when the run ends, never between a tool call and its result."""
     server.bash, runtime, run = AbortController(), server.runtime, server.run
     try:
-        message = await session_commands.run_bash(runtime, text_field(command, "command"),
+        message = await session_commands.run_bash(runtime, field(command, "command"),
                                                   server.bash.signal)
     finally:
         server.bash = None
@@ -444,10 +433,9 @@ async def bash(server: RpcServer, command: dict[str, Any]) -> dict[str, Any]:
         run.add_done_callback(record)
     else:
         session_commands.record_bash(runtime, message)
-    result = {"output": message.output, "exitCode": message.exit_code,
-              "cancelled": message.cancelled, "truncated": message.truncated}
-    return {**result, "fullOutputPath": message.full_output_path} if message.full_output_path \
-        else result
+    return without_none({"output": message.output, "exitCode": message.exit_code,
+                         "cancelled": message.cancelled, "truncated": message.truncated,
+                         "fullOutputPath": message.full_output_path or None})
 
 
 def export(server: RpcServer, command: dict[str, Any]) -> dict[str, Any]:
@@ -460,8 +448,8 @@ def export(server: RpcServer, command: dict[str, Any]) -> dict[str, Any]:
 def source_info(path: object, where: str, base_dir: object = None) -> dict[str, Any]:
     """Pi's SourceInfo: a user or project resource, or one given on the command line."""
     scope = where if where in ("user", "project") else "temporary"
-    info = {"path": str(path), "source": "local", "scope": scope, "origin": "top-level"}
-    return info if base_dir is None else {**info, "baseDir": str(base_dir)}
+    return without_none({"path": str(path), "source": "local", "scope": scope,
+                         "origin": "top-level", "baseDir": base_dir and str(base_dir)})
 
 
 def get_commands(server: RpcServer, command: dict[str, Any]) -> dict[str, Any]:
@@ -485,16 +473,16 @@ def get_commands(server: RpcServer, command: dict[str, Any]) -> dict[str, Any]:
 Handler = Callable[[RpcServer, dict[str, Any]], Any]
 COMMANDS: dict[str, Handler] = {
     "prompt": prompt,
-    "steer": lambda s, c: s.runtime.steer(text_field(c, "message"), images_field(c)),
-    "follow_up": lambda s, c: s.runtime.follow_up(text_field(c, "message"), images_field(c)),
+    "steer": lambda s, c: s.runtime.steer(field(c, "message"), images_field(c)),
+    "follow_up": lambda s, c: s.runtime.follow_up(field(c, "message"), images_field(c)),
     "abort": abort,
     "get_state": get_state,
     "get_messages": lambda s, c: {"messages": [dump_message(m) for m in s.runtime.messages]},
     "get_last_assistant_text": lambda s, c: {
         "text": session_commands.last_assistant_text(s.runtime)},
     "set_auto_compaction": lambda s, c: setattr(s.runtime, "auto_compaction",
-                                                bool_field(c, "enabled")),
-    "set_auto_retry": lambda s, c: setattr(s.runtime, "auto_retry", bool_field(c, "enabled")),
+                                                field(c, "enabled", bool)),
+    "set_auto_retry": lambda s, c: setattr(s.runtime, "auto_retry", field(c, "enabled", bool)),
     "set_steering_mode": set_queue_mode("steering"),
     "set_follow_up_mode": set_queue_mode("follow_ups"),
     "get_available_models": lambda s, c: {
