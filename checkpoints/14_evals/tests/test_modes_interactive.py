@@ -21,8 +21,8 @@ from pi.coding_agent.session.reader import read_session
 from pi.modes.interactive import (
     PREVIEW_LINES,
     PREVIEW_WIDTH,
-    EditorReader,
     earlier_prompts,
+    edited_lines,
     result_preview,
     run_interactive,
 )
@@ -89,7 +89,7 @@ def test_a_long_tool_result_is_previewed_by_its_first_lines_and_a_marker() -> No
 
 def editor(tmp_path: Path, *prompts: str, said: list[str] | None = None,
            earlier: tuple[str, ...] | list[str] = ()) -> list[str | None]:
-    """What an EditorReader returns at each prompt for the keys typed there (into a pipe)."""
+    """What the line editor returns at each prompt for the keys typed there (into a pipe)."""
     from prompt_toolkit import PromptSession
     from prompt_toolkit.history import InMemoryHistory
     from prompt_toolkit.input import create_pipe_input
@@ -99,12 +99,13 @@ def editor(tmp_path: Path, *prompts: str, said: list[str] | None = None,
         with create_pipe_input() as keyboard:
             session: PromptSession[str] = PromptSession(input=keyboard, output=DummyOutput(),
                                                         history=InMemoryHistory())
-            reader = EditorReader(earlier, lambda: (said if said is not None else []).append("^C"),
+            reader = edited_lines(earlier,
+                                  lambda: (said if said is not None else []).append("^C"),
                                   session)
             lines: list[str | None] = []
             for keys in prompts:
                 keyboard.send_text(keys)
-                lines.append(await reader.read())
+                lines.append(await anext(reader, None))
             return lines
 
     return asyncio.run(read_all())

@@ -13,7 +13,7 @@ import asyncio
 import json
 import signal
 import sys
-from collections.abc import Awaitable, Callable, Iterable, Iterator, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterator, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -268,41 +268,29 @@ COMMANDS: dict[str, Callable[[Terminal, str], Awaitable[None]]] = {
     "session": session, "export": export, "help": help_text}
 
 
-class GivenLines:
+async def given_lines(console: Console, lines: Iterator[str]) -> AsyncIterator[str]:
     """Lines from a pipe or a test, read off the event loop and echoed as if typed."""
-
-    def __init__(self, console: Console, lines: Iterable[str]) -> None:
-        self.console, self.lines = console, iter(lines)
-
-    async def read(self) -> str | None:
-        line = await asyncio.to_thread(next, self.lines, None)
-        if line is not None:
-            line = line.rstrip("\r\n")
-            self.console.print(Text(PROMPT + line, "bold"), soft_wrap=True)
-        return line
+    while (line := await asyncio.to_thread(next, lines, None)) is not None:
+        console.print(Text(PROMPT + line.rstrip("\r\n"), "bold"), soft_wrap=True)
+        yield line
 
 
-class EditorReader:
-    """prompt_toolkit's line editor, its history starting with `earlier` (kept in memory
-    only: what was typed is on disk once, in the session); `session` may be given (tests)."""
+async def edited_lines(earlier: Sequence[str], on_ctrl_c: Callable[[], None],
+                       session: PromptSession[str] | None = None) -> AsyncIterator[str]:
+    """Lines typed in prompt_toolkit's editor, its history starting with `earlier` (kept in
+    memory only: what was typed is on disk once, in the session); tests give a `session`."""
+    from prompt_toolkit import PromptSession
 
-    def __init__(self, earlier: Sequence[str], on_ctrl_c: Callable[[], None],
-                 session: PromptSession[str] | None = None) -> None:
-        from prompt_toolkit import PromptSession
-
-        self.session = session if session is not None else PromptSession()
-        for line in earlier:
-            self.session.history.append_string(line)
-        self.on_ctrl_c = on_ctrl_c
-
-    async def read(self) -> str | None:
-        while True:
-            try:  # handle_sigint=False: the mode's own Ctrl-C handler (abort a run) stays put
-                return await self.session.prompt_async(PROMPT, handle_sigint=False)
-            except KeyboardInterrupt:
-                self.on_ctrl_c()
-            except EOFError:
-                return None
+    session = session or PromptSession()
+    for line in earlier:
+        session.history.append_string(line)
+    while True:
+        try:  # handle_sigint=False: the mode's own Ctrl-C handler (abort a run) stays put
+            yield await session.prompt_async(PROMPT, handle_sigint=False)
+        except KeyboardInterrupt:
+            on_ctrl_c()
+        except EOFError:
+            return
 
 
 def earlier_prompts(runtime: Runtime) -> list[str]:
@@ -331,17 +319,17 @@ async def run_interactive(runtime: Runtime, console: Console,
     unsubscribe = runtime.subscribe(screen.show)
     stop_listening = listen_for_ctrl_c(screen.interrupt)
     if input_lines is None and sys.stdin.isatty() and sys.stdout.isatty():
-        reader: GivenLines | EditorReader = EditorReader(
-            earlier_prompts(runtime), lambda: screen.say("(Ctrl-D or /quit leaves)", "dim"))
+        lines = edited_lines(earlier_prompts(runtime),
+                             lambda: screen.say("(Ctrl-D or /quit leaves)", "dim"))
     else:
-        reader = GivenLines(console, sys.stdin if input_lines is None else input_lines)
+        lines = given_lines(console, sys.stdin if input_lines is None else input_lines)
     model = runtime.config.model
     screen.say(f"pi-course · {model.provider}/{model.id} · session {runtime.writer.path}", "bold")
     for note in runtime.assembly.diagnostics:
         screen.say(note, "yellow")
     screen.say("/help lists the commands; Ctrl-C aborts a run; Ctrl-D quits", "dim")
     try:
-        while (line := await reader.read()) is not None:
+        async for line in lines:
             if await screen.handle_line(line.strip()):
                 break
     finally:
