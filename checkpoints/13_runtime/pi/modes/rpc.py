@@ -1,12 +1,10 @@
-"""Rpc mode, Pi's protocol for driving the agent from another program (Pi's rpc-mode.ts).
+"""Rpc mode: Pi's protocol for driving the agent from another program (Pi's rpc-mode.ts).
 
-Commands arrive as JSON lines on stdin; responses and the runtime's events leave as JSON
-lines on stdout. A thread reads stdin, so commands keep arriving while a prompt runs (a
-steer, an abort, the answer to an extension's question), and each command runs in its own
-task. A `prompt` is answered once accepted; its events follow. When stdin ends the server
-waits for the run, flushes and closes the session, so the transcript on disk is complete.
-Each command is one small handler in COMMANDS, with Pi's field names; it returns the
-response's `data` (None for none, NULL for `"data": null`) or raises with the error text.
+Commands come as JSON lines on stdin, read by a thread so that a steer, an abort or an
+extension's answer arrives while a prompt runs; each command runs in its own task, and its
+response and the runtime's events leave as JSON lines on stdout. When stdin ends the server
+waits for the run, flushes and closes the session. Each command is a small handler in
+COMMANDS; it returns the response's `data` (None: none, NULL: `"data": null`) or raises.
 One difference: `abort` hands back the messages still queued, which Pi drops.
 """
 
@@ -15,6 +13,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import inspect
+import itertools
 import math
 import sys
 import threading
@@ -30,12 +29,8 @@ from pi.coding_agent.extensions.ui import NotifyLevel
 from pi.coding_agent.runtime import commands as session_commands
 from pi.coding_agent.runtime.compactor import Compacted
 from pi.coding_agent.runtime.events import AutoCompactionEnd, AutoCompactionStart, RuntimeEvent
-from pi.coding_agent.runtime.model_settings import (
-    THINKING_LEVELS,
-    next_in_cycle,
-    same_model,
-    supported_thinking_levels,
-)
+from pi.coding_agent.runtime.model_settings import THINKING_LEVELS, next_in_cycle, same_model
+from pi.coding_agent.runtime.model_settings import supported_thinking_levels
 from pi.coding_agent.runtime.runtime import Runtime, RuntimePoisoned
 from pi.coding_agent.session.entries import CompactionEntry
 from pi.coding_agent.session.errors import SessionError
@@ -104,17 +99,13 @@ class RpcUI:
     def __init__(self, write: Write) -> None:
         self.write = write
         self.pending: dict[str, asyncio.Future[bool]] = {}
-        self.count = 0
+        self.ids = itertools.count(1)  # ui-1, ui-2, …: deterministic; Pi uses a random UUID
         self.closed = False
-
-    def next_id(self) -> str:
-        self.count += 1
-        return f"ui-{self.count}"  # deterministic; Pi uses a random UUID
 
     async def confirm(self, title: str, message: str) -> bool:
         if self.closed:
             return False
-        request_id = self.next_id()
+        request_id = f"ui-{next(self.ids)}"
         answer: asyncio.Future[bool] = asyncio.get_running_loop().create_future()
         self.pending[request_id] = answer
         self.write({"type": "extension_ui_request", "id": request_id, "method": "confirm",
@@ -125,8 +116,8 @@ class RpcUI:
             del self.pending[request_id]
 
     def notify(self, message: str, level: NotifyLevel = "info") -> None:
-        self.write({"type": "extension_ui_request", "id": self.next_id(), "method": "notify",
-                    "message": message, "notifyType": level})
+        self.write({"type": "extension_ui_request", "id": f"ui-{next(self.ids)}",
+                    "method": "notify", "message": message, "notifyType": level})
 
     def answer(self, response: dict[str, Any]) -> None:
         """Settle the question `response["id"]`; an unknown id is ignored, as in Pi."""
@@ -445,29 +436,26 @@ def export(server: RpcServer, command: dict[str, Any]) -> dict[str, Any]:
     return {"path": str(export_html(runtime, target))}
 
 
-def source_info(path: object, where: str, base_dir: object = None) -> dict[str, Any]:
-    """Pi's SourceInfo: a user or project resource, or one given on the command line."""
-    scope = where if where in ("user", "project") else "temporary"
-    return without_none({"path": str(path), "source": "local", "scope": scope,
-                         "origin": "top-level", "baseDir": base_dir and str(base_dir)})
-
-
 def get_commands(server: RpcServer, command: dict[str, Any]) -> dict[str, Any]:
-    """Extension commands, prompt templates and skills, each with where it comes from."""
-    assembly = server.runtime.assembly
-    found: list[dict[str, Any]] = [
-        {"name": c.name, "description": c.description, "source": "extension",
-         "path": str(c.source), "sourceInfo": source_info(c.source, "path")}
-        for c in assembly.extensions.commands().values()]
-    found += [{"name": t.name, "description": t.description, "source": "prompt",
-               "location": t.source, "path": str(t.file_path),
-               "sourceInfo": source_info(t.file_path, t.source)}
-              for t in assembly.resources.templates]
-    found += [{"name": f"skill:{s.name}", "description": s.description, "source": "skill",
-               "location": s.source, "path": str(s.file_path),
-               "sourceInfo": source_info(s.file_path, s.source, s.base_dir)}
-              for s in assembly.resources.skills]
-    return {"commands": found}
+    """Extension commands, prompt templates and skills, each with Pi's SourceInfo: a user or
+    project resource, or one given on the command line ("temporary")."""
+    def listed(name: str, about: str | None, source: str, path: object, where: str | None,
+               base_dir: object = None) -> dict[str, Any]:
+        scope = where if where in ("user", "project") else "temporary"
+        info = {"path": str(path), "source": "local", "scope": scope, "origin": "top-level",
+                "baseDir": base_dir and str(base_dir)}
+        return without_none({"name": name, "description": about, "source": source,
+                             "location": where, "path": str(path),
+                             "sourceInfo": without_none(info)})
+
+    assembly, resources = server.runtime.assembly, server.runtime.assembly.resources
+    return {"commands": [
+        *(listed(c.name, c.description, "extension", c.source, None)
+          for c in assembly.extensions.commands().values()),
+        *(listed(t.name, t.description, "prompt", t.file_path, t.source)
+          for t in resources.templates),
+        *(listed(f"skill:{s.name}", s.description, "skill", s.file_path, s.source, s.base_dir)
+          for s in resources.skills)]}
 
 
 Handler = Callable[[RpcServer, dict[str, Any]], Any]

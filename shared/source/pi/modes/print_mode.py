@@ -1,10 +1,9 @@
 """Print mode (`-p`) and json mode (`--mode json`): run the prompts once, then exit.
 
-As in Pi's print-mode.ts, one function serves both. Print mode writes only the last reply's
-text on stdout; a failed or aborted reply is its error on stderr and exit code 1, and so is a
-run stopped by `--max-turns`. What happens on the way (each automatic retry, the turn limit)
-is said on stderr, so an unreachable server is not fifteen silent seconds. Json mode writes
-the session header, then every event as one JSON line (events_json.py), and nothing else.
+As in Pi's print-mode.ts, one function serves both. Print mode writes the last reply's text
+on stdout; a failed or aborted reply, or a run stopped by `--max-turns`, is said on stderr
+with exit code 1, and so is each automatic retry (an unreachable server is not fifteen silent
+seconds). Json mode writes the session header, then every event as one JSON line.
 """
 
 from __future__ import annotations
@@ -16,12 +15,8 @@ from typing import Any, TextIO
 
 from pi.ai import AssistantMessage, TextContent
 from pi.ai.messages import LONE_SURROGATE, json_text
-from pi.coding_agent.runtime.events import (
-    AutoRetryEnd,
-    AutoRetryStart,
-    RuntimeEvent,
-    TurnLimitReached,
-)
+from pi.coding_agent.runtime.events import AutoRetryEnd, AutoRetryStart, RuntimeEvent
+from pi.coding_agent.runtime.events import TurnLimitReached
 from pi.coding_agent.runtime.runtime import Runtime
 from pi.coding_agent.session.entries import dump_line
 from pi.modes.events_json import event_json
@@ -86,9 +81,8 @@ async def answer(runtime: Runtime, prompts: Sequence[str], out: TextIO, err: Tex
     await runtime.flush()  # a session that could not be written is an error too
     replies = [m for m in runtime.messages if isinstance(m, AssistantMessage)]
     if as_json or not replies:
-        return 1 if limited else 0
-    reply = replies[-1]
-    if reply.stop_reason in ("error", "aborted"):
+        return 1 if limited else 0  # json mode: the events said it all
+    if (reply := replies[-1]).stop_reason in ("error", "aborted"):
         print(encodable(reply.error_message or f"Request {reply.stop_reason}"), file=err)
         return 1
     for block in reply.content:
