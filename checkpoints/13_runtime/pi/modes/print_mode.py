@@ -11,31 +11,15 @@ from __future__ import annotations
 import asyncio
 import sys
 from collections.abc import Awaitable, Callable, Sequence
-from typing import Any, TextIO
+from typing import TextIO
 
 from pi.ai import AssistantMessage, TextContent
-from pi.ai.messages import LONE_SURROGATE, json_text
+from pi.ai.messages import LONE_SURROGATE
 from pi.coding_agent.runtime.events import AutoRetryEnd, AutoRetryStart, RuntimeEvent
 from pi.coding_agent.runtime.events import TurnLimitReached
 from pi.coding_agent.runtime.runtime import Runtime
 from pi.coding_agent.session.entries import dump_line
-from pi.modes.events_json import event_json
-
-Write = Callable[[dict[str, Any]], None]
-
-
-def json_lines(stream: TextIO) -> Write:
-    """A writer of one compact UTF-8 JSON line per object, flushed at once (whatever the
-    locale says: a C locale would reject 'é'; a lone surrogate goes out escaped)."""
-    if (reconfigure := getattr(stream, "reconfigure", None)) is not None:
-        reconfigure(encoding="utf-8")
-
-    def write(data: dict[str, Any]) -> None:
-        stream.write(json_text(data) + "\n")
-        stream.flush()
-
-    return write
-
+from pi.modes.events_json import event_json, json_lines
 
 def first_line(text: str) -> str:
     return next((line.strip() for line in text.splitlines() if line.strip()), "")

@@ -1,4 +1,4 @@
-"""Every agent and runtime event in Pi's JSON shape, one dict per event (json and rpc modes).
+"""Every agent and runtime event in Pi's JSON shape, and the JSON lines json and rpc modes write.
 
 Events are dataclasses whose fields are Pi's, so each becomes `{"type": …, camelCase
 fields…}` with messages exactly as sessions store them. Two shapes follow Pi rather than our
@@ -8,12 +8,13 @@ compaction `result`, read back from the entry the runtime just wrote.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import fields
-from typing import Any
+from typing import Any, TextIO
 
 from pydantic import BaseModel
 
+from pi.ai.messages import json_text
 from pi.coding_agent.runtime.events import AutoCompactionEnd, RuntimeEvent
 from pi.coding_agent.session.entries import CompactionEntry
 
@@ -57,3 +58,19 @@ def event_json(event: RuntimeEvent, entries: Mapping[str, object] | None = None,
                              "willRetry": event.will_retry, "errorMessage": event.error_message})
     return without_none({"assistantMessageEvent" if f.name == "event" else camel(f.name):
                          field_json(f.name, getattr(event, f.name)) for f in fields(event)})
+
+
+Write = Callable[[dict[str, Any]], None]
+
+
+def json_lines(stream: TextIO) -> Write:
+    """A writer of one compact UTF-8 JSON line per object, flushed at once (whatever the
+    locale says: a C locale would reject 'é'; a lone surrogate goes out escaped)."""
+    if (reconfigure := getattr(stream, "reconfigure", None)) is not None:
+        reconfigure(encoding="utf-8")
+
+    def write(data: dict[str, Any]) -> None:
+        stream.write(json_text(data) + "\n")
+        stream.flush()
+
+    return write

@@ -35,7 +35,8 @@ from pi.coding_agent.session.ids import Clock, IdSource, fixed_clock, random_ids
 from pi.coding_agent.session.show import printable
 from pi.coding_agent.session.storage import sessions_root
 from pi.modes.interactive import run_interactive
-from pi.modes.print_mode import json_lines, run_print, run_to_end
+from pi.modes.events_json import json_lines
+from pi.modes.print_mode import run_print, run_to_end
 from pi.modes.rpc import RpcUI, run_rpc
 
 DETERMINISTIC_START_MS = 1_767_225_600_000  # 2026-01-01T00:00:00.000Z

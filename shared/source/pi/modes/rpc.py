@@ -35,9 +35,8 @@ from pi.coding_agent.runtime.runtime import Runtime, RuntimePoisoned
 from pi.coding_agent.session.entries import CompactionEntry
 from pi.coding_agent.session.errors import SessionError
 from pi.coding_agent.session.tokens import estimate_context_tokens
-from pi.modes.events_json import compaction_result_json, event_json, without_none
+from pi.modes.events_json import Write, compaction_result_json, event_json, without_none
 from pi.modes.export_html import export_html
-from pi.modes.print_mode import Write
 
 NULL = ("null",)  # a handler's answer meaning `"data": null` (None means no data at all)
 BUSY = ("Agent is already processing. Specify streamingBehavior ('steer' or 'followUp') "
@@ -204,10 +203,8 @@ class RpcServer:
         except Exception as error:  # CommandError, SessionError, …: one error response
             self.write(response(command, False, error=str(error) or type(error).__name__))
             return
-        if data is None:
-            self.write(response(command, True))
-        else:
-            self.write(response(command, True, data=None if data is NULL else data))
+        answer = {} if data is None else {"data": None if data is NULL else data}
+        self.write(response(command, True, **answer))
 
     async def finish(self) -> None:
         """Input ended: nobody can answer questions now; wait, flush, close."""
@@ -227,12 +224,10 @@ def field(command: dict[str, Any], name: str, kind: type[Any] = str) -> Any:
 
 def images_field(command: dict[str, Any]) -> tuple[ImageContent, ...]:
     """Pi's optional `images`: ImageContent blocks ({type: "image", data, mimeType})."""
-    if (given := command.get("images")) is None:
+    if command.get("images") is None:
         return ()
-    if not isinstance(given, list):
-        raise CommandError(f"{command.get('type')}: field 'images' must be a list")
     try:
-        return tuple(ImageContent.model_validate(image) for image in given)
+        return tuple(ImageContent.model_validate(i) for i in field(command, "images", list))
     except ValidationError as error:
         problem = error.errors()[0]
         where = ".".join(str(part) for part in problem["loc"])
