@@ -24,24 +24,21 @@ rpc), or open the terminal UI (the default mode).
 
 \b
 Offline use (the default; no key, no network):
-  --model mock/mock-1 (the default) is the MockModel.
-  With --script FILE it plays that MockModel script (.yaml or .json):
+  --model mock/mock-1 (the default) is the MockModel; --script FILE (.yaml
+  or .json) makes it play that script:
     pi-agent -p --script fix.yaml "test_calc.py fails, fix it"
-  Without a script a built-in policy answers: it echoes your last
-  message back as  (offline MockModel, no script) You said: "..."
-  and never calls a tool.
-  A --script run is deterministic: the clock starts at
-  2026-01-01T00:00:00.000Z and steps 1 ms per reading, and entry ids
-  count 00000001, 00000002, ...  PI_COURSE_DETERMINISTIC=1 does the
-  same for any run.
+  Without a script a built-in policy echoes your last message back as
+  (offline MockModel, no script) You said: "..."  and never calls a tool.
+  A --script run (or any run with PI_COURSE_DETERMINISTIC=1) is
+  deterministic: the clock starts at 2026-01-01T00:00:00.000Z and steps
+  1 ms per reading, and entry ids count 00000001, 00000002, ...
 
 \b
 Real-model use:
-  --model {EXAMPLE_MODELS[0]} or --model {EXAMPLE_MODELS[1]}
-  (any model id of those two providers is accepted).
-  Keys: OPENAI_API_KEY / ANTHROPIC_API_KEY, or <agent-dir>/auth.json.
-  Servers: OPENAI_BASE_URL / ANTHROPIC_BASE_URL; a local
-  OpenAI-compatible server may need no key at all.
+  --model {EXAMPLE_MODELS[0]} or --model {EXAMPLE_MODELS[1]} (or any
+  model id of those two providers). Keys: OPENAI_API_KEY / ANTHROPIC_API_KEY
+  or <agent-dir>/auth.json. Servers: OPENAI_BASE_URL / ANTHROPIC_BASE_URL;
+  a local OpenAI-compatible server may need no key at all.
 
 Sessions go to <agent-dir>/sessions (default agent dir: ~/.pi-course/agent), or to
 --session FILE, which is created or continued (at --leaf ID, else at its last entry).
