@@ -218,7 +218,8 @@ class RpcServer:
 def field(command: dict[str, Any], name: str, kind: type[Any] = str) -> Any:
     """The command's field `name`, which must be a `kind` (a JSON string unless told)."""
     if not isinstance(value := command.get(name), kind):
-        raise CommandError(f"{command.get('type')}: field {name!r} must be a {kind.__name__}")
+        wanted = {str: "a string", bool: "true or false", list: "a list"}[kind]
+        raise CommandError(f"{command.get('type')}: field {name!r} must be {wanted}")
     return value
 
 
