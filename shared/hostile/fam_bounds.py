@@ -177,10 +177,10 @@ def json_inputs() -> dict[str, Callable[[Check, int], None]]:
                         CredentialError)
 
     def rpc_line(check: Check, depth: int) -> None:
-        from pi.modes.rpc_io import BadCommand, parse_command
+        from pi.modes.rpc import CommandError, parse_command
         refused_or_read(check, "an RPC line", depth,
                         lambda: parse_command('{"type": "prompt", "x": ' + nested(depth) + "}"),
-                        BadCommand)
+                        CommandError)
 
     def stream_chunk(check: Check, depth: int) -> None:
         chunk = ('data: {"choices": [], "x": ' + nested(depth) + "}\n\n").encode()

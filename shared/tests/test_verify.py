@@ -84,10 +84,10 @@ def test_an_upward_import_is_named(course: Layout) -> None:
 
 
 def test_a_mode_importing_course_plumbing_sideways_is_named(course: Layout) -> None:
-    module = course.source / "pi" / "modes" / "interactive_render.py"
+    module = course.source / "pi" / "modes" / "interactive.py"
     module.write_text(module.read_text() + "\nfrom course.session_cli import row_text\n")
     generate(course, load_manifest(course.manifest))
-    assert ("pi/modes/interactive_render.py: imports course.session_cli, course plumbing the agent "
+    assert ("pi/modes/interactive.py: imports course.session_cli, course plumbing the agent "
             "never imports") in verify(course).problems
 
 

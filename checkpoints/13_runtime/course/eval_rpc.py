@@ -18,8 +18,7 @@ from typing import Any
 from pi.agent import LoopResult
 from pi.ai import AgentMessage
 from pi.coding_agent.runtime.runtime import Runtime
-from pi.modes.rpc_io import RpcUI
-from pi.modes.rpc_mode import RpcServer
+from pi.modes.rpc import RpcServer, RpcUI
 
 
 async def idle(server: RpcServer) -> None:

@@ -13,7 +13,7 @@ from pi.coding_agent.runtime.events import AutoCompactionEnd, AutoRetryEnd, Auto
 from pi.coding_agent.runtime.runtime import Runtime
 from pi.coding_agent.session.entries import CompactionEntry
 from pi.coding_agent.session.ids import fixed_clock, sequential_ids
-from pi.modes.events_json import entry_lookup, event_json
+from pi.modes.events_json import event_json
 
 STEP = 13
 CAMEL = re.compile(r"^[a-z][A-Za-z0-9]*$")
@@ -79,7 +79,7 @@ def test_auto_compaction_end_carries_the_recorded_result() -> None:
     entry = CompactionEntry(id="c9", parent_id="p", timestamp="t", summary="## Goal",
                             first_kept_entry_id="k1", tokens_before=1234)
     ended = AutoCompactionEnd(entry_id="c9", tokens_before=1234, will_retry=True)
-    assert event_json(ended, entry_lookup({"c9": entry})) == {
+    assert event_json(ended, {"c9": entry}) == {
         "type": "auto_compaction_end", "aborted": False, "willRetry": True,
         "result": {"summary": "## Goal", "firstKeptEntryId": "k1", "tokensBefore": 1234}}
     failed = AutoCompactionEnd(entry_id=None, tokens_before=0, will_retry=False,

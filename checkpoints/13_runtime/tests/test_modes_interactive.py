@@ -18,9 +18,14 @@ from pi.coding_agent.runtime.config import RuntimeConfig
 from pi.coding_agent.runtime.runtime import Runtime
 from pi.coding_agent.session.ids import fixed_clock, sequential_ids
 from pi.coding_agent.session.reader import read_session
-from pi.modes.interactive import earlier_prompts, run_interactive
-from pi.modes.interactive_input import EditorReader
-from pi.modes.interactive_preview import PREVIEW_LINES, PREVIEW_WIDTH, result_preview
+from pi.modes.interactive import (
+    PREVIEW_LINES,
+    PREVIEW_WIDTH,
+    earlier_prompts,
+    edited_lines,
+    result_preview,
+    run_interactive,
+)
 
 STEP = 13
 
@@ -84,7 +89,7 @@ def test_a_long_tool_result_is_previewed_by_its_first_lines_and_a_marker() -> No
 
 def editor(tmp_path: Path, *prompts: str, said: list[str] | None = None,
            earlier: tuple[str, ...] | list[str] = ()) -> list[str | None]:
-    """What an EditorReader returns at each prompt for the keys typed there (into a pipe)."""
+    """What the line editor returns at each prompt for the keys typed there (into a pipe)."""
     from prompt_toolkit import PromptSession
     from prompt_toolkit.history import InMemoryHistory
     from prompt_toolkit.input import create_pipe_input
@@ -94,12 +99,13 @@ def editor(tmp_path: Path, *prompts: str, said: list[str] | None = None,
         with create_pipe_input() as keyboard:
             session: PromptSession[str] = PromptSession(input=keyboard, output=DummyOutput(),
                                                         history=InMemoryHistory())
-            reader = EditorReader(earlier, lambda: (said if said is not None else []).append("^C"),
+            reader = edited_lines(earlier,
+                                  lambda: (said if said is not None else []).append("^C"),
                                   session)
             lines: list[str | None] = []
             for keys in prompts:
                 keyboard.send_text(keys)
-                lines.append(await reader.read())
+                lines.append(await anext(reader, None))
             return lines
 
     return asyncio.run(read_all())

@@ -17,8 +17,7 @@ from pi.coding_agent.compaction.thresholds import CompactionSettings
 from pi.coding_agent.runtime.config import RuntimeConfig
 from pi.coding_agent.runtime.runtime import Runtime
 from pi.coding_agent.session.ids import fixed_clock, sequential_ids
-from pi.modes.rpc_io import RpcUI
-from pi.modes.rpc_mode import RpcServer
+from pi.modes.rpc import RpcServer, RpcUI
 
 STEP = 13
 

@@ -1,10 +1,8 @@
-"""A session's current branch as one self-contained HTML page (rpc `export_html`).
+"""A session's current branch as one self-contained HTML page (rpc `export_html`, `/export`).
 
-The page has no scripts, links or external files: styles are inline and images are data
-URLs, so it can be mailed or attached to a bug report and opens anywhere. Every text is
-escaped, since a transcript holds whatever a model or a file said. It shows the whole path
-from the first entry to the leaf, compacted parts included, because a page for people should
-hide nothing the session keeps. Pi's export is richer (a tree view, syntax colours).
+No scripts, links or external files (styles inline, images as data URLs), so it opens
+anywhere; every text is escaped, since a transcript holds whatever a model or a file said.
+The whole path from the first entry to the leaf is shown, compacted parts included.
 """
 
 from __future__ import annotations
@@ -55,33 +53,24 @@ def body_html(message: dict[str, Any]) -> str:
     return "".join(parts)
 
 
-def message_html(message: dict[str, Any]) -> str:
-    role = str(message.get("role"))
-    failed = message.get("isError") or message.get("stopReason") in ("error", "aborted")
-    label = f"{role} · {message['toolName']}" if role == "toolResult" else role
-    css = f"m {role}{' error' if failed else ''}"
-    return f'<div class="{css}"><div class="role">{escape(label)}</div>{body_html(message)}</div>'
-
-
-def compaction_html(entry: CompactionEntry) -> str:
-    return (f'<div class="m note"><div class="role">compaction · {entry.tokens_before} tokens '
-            f"before</div><pre>{escape(entry.summary)}</pre></div>")
-
-
 def transcript_html(runtime: Runtime) -> str:
-    writer = runtime.writer
-    path = writer.tree.path_to(writer.leaf_id) if writer.leaf_id else []
+    writer, model = runtime.writer, runtime.config.model
     parts: list[str] = []
-    for entry in path:
-        if isinstance(entry, MessageEntry):
-            parts.append(message_html(entry.message.model_dump(mode="json", by_alias=True,
-                                                               exclude_none=True)))
-        elif isinstance(entry, CompactionEntry):
-            parts.append(compaction_html(entry))
-    header = writer.header
-    title = escape(f"Session {header.id}")
-    facts = escape(f"{header.cwd} · {header.timestamp} · {runtime.config.model.provider}/"
-                   f"{runtime.config.model.id}")
+    for entry in writer.tree.path_to(writer.leaf_id) if writer.leaf_id else []:
+        if isinstance(entry, CompactionEntry):
+            parts.append(f'<div class="m note"><div class="role">compaction · '
+                         f"{entry.tokens_before} tokens before</div><pre>"
+                         f"{escape(entry.summary)}</pre></div>")
+        elif isinstance(entry, MessageEntry):
+            message = entry.message.model_dump(mode="json", by_alias=True, exclude_none=True)
+            role = str(message.get("role"))
+            failed = message.get("isError") or message.get("stopReason") in ("error", "aborted")
+            label = f"{role} · {message['toolName']}" if role == "toolResult" else role
+            parts.append(f'<div class="m {role}{" error" if failed else ""}"><div class="role">'
+                         f"{escape(label)}</div>{body_html(message)}</div>")
+    title = escape(f"Session {writer.header.id}")
+    facts = escape(f"{writer.header.cwd} · {writer.header.timestamp} · {model.provider}/"
+                   f"{model.id}")
     return (f'<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8"><title>{title}'
             f"</title><style>{STYLE}</style></head><body><h1>{title}</h1><p>{facts}</p>"
             + "\n".join(parts) + "</body></html>\n")

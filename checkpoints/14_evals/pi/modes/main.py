@@ -1,27 +1,17 @@
-"""`pi-agent`: the coding agent of step 13 as a command, in Pi's four modes.
+"""`pi-agent`: the coding agent as a command, in Pi's four modes (print, json, rpc, interactive).
 
-Everything here is wiring: options become a RuntimeConfig (pi/modes/setup.py), the config a
-Runtime, and the mode decides where prompts come from and what is written out. Mistakes a
-person can fix (an unknown model, a missing key, a bad script or session file) are one red
-line and exit code 2, never a traceback.
+Only the options live here, so `--help` answers without loading the agent; pi/modes/setup.py
+turns them into a Runtime and runs the mode. A mistake a person can fix (an unknown model, a
+missing key, a bad script or session file) is one red line and exit code 2, no traceback.
 """
 
 from __future__ import annotations
 
-import sys
 from enum import StrEnum
-from functools import cache
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated
+from typing import Annotated
 
 import typer
-
-if TYPE_CHECKING:  # the agent itself is imported only to run it: `--help` starts quickly
-    from rich.console import Console
-
-    from pi.coding_agent.extensions.ui import ExtensionUI
-    from pi.coding_agent.runtime.runtime import Runtime
-    from pi.modes.setup import AgentOptions
 
 # The models the help names; tests/test_provider_registry.py checks that the built-in catalog
 # (pi/ai/models_catalog.py) has them, so an id that left the catalog cannot linger here.
@@ -34,24 +24,21 @@ rpc), or open the terminal UI (the default mode).
 
 \b
 Offline use (the default; no key, no network):
-  --model mock/mock-1 (the default) is the MockModel.
-  With --script FILE it plays that MockModel script (.yaml or .json):
+  --model mock/mock-1 (the default) is the MockModel; --script FILE (.yaml
+  or .json) makes it play that script:
     pi-agent -p --script fix.yaml "test_calc.py fails, fix it"
-  Without a script a built-in policy answers: it echoes your last
-  message back as  (offline MockModel, no script) You said: "..."
-  and never calls a tool.
-  A --script run is deterministic: the clock starts at
-  2026-01-01T00:00:00.000Z and steps 1 ms per reading, and entry ids
-  count 00000001, 00000002, ...  PI_COURSE_DETERMINISTIC=1 does the
-  same for any run.
+  Without a script a built-in policy echoes your last message back as
+  (offline MockModel, no script) You said: "..."  and never calls a tool.
+  A --script run (or any run with PI_COURSE_DETERMINISTIC=1) is
+  deterministic: the clock starts at 2026-01-01T00:00:00.000Z and steps
+  1 ms per reading, and entry ids count 00000001, 00000002, ...
 
 \b
 Real-model use:
-  --model {EXAMPLE_MODELS[0]} or --model {EXAMPLE_MODELS[1]}
-  (any model id of those two providers is accepted).
-  Keys: OPENAI_API_KEY / ANTHROPIC_API_KEY, or <agent-dir>/auth.json.
-  Servers: OPENAI_BASE_URL / ANTHROPIC_BASE_URL; a local
-  OpenAI-compatible server may need no key at all.
+  --model {EXAMPLE_MODELS[0]} or --model {EXAMPLE_MODELS[1]} (or any
+  model id of those two providers). Keys: OPENAI_API_KEY / ANTHROPIC_API_KEY
+  or <agent-dir>/auth.json. Servers: OPENAI_BASE_URL / ANTHROPIC_BASE_URL;
+  a local OpenAI-compatible server may need no key at all.
 
 Sessions go to <agent-dir>/sessions (default agent dir: ~/.pi-course/agent), or to
 --session FILE, which is created or continued (at --leaf ID, else at its last entry).
@@ -70,95 +57,25 @@ class Mode(StrEnum):
 app = typer.Typer(add_completion=False, rich_markup_mode=None, help=HELP)
 
 
-@cache
-def err_console() -> Console:
-    from rich.console import Console
-
-    return Console(stderr=True, highlight=False, soft_wrap=True)
-
-
-def version_text() -> str:
-    """`pi-agent 0.1.0`: the installed pi-course version (a bare checkpoint has none)."""
-    from importlib.metadata import PackageNotFoundError, version
-
-    try:
-        return f"pi-agent {version('pi-course')}"
-    except PackageNotFoundError:
-        return "pi-agent (pi-course, not installed)"
-
-
-def show_version(asked: bool) -> None:
-    if asked:
-        print(version_text())
-        raise typer.Exit(0)
-
-
 def fail(text: str) -> typer.Exit:
+    from rich.console import Console
     from rich.text import Text
 
-    err_console().print(Text.assemble(("error:", "red"), f" {text}"))  # text is not markup
+    Console(stderr=True, highlight=False, soft_wrap=True).print(
+        Text.assemble(("error:", "red"), f" {text}"))  # text is not markup
     return typer.Exit(2)
 
 
-def open_runtime(options: AgentOptions, ui: ExtensionUI) -> Runtime:
-    """The Runtime for these options; every note from loading is shown on stderr."""
-    from pi.coding_agent.runtime.runtime import Runtime
-    from pi.coding_agent.session.errors import SessionError
-    from pi.coding_agent.session.show import printable
-    from pi.modes.setup import SetupError, build_config
+def show_version(asked: bool) -> None:
+    """`pi-agent 0.1.0`: the installed pi-course version (a bare checkpoint has none)."""
+    from importlib.metadata import PackageNotFoundError, version
 
-    try:
-        runtime = Runtime(build_config(options, ui))
-    except (SetupError, SessionError) as error:
-        raise fail(str(error)) from None
-    for note in runtime.assembly.diagnostics:  # a name from a file may hold escapes
-        err_console().print(f"warning: {printable(note)}", markup=False)
-    return runtime
-
-
-def run_mode(mode: Mode, options: AgentOptions, messages: list[str]) -> int:
-    from pi.coding_agent.extensions.ui import NoUI
-    from pi.modes.json_mode import run_json
-    from pi.modes.print_mode import run_print
-    from pi.modes.rpc_io import JsonLines, RpcUI, use_utf8
-    from pi.modes.rpc_mode import run_rpc
-
-    if mode in (Mode.print, Mode.json) and not messages:
-        raise fail(f"{mode.value} mode needs a prompt, e.g. pi-agent -p \"hello\"")
-    if mode is Mode.rpc:
-        use_utf8(sys.stdin, sys.stdout)
-        out = JsonLines(sys.stdout)
-        ui = RpcUI(out.write)
-        return run_rpc(open_runtime(options, ui), ui, out)
-    if mode is Mode.interactive:
-        return run_interactive_mode(open_runtime(options, NoUI()))
-    runtime = open_runtime(options, NoUI())  # print and json: nobody to ask, so "no"
-    if mode is Mode.json:
-        use_utf8(sys.stdout)
-        return run_json(runtime, messages)
-    return run_print(runtime, messages)
-
-
-def run_interactive_mode(runtime: Runtime) -> int:
-    """The terminal UI (pi/modes/interactive.py), imported only when asked for."""
-    from rich.console import Console
-
-    from pi.modes.print_mode import run_to_end
-
-    try:
-        from pi.modes.interactive import run_interactive
-    except ModuleNotFoundError as error:
-        if error.name != "pi.modes.interactive":
-            raise fail(f"interactive mode cannot start: {error}") from None
-        raise fail("interactive mode is not in this checkpoint (pi/modes/interactive.py); "
-                   "use -p, --mode json or --mode rpc") from None
-
-    async def talk() -> int:
-        await run_interactive(runtime, Console())
-        await runtime.flush()
-        return 0
-
-    return run_to_end(runtime, talk, sys.stderr)
+    if asked:
+        try:
+            print(f"pi-agent {version('pi-course')}")
+        except PackageNotFoundError:
+            print("pi-agent (pi-course, not installed)")
+        raise typer.Exit(0)
 
 
 @app.command(help=HELP)
@@ -184,14 +101,20 @@ def main(
     version: Annotated[bool, typer.Option("--version", is_eager=True, callback=show_version,
                                           help="print the version and exit")] = False,
 ) -> None:
-    from pi.modes.setup import AgentOptions
+    from pi.modes.setup import AgentOptions, SetupError, run_mode
 
+    chosen = mode or (Mode.print if print_mode else Mode.interactive)
+    if chosen in (Mode.print, Mode.json) and not messages:
+        raise fail(f"{chosen.value} mode needs a prompt, e.g. pi-agent -p \"hello\"")
     options = AgentOptions(model=model, script=script, session=session, leaf=leaf, cwd=cwd,
                            auto_compaction=auto_compaction, auto_retry=auto_retry,
                            trust_project=trust_project, agent_dir=agent_dir,
                            extensions=tuple(extension or ()), max_turns=max_turns)
-    chosen = mode or (Mode.print if print_mode else Mode.interactive)
-    raise typer.Exit(run_mode(chosen, options, list(messages or [])))
+    try:
+        code = run_mode(chosen.value, options, list(messages or []))
+    except SetupError as error:
+        raise fail(str(error)) from None
+    raise typer.Exit(code)
 
 
 if __name__ == "__main__":

@@ -1,12 +1,9 @@
-"""Print mode (`pi-agent -p "…"`): run the prompts, print the final answer, exit.
+"""Print mode (`-p`) and json mode (`--mode json`): run the prompts once, then exit.
 
-This is the mode for scripts and pipes: no events, no questions (an extension that asks for
-confirmation hears "no"), just the text of the last reply on stdout. A reply that failed or
-was aborted prints its error on stderr and exits with 1, so a shell script can tell. Like
-every mode it returns only when the whole run is on disk; a session that could not be written
-is an error too. Stdout stays the answer alone, so what happens on the way is said on stderr:
-each automatic retry (what failed, the wait, the attempt), so an unreachable server is not
-fifteen silent seconds, and a run stopped by `--max-turns` (exit 1: it did not finish).
+As in Pi's print-mode.ts, one function serves both. Print mode writes the last reply's text
+on stdout; a failed or aborted reply, or a run stopped by `--max-turns`, is said on stderr
+with exit code 1, and so is each automatic retry (an unreachable server is not fifteen silent
+seconds). Json mode writes the session header, then every event as one JSON line.
 """
 
 from __future__ import annotations
@@ -17,31 +14,15 @@ from collections.abc import Awaitable, Callable, Sequence
 from typing import TextIO
 
 from pi.ai import AssistantMessage, TextContent
-from pi.coding_agent.runtime.commands import submit
-from pi.coding_agent.runtime.events import (
-    AutoRetryEnd,
-    AutoRetryStart,
-    RuntimeEvent,
-    TurnLimitReached,
-)
-from pi.coding_agent.runtime.runtime import Runtime
 from pi.ai.messages import LONE_SURROGATE
-
-
-async def run_prompts(runtime: Runtime, prompts: Sequence[str]) -> None:
-    """Each prompt in turn, each run to its end; then check every write succeeded."""
-    for text in prompts:
-        await submit(runtime, text)
-    await runtime.flush()
-
-
-def last_reply(runtime: Runtime) -> AssistantMessage | None:
-    replies = [m for m in runtime.messages if isinstance(m, AssistantMessage)]
-    return replies[-1] if replies else None
-
+from pi.coding_agent.runtime.events import AutoRetryEnd, AutoRetryStart, RuntimeEvent
+from pi.coding_agent.runtime.events import TurnLimitReached
+from pi.coding_agent.runtime.runtime import Runtime
+from pi.coding_agent.session.entries import dump_line
+from pi.modes.events_json import event_json, json_lines
 
 def first_line(text: str) -> str:
-    return next((line.strip() for line in text.splitlines() if line.strip()), text)
+    return next((line.strip() for line in text.splitlines() if line.strip()), "")
 
 
 def progress_note(event: RuntimeEvent) -> str | None:
@@ -57,8 +38,14 @@ def progress_note(event: RuntimeEvent) -> str | None:
     return None
 
 
-async def print_answer(runtime: Runtime, prompts: Sequence[str], out: TextIO,
-                       err: TextIO) -> int:
+def encodable(text: str) -> str:
+    """Each lone surrogate (half an emoji) as U+FFFD, as Node writes it: UTF-8 cannot encode
+    one, and printing it raw would lose the whole answer."""
+    return LONE_SURROGATE.sub("\ufffd", text)
+
+
+async def answer(runtime: Runtime, prompts: Sequence[str], out: TextIO, err: TextIO,
+                 as_json: bool) -> int:
     limited: list[TurnLimitReached] = []
 
     def note(event: RuntimeEvent) -> None:
@@ -67,27 +54,25 @@ async def print_answer(runtime: Runtime, prompts: Sequence[str], out: TextIO,
         if (line := progress_note(event)) is not None:
             print(line, file=err, flush=True)
 
-    unsubscribe = runtime.subscribe(note)
-    try:
-        await run_prompts(runtime, prompts)
-    finally:
-        unsubscribe()
-    reply = last_reply(runtime)
-    if reply is None:
-        return 1 if limited else 0
-    if reply.stop_reason in ("error", "aborted"):
+    if as_json:
+        write = json_lines(out)
+        write(dump_line(runtime.writer.header))
+        runtime.subscribe(lambda event: write(event_json(event, runtime.writer.tree.by_id)))
+    else:
+        runtime.subscribe(note)
+    for text in prompts:
+        await runtime.prompt(text)
+    await runtime.flush()  # a session that could not be written is an error too
+    replies = [m for m in runtime.messages if isinstance(m, AssistantMessage)]
+    if as_json or not replies:
+        return 1 if limited else 0  # json mode: the events said it all
+    if (reply := replies[-1]).stop_reason in ("error", "aborted"):
         print(encodable(reply.error_message or f"Request {reply.stop_reason}"), file=err)
         return 1
     for block in reply.content:
         if isinstance(block, TextContent):
             print(encodable(block.text), file=out)
     return 1 if limited else 0
-
-
-def encodable(text: str) -> str:
-    """`text` with each lone surrogate (half an emoji) shown as U+FFFD, as Node writes it:
-    UTF-8 cannot encode one, and printing it raw would lose the whole answer."""
-    return LONE_SURROGATE.sub("\ufffd", text)
 
 
 def run_to_end(runtime: Runtime, work: Callable[[], Awaitable[int]], err: TextIO) -> int:
@@ -107,6 +92,6 @@ def run_to_end(runtime: Runtime, work: Callable[[], Awaitable[int]], err: TextIO
 
 
 def run_print(runtime: Runtime, prompts: Sequence[str], out: TextIO | None = None,
-              err: TextIO | None = None) -> int:
+              err: TextIO | None = None, *, as_json: bool = False) -> int:
     out, err = out or sys.stdout, err or sys.stderr
-    return run_to_end(runtime, lambda: print_answer(runtime, prompts, out, err), err)
+    return run_to_end(runtime, lambda: answer(runtime, prompts, out, err, as_json), err)

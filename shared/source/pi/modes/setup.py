@@ -1,12 +1,10 @@
-"""From command-line options to a RuntimeConfig: model, providers, clock, ids.
+"""From command-line options to a Runtime, and the mode run on it.
 
-The Runtime reads nothing on its own (config.py), so this is the one place where the outside
-world comes in: the environment (base URLs, keys), the wall clock, random ids. Offline runs
-keep them out: with `--script`, or with PI_COURSE_DETERMINISTIC=1, the clock is fixed and ids
-count up, so the same command writes the same session file byte for byte. Without a script
-the MockModel answers with a built-in policy (`offline_reply`), so `pi-agent -p "hi"` works
-on a machine with no key and no network. A run has no turn limit unless `--max-turns` sets
-one, as in Pi, whose loop has none: a long real task must not stop half done.
+This is the one place where the outside world comes in: the environment (base URLs, keys),
+the wall clock, random ids. With `--script` or PI_COURSE_DETERMINISTIC=1 the clock is fixed
+and ids count up, so the same command writes the same session file byte for byte. Without a
+script the MockModel echoes the last user text (`offline_reply`): no key, no network needed.
+A run has no turn limit unless `--max-turns` sets one, as in Pi.
 """
 
 from __future__ import annotations
@@ -20,17 +18,26 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from pi.ai.bounded import what_is_at
+from rich.console import Console
+
+from mock_model import MockModel, ScriptError, load_script, text, turn
 from pi.ai import Model
+from pi.ai.bounded import what_is_at
 from pi.ai.credentials import ENV_KEYS, CredentialError, Credentials
 from pi.ai.models_catalog import PUBLIC_BASE_URLS, ModelRefError, builtin_models, find_model
 from pi.ai.registry import builtin_providers
-from pi.coding_agent.extensions.ui import ExtensionUI
+from pi.coding_agent.extensions.ui import ExtensionUI, NoUI
 from pi.coding_agent.resources.loader import default_agent_dir
 from pi.coding_agent.runtime.config import RuntimeConfig
+from pi.coding_agent.runtime.runtime import Runtime
 from pi.coding_agent.session.errors import SessionError
 from pi.coding_agent.session.ids import Clock, IdSource, fixed_clock, random_ids, sequential_ids
+from pi.coding_agent.session.show import printable
 from pi.coding_agent.session.storage import sessions_root
+from pi.modes.interactive import run_interactive
+from pi.modes.events_json import json_lines
+from pi.modes.print_mode import run_print, run_to_end
+from pi.modes.rpc import RpcUI, run_rpc
 
 DETERMINISTIC_START_MS = 1_767_225_600_000  # 2026-01-01T00:00:00.000Z
 ECHO_LIMIT = 200
@@ -58,8 +65,6 @@ class AgentOptions:
 
 def offline_reply(request: dict[str, Any], number: int) -> Any:
     """The built-in MockModel policy: echo the last user text, never call a tool."""
-    from mock_model import text, turn
-
     said = next((m.get("content") for m in reversed(request.get("messages", []))
                  if m.get("role") == "user"), "")
     if not isinstance(said, str):
@@ -68,27 +73,10 @@ def offline_reply(request: dict[str, Any], number: int) -> Any:
     return turn(text(f'(offline MockModel, no script) You said: "{short}"'))
 
 
-def mock_source(script: Path | None) -> Any:
-    from mock_model import MockModel, ScriptError, load_script
-
-    if script is None:
-        return MockModel(responder=offline_reply)
-    try:
-        return MockModel(load_script(script))
-    except ScriptError as error:  # its text already names the file, turn and field
-        raise SetupError(str(error)) from None
-
-
-def check_key(model: Model, credentials: Credentials) -> None:
+def lacks_key(model: Model, credentials: Credentials) -> bool:
     """A public endpoint needs a key; a local server (a base URL of your own) may not."""
-    try:
-        found = credentials.resolve(model.provider)
-    except CredentialError as error:
-        raise SetupError(str(error)) from None
-    if found is None and model.base_url == PUBLIC_BASE_URLS.get(model.provider):
-        variable = ENV_KEYS.get(model.provider, "the provider's key variable")
-        raise SetupError(f"no API key for {model.provider}: set {variable} or store a key in "
-                         f"{credentials.auth_file} (offline: leave --model at mock/mock-1)")
+    return (credentials.resolve(model.provider) is None
+            and model.base_url == PUBLIC_BASE_URLS.get(model.provider))
 
 
 def usable_models(catalog: Mapping[str, Model], chosen: Model,
@@ -96,17 +84,15 @@ def usable_models(catalog: Mapping[str, Model], chosen: Model,
     """What `get_available_models` lists, as Pi lists models with a key: the chosen model
     first, then every catalog model of the same kind (MockModel or HTTP) that has a key."""
     def usable(model: Model) -> bool:
-        if (model.api == "mock") != (chosen.api == "mock"):
-            return False
         try:
-            check_key(model, credentials)
-        except SetupError:
+            if lacks_key(model, credentials):
+                return False
+        except CredentialError:
             return False
-        return True
+        same_kind = (model.api == "mock") == (chosen.api == "mock")
+        return same_kind and (model.provider, model.id) != (chosen.provider, chosen.id)
 
-    others = [m for m in catalog.values() if usable(m) and (m.provider, m.id) != (
-        chosen.provider, chosen.id)]
-    return (chosen, *others)
+    return (chosen, *filter(usable, catalog.values()))
 
 
 def time_and_ids(deterministic: bool) -> tuple[Clock, IdSource]:
@@ -119,19 +105,20 @@ def build_config(options: AgentOptions, ui: ExtensionUI,
                  env: Mapping[str, str] | None = None) -> RuntimeConfig:
     env = os.environ if env is None else env
     catalog = builtin_models(env)
-    try:
-        model = find_model(options.model, catalog)
-    except ModelRefError as error:
-        raise SetupError(str(error)) from None
+    model = find_model(options.model, catalog)
     agent_dir = options.agent_dir or default_agent_dir()
     credentials = Credentials(agent_dir / "auth.json", env)
     if model.api == "mock":
-        providers = builtin_providers(mock=mock_source(options.script))
+        providers = builtin_providers(mock=MockModel(load_script(options.script)) if options.script
+                                      else MockModel(responder=offline_reply))
     elif options.script is not None:
         raise SetupError(f"--script drives the MockModel; it cannot be used with --model "
                          f"{options.model}")
+    elif lacks_key(model, credentials):
+        variable = ENV_KEYS.get(model.provider, "the provider's key variable")
+        raise SetupError(f"no API key for {model.provider}: set {variable} or store a key in "
+                         f"{credentials.auth_file} (offline: leave --model at mock/mock-1)")
     else:
-        check_key(model, credentials)
         providers = builtin_providers(credentials=credentials)
     cwd = options.cwd.resolve()
     if not cwd.is_dir():
@@ -147,10 +134,7 @@ def build_config(options: AgentOptions, ui: ExtensionUI,
                              f"-e {path}: is {found}, not an extension file")
     deterministic = options.script is not None or env.get("PI_COURSE_DETERMINISTIC") == "1"
     clock, ids = time_and_ids(deterministic)
-    try:
-        sessions = sessions_root(Path.home(), agent_dir / "sessions")
-    except SessionError as error:
-        raise SetupError(str(error)) from None
+    sessions = sessions_root(Path.home(), agent_dir / "sessions")
     try:
         session_file = options.session.resolve() if options.session else None
     except (OSError, RuntimeError) as error:  # a link loop
@@ -164,3 +148,32 @@ def build_config(options: AgentOptions, ui: ExtensionUI,
         auto_compaction=options.auto_compaction, auto_retry=options.auto_retry,
         models=usable_models(catalog, model, credentials),
         max_turns=options.max_turns or NO_TURN_LIMIT)
+
+
+def open_runtime(options: AgentOptions, ui: ExtensionUI) -> Runtime:
+    """The Runtime for these options; every note from loading is a warning on stderr."""
+    try:
+        runtime = Runtime(build_config(options, ui))
+    except (ModelRefError, CredentialError, ScriptError, SessionError) as error:  # what, where
+        raise SetupError(str(error)) from None
+    for note in runtime.assembly.diagnostics:  # a name from a file may hold escapes
+        print(f"warning: {printable(note)}", file=sys.stderr)
+    return runtime
+
+
+def run_mode(mode: str, options: AgentOptions, prompts: list[str]) -> int:
+    """Run `mode` ("print", "json", "rpc" or "interactive") to its end; the exit code."""
+    if mode == "rpc":
+        write = json_lines(sys.stdout)
+        ui = RpcUI(write)
+        return run_rpc(open_runtime(options, ui), ui, write)
+    runtime = open_runtime(options, NoUI())  # nobody to ask (or a person who typed it): "no"
+    if mode != "interactive":
+        return run_print(runtime, prompts, as_json=mode == "json")
+
+    async def talk() -> int:
+        await run_interactive(runtime, Console())
+        await runtime.flush()
+        return 0
+
+    return run_to_end(runtime, talk, sys.stderr)

@@ -1,0 +1,509 @@
+"""Rpc mode: Pi's protocol for driving the agent from another program (Pi's rpc-mode.ts).
+
+Commands come as JSON lines on stdin, read by a thread so that a steer, an abort or an
+extension's answer arrives while a prompt runs; each command runs in its own task, and its
+response and the runtime's events leave as JSON lines on stdout. When stdin ends the server
+waits for the run, flushes and closes the session. Each command is a small handler in
+COMMANDS; it returns the response's `data` (None: none, NULL: `"data": null`) or raises.
+One difference: `abort` hands back the messages still queued, which Pi drops.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import inspect
+import itertools
+import math
+import sys
+import threading
+from collections.abc import Callable
+from typing import Any, TextIO
+
+from pydantic import ValidationError
+
+from pi.ai import AbortController, AssistantMessage, ImageContent, Model, ToolCall, dump_message
+from pi.ai.bounded import read_json
+from pi.ai.messages import LONE_SURROGATE
+from pi.coding_agent.extensions.ui import NotifyLevel
+from pi.coding_agent.runtime import commands as session_commands
+from pi.coding_agent.runtime.compactor import Compacted
+from pi.coding_agent.runtime.events import AutoCompactionEnd, AutoCompactionStart, RuntimeEvent
+from pi.coding_agent.runtime.model_settings import THINKING_LEVELS, next_in_cycle, same_model
+from pi.coding_agent.runtime.model_settings import supported_thinking_levels
+from pi.coding_agent.runtime.runtime import Runtime, RuntimePoisoned
+from pi.coding_agent.session.entries import CompactionEntry
+from pi.coding_agent.session.errors import SessionError
+from pi.coding_agent.session.tokens import estimate_context_tokens
+from pi.modes.events_json import Write, compaction_result_json, event_json, without_none
+from pi.modes.export_html import export_html
+
+NULL = ("null",)  # a handler's answer meaning `"data": null` (None means no data at all)
+BUSY = ("Agent is already processing. Specify streamingBehavior ('steer' or 'followUp') "
+        "to queue the message.")
+
+
+class CommandError(Exception):
+    """A line or command that cannot be carried out; the text goes into the error response."""
+
+
+def parse_command(line: str) -> dict[str, Any]:
+    """The JSON object on one line, or CommandError saying what is wrong with it. The answer
+    must be JSON again: `NaN` is refused, and `1e400` reads as null, as JSON.stringify
+    writes it. A line too deep or too big to read, or not UTF-8, is refused like any other."""
+    if LONE_SURROGATE.search(line):  # what read_lines_in_thread makes of bytes not UTF-8
+        raise CommandError("Failed to parse command: the line is not valid UTF-8")
+    try:
+        command = read_json(line, parse_constant=refuse_constant, parse_float=finite_or_none)
+    except ValueError as error:  # not JSON (JSONDecodeError), NaN, or past a bound
+        raise CommandError(f"Failed to parse command: {error}") from None
+    if not isinstance(command, dict):
+        raise CommandError("Failed to parse command: expected a JSON object")
+    return command
+
+
+def refuse_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not JSON")
+
+
+def finite_or_none(text: str) -> float | None:
+    value = float(text)
+    return value if math.isfinite(value) else None
+
+
+def read_lines_in_thread(stream: TextIO, queue: asyncio.Queue[str | None]) -> None:
+    """Feed `stream`'s lines into `queue` from a daemon thread; None marks the end. Bytes
+    not UTF-8 become lone surrogates (`surrogateescape`), so such a line is one error
+    response (parse_command), not the end of the reading thread."""
+    loop = asyncio.get_running_loop()
+
+    def pump() -> None:
+        with contextlib.suppress(RuntimeError):  # the loop has ended: stop reading
+            try:
+                for line in getattr(stream, "buffer", stream):
+                    if isinstance(line, bytes):
+                        line = line.decode("utf-8", "surrogateescape")
+                    loop.call_soon_threadsafe(queue.put_nowait, line)
+            except (OSError, ValueError):  # stdin broke or was closed: that is its end
+                pass
+            loop.call_soon_threadsafe(queue.put_nowait, None)
+
+    threading.Thread(target=pump, name="rpc-stdin", daemon=True).start()
+
+
+class RpcUI:
+    """ExtensionUI for rpc mode: a question goes out as an `extension_ui_request` with an id
+    and waits for the `extension_ui_response` with that id; after stdin ends, the answer is no."""
+
+    def __init__(self, write: Write) -> None:
+        self.write = write
+        self.pending: dict[str, asyncio.Future[bool]] = {}
+        self.ids = itertools.count(1)  # ui-1, ui-2, …: deterministic; Pi uses a random UUID
+        self.closed = False
+
+    async def confirm(self, title: str, message: str) -> bool:
+        if self.closed:
+            return False
+        request_id = f"ui-{next(self.ids)}"
+        answer: asyncio.Future[bool] = asyncio.get_running_loop().create_future()
+        self.pending[request_id] = answer
+        self.write({"type": "extension_ui_request", "id": request_id, "method": "confirm",
+                    "title": title, "message": message})
+        try:
+            return await answer
+        finally:
+            del self.pending[request_id]
+
+    def notify(self, message: str, level: NotifyLevel = "info") -> None:
+        self.write({"type": "extension_ui_request", "id": f"ui-{next(self.ids)}",
+                    "method": "notify", "message": message, "notifyType": level})
+
+    def answer(self, response: dict[str, Any]) -> None:
+        """Settle the question `response["id"]`; an unknown id is ignored, as in Pi."""
+        waiting = self.pending.get(str(response.get("id")))
+        if waiting is not None and not waiting.done():
+            waiting.set_result(response.get("confirmed") is True and not response.get("cancelled"))
+
+    def close(self) -> None:
+        """No more answers will come: every open question, and every later one, is a no."""
+        self.closed = True
+        for waiting in self.pending.values():
+            if not waiting.done():
+                waiting.set_result(False)
+
+
+def response(command: dict[str, Any], success: bool, **rest: Any) -> dict[str, Any]:
+    """Pi's response: `id` (when the command had one), type, command, success, data|error."""
+    head = {} if command.get("id") is None else {"id": command["id"]}
+    return {**head, "type": "response", "command": str(command.get("type")), "success": success,
+            **rest}
+
+
+class RpcServer:
+    """One runtime (replaced by new_session, fork, clone, switch), its run, the open commands."""
+
+    def __init__(self, runtime: Runtime, ui: RpcUI, write: Write) -> None:
+        self.ui, self.write = ui, write
+        self.run: asyncio.Task[None] | None = None
+        self.bash: AbortController | None = None
+        self.compacting = False
+        self.tasks: set[asyncio.Task[None]] = set()
+        self.runtime = runtime
+        self.unsubscribe = runtime.subscribe(self.on_event)
+
+    @property
+    def streaming(self) -> bool:
+        return self.run is not None and not self.run.done()
+
+    def on_event(self, event: RuntimeEvent) -> None:
+        if isinstance(event, AutoCompactionStart | AutoCompactionEnd):
+            self.compacting = isinstance(event, AutoCompactionStart)
+        self.write(event_json(event, self.runtime.writer.tree.by_id))
+
+    def switch(self, runtime: Runtime) -> dict[str, Any]:
+        """Go on with another runtime (a new session, a fork, a clone, another file)."""
+        self.unsubscribe()
+        self.runtime = runtime
+        self.unsubscribe = runtime.subscribe(self.on_event)
+        return {"cancelled": False}
+
+    async def stop_run(self) -> None:
+        """Abort the run in progress, if any, and wait until it has ended (as Pi does)."""
+        if self.streaming and self.run is not None:
+            self.runtime.abort()
+            await self.run
+
+    async def serve(self, lines: asyncio.Queue[str | None]) -> None:
+        """Handle lines until the input ends, then finish cleanly."""
+        while (line := await lines.get()) is not None:
+            if line.strip():
+                self.accept(line)
+        await self.finish()
+
+    def accept(self, line: str) -> None:
+        try:
+            command = parse_command(line)
+        except CommandError as error:
+            self.write(response({"type": "parse"}, False, error=str(error)))
+            return
+        if command.get("type") == "extension_ui_response":
+            self.ui.answer(command)
+        else:
+            task = asyncio.create_task(self.respond(command))
+            self.tasks.add(task)
+            task.add_done_callback(self.tasks.discard)
+
+    async def respond(self, command: dict[str, Any]) -> None:
+        handler = COMMANDS.get(str(command.get("type")))
+        try:
+            if handler is None:
+                raise CommandError(f"Unknown command: {command.get('type')}")
+            data = handler(self, command)
+            data = await data if inspect.isawaitable(data) else data
+        except Exception as error:  # CommandError, SessionError, …: one error response
+            self.write(response(command, False, error=str(error) or type(error).__name__))
+            return
+        answer = {} if data is None else {"data": None if data is NULL else data}
+        self.write(response(command, True, **answer))
+
+    async def finish(self) -> None:
+        """Input ended: nobody can answer questions now; wait, flush, close."""
+        self.ui.close()
+        while self.tasks or self.streaming:
+            await asyncio.gather(*self.tasks, *([self.run] if self.run else []))
+        await self.runtime.flush()
+        await self.runtime.close()
+
+
+def field(command: dict[str, Any], name: str, kind: type[Any] = str) -> Any:
+    """The command's field `name`, which must be a `kind` (a JSON string unless told)."""
+    if not isinstance(value := command.get(name), kind):
+        wanted = {str: "a string", bool: "true or false", list: "a list"}[kind]
+        raise CommandError(f"{command.get('type')}: field {name!r} must be {wanted}")
+    return value
+
+
+def images_field(command: dict[str, Any]) -> tuple[ImageContent, ...]:
+    """Pi's optional `images`: ImageContent blocks ({type: "image", data, mimeType})."""
+    if command.get("images") is None:
+        return ()
+    try:
+        return tuple(ImageContent.model_validate(i) for i in field(command, "images", list))
+    except ValidationError as error:
+        problem = error.errors()[0]
+        where = ".".join(str(part) for part in problem["loc"])
+        raise CommandError(f"{command.get('type')}: images: {where}: {problem['msg']}") from None
+
+
+def model_json(model: Model) -> dict[str, Any]:
+    return model.model_dump(mode="json", by_alias=True)
+
+
+def prompt(server: RpcServer, command: dict[str, Any]) -> None:
+    """Answered once accepted; the run goes on in the background, a failure is one more
+    `prompt` response. During a run it must say how to queue: steer or followUp."""
+    text, images = field(command, "message"), images_field(command)
+    runtime = server.runtime
+    runtime.check_images(images)
+    if not server.streaming:
+        if runtime.poisoned is not None:
+            raise RuntimePoisoned(f"the session can no longer be written: {runtime.poisoned}")
+
+        async def run() -> None:
+            try:
+                await runtime.prompt(text, images)
+            except Exception as error:  # the client must hear of it; the server goes on
+                server.write(response(command, False, error=str(error)))
+
+        server.run = asyncio.create_task(run())
+    elif command.get("streamingBehavior") == "steer":
+        runtime.steer(text, images)
+    elif command.get("streamingBehavior") == "followUp":
+        runtime.follow_up(text, images)
+    else:
+        raise CommandError(BUSY)
+
+
+async def abort(server: RpcServer, command: dict[str, Any]) -> dict[str, Any]:
+    """Stop the run, wait until it has ended, and hand the queued messages back."""
+    queued = server.runtime.abort()
+    if server.run is not None:
+        await server.run
+    return {"messages": [dump_message(message) for message in queued]}
+
+
+def set_queue_mode(which: str) -> Callable[[RpcServer, dict[str, Any]], None]:
+    def handler(server: RpcServer, command: dict[str, Any]) -> None:
+        if (mode := command.get("mode")) not in ("all", "one-at-a-time"):
+            raise CommandError(f"{command.get('type')}: mode must be 'all' or 'one-at-a-time'")
+        getattr(server.runtime.agent, which).mode = mode
+
+    return handler
+
+
+def get_state(server: RpcServer, command: dict[str, Any]) -> dict[str, Any]:
+    runtime = server.runtime
+    agent, writer = runtime.agent, runtime.writer
+    return without_none({
+        "model": model_json(runtime.config.model),
+        "thinkingLevel": runtime.config.thinking_level,
+        "isStreaming": server.streaming, "isCompacting": server.compacting,
+        "steeringMode": agent.steering.mode, "followUpMode": agent.follow_ups.mode,
+        "sessionFile": str(writer.path), "sessionId": writer.header.id,
+        "autoCompactionEnabled": runtime.auto_compaction,
+        "messageCount": len(runtime.messages),
+        "pendingMessageCount": len(agent.steering) + len(agent.follow_ups),
+        "sessionName": writer.tree.name})
+
+
+def set_model(server: RpcServer, command: dict[str, Any]) -> dict[str, Any]:
+    wanted = (field(command, "provider"), field(command, "modelId"))
+    found = next((m for m in server.runtime.available_models if (m.provider, m.id) == wanted),
+                 None)
+    if found is None:
+        raise CommandError(f"Model not found: {wanted[0]}/{wanted[1]}")
+    server.runtime.set_model(found)
+    return model_json(found)
+
+
+def cycle_model(server: RpcServer, command: dict[str, Any]) -> object:
+    runtime, models = server.runtime, server.runtime.available_models
+    if len(models) <= 1:
+        return NULL
+    current = next((i for i, m in enumerate(models) if same_model(m, runtime.config.model)), 0)
+    runtime.set_model(chosen := models[(current + 1) % len(models)])
+    return {"model": model_json(chosen), "thinkingLevel": runtime.config.thinking_level,
+            "isScoped": False}
+
+
+def set_thinking_level(server: RpcServer, command: dict[str, Any]) -> None:
+    if (level := command.get("level")) not in THINKING_LEVELS:
+        raise CommandError(f"set_thinking_level: level must be one of {', '.join(THINKING_LEVELS)}")
+    server.runtime.set_thinking_level(level)
+
+
+def cycle_thinking_level(server: RpcServer, command: dict[str, Any]) -> object:
+    """Clamped to what the model allows, not refused; null for a model that does not think."""
+    model, level = server.runtime.config.model, server.runtime.config.thinking_level
+    if not model.reasoning:
+        return NULL
+    chosen = next_in_cycle(supported_thinking_levels(model), level)
+    return {"level": server.runtime.set_thinking_level(chosen)}
+
+
+def set_session_name(server: RpcServer, command: dict[str, Any]) -> None:
+    if not (name := field(command, "name").strip()):
+        raise CommandError("Session name cannot be empty")
+    server.runtime.writer.append_session_info(name)
+
+
+def get_session_stats(server: RpcServer, command: dict[str, Any]) -> dict[str, Any]:
+    """Pi's getSessionStats: the current context's messages counted, its replies' usage
+    added up, and the context usage (unknown right after a compaction, before a reply)."""
+    runtime, messages = server.runtime, server.runtime.messages
+    replies = [m for m in messages if isinstance(m, AssistantMessage)]
+    tokens = {key: sum(getattr(r.usage, attr) for r in replies) for key, attr in
+              (("input", "input"), ("output", "output"), ("cacheRead", "cache_read"),
+               ("cacheWrite", "cache_write"))}
+    stats: dict[str, Any] = {
+        "sessionFile": str(runtime.writer.path), "sessionId": runtime.writer.header.id,
+        "userMessages": sum(1 for m in messages if m.role == "user"),
+        "assistantMessages": len(replies),
+        "toolCalls": sum(1 for r in replies for b in r.content if isinstance(b, ToolCall)),
+        "toolResults": sum(1 for m in messages if m.role == "toolResult"),
+        "totalMessages": len(messages),
+        "tokens": {**tokens, "total": sum(tokens.values())},
+        "cost": sum(r.usage.cost.total for r in replies),
+    }
+    if (window := runtime.config.model.context_window) > 0:
+        used = None if runtime.usage_is_stale() else estimate_context_tokens(
+            list(messages)).tokens
+        stats["contextUsage"] = {"tokens": used, "contextWindow": window,
+                                 "percent": None if used is None else used / window * 100}
+    return stats
+
+
+async def fork(server: RpcServer, command: dict[str, Any]) -> dict[str, Any]:
+    await server.stop_run()
+    runtime, text = await session_commands.fork(server.runtime, field(command, "entryId"))
+    return {"text": text, **server.switch(runtime)}
+
+
+async def new_session(server: RpcServer, command: dict[str, Any]) -> dict[str, Any]:
+    await server.stop_run()
+    parent = command.get("parentSession")
+    return server.switch(await session_commands.new_session(
+        server.runtime, parent if isinstance(parent, str) else None))
+
+
+async def clone(server: RpcServer, command: dict[str, Any]) -> dict[str, Any]:
+    await server.stop_run()
+    return server.switch(await session_commands.clone(server.runtime))
+
+
+async def switch_session(server: RpcServer, command: dict[str, Any]) -> dict[str, Any]:
+    """Go on in another session file, at its last entry; the current one is left as it is."""
+    path = server.runtime.config.cwd / field(command, "sessionPath")
+    if not path.is_file():
+        raise CommandError(f"switch_session: no session file at {path}")
+    await server.stop_run()
+    return server.switch(await session_commands.switch_to(server.runtime, path.resolve()))
+
+
+async def compact(server: RpcServer, command: dict[str, Any]) -> dict[str, Any]:
+    if server.streaming:
+        raise CommandError("compact: the agent is running; abort or wait for agent_end first")
+    focus = command.get("customInstructions")
+    result = await server.runtime.compact(focus if isinstance(focus, str) else None)
+    if not isinstance(result, Compacted):
+        raise CommandError(result)
+    entry = server.runtime.writer.tree.by_id[result.entry_id]
+    assert isinstance(entry, CompactionEntry), "the runtime just wrote this compaction"
+    return compaction_result_json(entry)
+
+
+async def bash(server: RpcServer, command: dict[str, Any]) -> dict[str, Any]:
+    """A person's shell command, recorded as a `bashExecution` message; during a run it is
+    recorded when the run ends, never between a tool call and its result."""
+    server.bash, runtime, run = AbortController(), server.runtime, server.run
+    try:
+        message = await session_commands.run_bash(runtime, field(command, "command"),
+                                                  server.bash.signal)
+    finally:
+        server.bash = None
+
+    def record(_: object = None) -> None:
+        with contextlib.suppress(SessionError):  # it poisons the runtime: the next prompt says
+            session_commands.record_bash(runtime, message)
+
+    if server.streaming and run is not None:
+        run.add_done_callback(record)
+    else:
+        session_commands.record_bash(runtime, message)
+    return without_none({"output": message.output, "exitCode": message.exit_code,
+                         "cancelled": message.cancelled, "truncated": message.truncated,
+                         "fullOutputPath": message.full_output_path or None})
+
+
+def export(server: RpcServer, command: dict[str, Any]) -> dict[str, Any]:
+    runtime, given = server.runtime, command.get("outputPath")
+    default = f"pi-session-{runtime.writer.path.stem}.html"
+    target = runtime.config.cwd / (given if isinstance(given, str) else default)
+    return {"path": str(export_html(runtime, target))}
+
+
+def get_commands(server: RpcServer, command: dict[str, Any]) -> dict[str, Any]:
+    """Extension commands, prompt templates and skills, each with Pi's SourceInfo: a user or
+    project resource, or one given on the command line ("temporary")."""
+    def listed(name: str, about: str | None, source: str, path: object, where: str | None,
+               base_dir: object = None) -> dict[str, Any]:
+        scope = where if where in ("user", "project") else "temporary"
+        info = {"path": str(path), "source": "local", "scope": scope, "origin": "top-level",
+                "baseDir": base_dir and str(base_dir)}
+        return without_none({"name": name, "description": about, "source": source,
+                             "location": where, "path": str(path),
+                             "sourceInfo": without_none(info)})
+
+    assembly, resources = server.runtime.assembly, server.runtime.assembly.resources
+    return {"commands": [
+        *(listed(c.name, c.description, "extension", c.source, None)
+          for c in assembly.extensions.commands().values()),
+        *(listed(t.name, t.description, "prompt", t.file_path, t.source)
+          for t in resources.templates),
+        *(listed(f"skill:{s.name}", s.description, "skill", s.file_path, s.source, s.base_dir)
+          for s in resources.skills)]}
+
+
+Handler = Callable[[RpcServer, dict[str, Any]], Any]
+COMMANDS: dict[str, Handler] = {
+    "prompt": prompt,
+    "steer": lambda s, c: s.runtime.steer(field(c, "message"), images_field(c)),
+    "follow_up": lambda s, c: s.runtime.follow_up(field(c, "message"), images_field(c)),
+    "abort": abort,
+    "get_state": get_state,
+    "get_messages": lambda s, c: {"messages": [dump_message(m) for m in s.runtime.messages]},
+    "get_last_assistant_text": lambda s, c: {
+        "text": session_commands.last_assistant_text(s.runtime)},
+    "set_auto_compaction": lambda s, c: setattr(s.runtime, "auto_compaction",
+                                                field(c, "enabled", bool)),
+    "set_auto_retry": lambda s, c: setattr(s.runtime, "auto_retry", field(c, "enabled", bool)),
+    "set_steering_mode": set_queue_mode("steering"),
+    "set_follow_up_mode": set_queue_mode("follow_ups"),
+    "get_available_models": lambda s, c: {
+        "models": [model_json(m) for m in s.runtime.available_models]},
+    "set_model": set_model,
+    "cycle_model": cycle_model,
+    "set_thinking_level": set_thinking_level,
+    "cycle_thinking_level": cycle_thinking_level,
+    "set_session_name": set_session_name,
+    "abort_retry": lambda s, c: s.runtime.abort_retry(),
+    "get_session_stats": get_session_stats,
+    "new_session": new_session,
+    "fork": fork,
+    "clone": clone,
+    "switch_session": switch_session,
+    "get_fork_messages": lambda s, c: {"messages": [
+        {"entryId": entry_id, "text": text}
+        for entry_id, text in session_commands.fork_points(s.runtime)]},
+    "compact": compact,
+    "bash": bash,
+    "abort_bash": lambda s, c: s.bash.abort("aborted by the client") if s.bash else None,
+    "export_html": export,
+    "get_commands": get_commands,
+}
+
+
+def run_rpc(runtime: Runtime, ui: RpcUI, write: Write, stdin: TextIO | None = None) -> int:
+    """Serve until stdin ends; 0, or 1 when the session could not be written."""
+
+    async def serve() -> None:
+        lines: asyncio.Queue[str | None] = asyncio.Queue()
+        read_lines_in_thread(stdin or sys.stdin, lines)
+        await RpcServer(runtime, ui, write).serve(lines)
+
+    try:
+        asyncio.run(serve())
+    except Exception as error:  # RuntimePoisoned, SessionError: one line, no traceback
+        print(f"error: {error}", file=sys.stderr)
+        return 1
+    return 0
