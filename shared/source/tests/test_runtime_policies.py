@@ -14,7 +14,7 @@ import pytest
 from mock_model import MockModel, fail, text, tool_call, turn
 from pi.ai import MockProvider, Model, Providers
 from pi.coding_agent.compaction.thresholds import CompactionSettings
-from pi.coding_agent.runtime.compactor import Compacted
+from pi.coding_agent.runtime.runtime import Compacted
 from pi.coding_agent.runtime.config import RuntimeConfig
 from pi.coding_agent.runtime.runtime import Runtime, RuntimePoisoned
 from pi.coding_agent.session.context import build_context
@@ -423,22 +423,6 @@ def test_a_run_stopped_at_its_turn_limit_is_announced_once_with_the_limit(tmp_pa
     assert [(e.max_turns, "limit of 2 turns" in e.message) for e in limits] == [(2, True)]
     asyncio.run(runtime.prompt("again"))  # a run that ends by itself announces nothing
     assert len(limits) == 1
-
-
-def test_the_threshold_reads_usage_from_the_last_reply_that_neither_failed_nor_was_aborted(
-) -> None:
-    from pi.ai import AssistantMessage, Usage, UserMessage
-    from pi.coding_agent.runtime.runtime import usage_tail
-
-    def reply(stop: str) -> AssistantMessage:
-        return AssistantMessage(content=(), api="mock", provider="mock", model="m",
-                                usage=Usage.zero(), stop_reason=stop, timestamp=0)
-
-    user, good, aborted, failed = (UserMessage(content="hi", timestamp=0), reply("stop"),
-                                   reply("aborted"), reply("error"))
-    assert usage_tail([user, good, aborted, failed]) == [good, aborted, failed]
-    assert usage_tail([user, good]) == [good], "the last message may be the reply itself"
-    assert usage_tail([user, aborted]) == [user, aborted], "no usable reply: every message"
 
 
 @pytest.mark.parametrize("send", ["prompt", "steer", "follow_up"])

@@ -8,7 +8,6 @@ listener stays exactly as it was when it was handed out.
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
-from typing import Any
 
 from pi.agent.events import (
     AgentEvent,
@@ -29,23 +28,19 @@ class AgentState:
     is_running: bool = False
     last_error: str | None = None
 
-    def but(self, **changes: Any) -> AgentState:
-        """This state with some fields changed (`dataclasses.replace`, shorter to read)."""
-        return replace(self, **changes)
-
 
 def advance(state: AgentState, event: AgentEvent) -> AgentState:
     """The state after `event`: transcript, streaming reply and running tools kept current."""
     if isinstance(event, MessageStart | MessageUpdate) and event.message.role == "assistant":
         assert isinstance(event.message, AssistantMessage)
-        return state.but(streaming_message=event.message)
+        return replace(state, streaming_message=event.message)
     if isinstance(event, MessageEnd):
         failed = getattr(event.message, "error_message", None)
         messages = (*state.messages, event.message)
-        return state.but(messages=messages, streaming_message=None,
+        return replace(state, messages=messages, streaming_message=None,
                        last_error=failed or state.last_error)
     if isinstance(event, ToolExecutionStart):
-        return state.but(pending_tool_calls=state.pending_tool_calls | {event.tool_call_id})
+        return replace(state, pending_tool_calls=state.pending_tool_calls | {event.tool_call_id})
     if isinstance(event, ToolExecutionEnd):
-        return state.but(pending_tool_calls=state.pending_tool_calls - {event.tool_call_id})
+        return replace(state, pending_tool_calls=state.pending_tool_calls - {event.tool_call_id})
     return state

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any
 
 from pi.ai import AgentMessage, AssistantMessage, Model, ToolCall
 from pi.coding_agent.messages import CodingMessage
-from pi.coding_agent.runtime.model_settings import (
+from pi.coding_agent.runtime.config import (
     THINKING_LEVELS,
     next_in_cycle,
     same_model,

@@ -26,7 +26,7 @@ from pi.agent.agent import Agent, AgentBusyError, ListenerFailure
 from pi.agent.queues import DeliveryMode, MessageQueue
 from pi.agent.state import AgentState, advance
 
-from pi.agent.tool_hooks import (
+from pi.agent.tool_calls import (
     ArgumentChange,
     BlockDecision,
     HookFailure,

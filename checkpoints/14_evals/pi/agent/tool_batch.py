@@ -18,7 +18,7 @@ from pi.agent.events import AgentEvent, ToolExecutionEnd, ToolExecutionStart, To
 from pi.agent.tool_calls import error_result, run_tool_call
 from pi.agent.tools import ToolRegistry, ToolResult
 from pi.ai import AbortSignal, AssistantMessage, ToolCall, ToolResultMessage
-from pi.agent.tool_hooks import ToolHooks
+from pi.agent.tool_calls import ToolHooks
 
 ENDS_RUN = ("error", "aborted", "length")  # such a reply runs no tools, and ends the run
 

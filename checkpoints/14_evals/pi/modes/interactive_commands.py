@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable
 from pathlib import Path
 
-from pi.coding_agent.runtime.compactor import Compacted
+from pi.coding_agent.runtime.runtime import Compacted
 from pi.coding_agent.session.entries import MessageEntry
 from pi.coding_agent.session.errors import SessionError
 from pi.coding_agent.session.fork import fork_session

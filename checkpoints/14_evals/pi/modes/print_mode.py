@@ -17,7 +17,6 @@ from collections.abc import Awaitable, Callable, Sequence
 from typing import TextIO
 
 from pi.ai import AssistantMessage, TextContent
-from pi.coding_agent.runtime.commands import submit
 from pi.coding_agent.runtime.events import (
     AutoRetryEnd,
     AutoRetryStart,
@@ -31,7 +30,7 @@ from pi.ai.messages import LONE_SURROGATE
 async def run_prompts(runtime: Runtime, prompts: Sequence[str]) -> None:
     """Each prompt in turn, each run to its end; then check every write succeeded."""
     for text in prompts:
-        await submit(runtime, text)
+        await runtime.prompt(text)
     await runtime.flush()
 
 

@@ -23,7 +23,7 @@ from pi.coding_agent.runtime.commands import (
     switch_to,
 )
 from pi.coding_agent.messages import BashExecutionMessage
-from pi.coding_agent.runtime.compactor import Compacted
+from pi.coding_agent.runtime.runtime import Compacted
 from pi.coding_agent.runtime.runtime import Runtime
 from pi.coding_agent.session.errors import SessionError
 from pi.modes.events_json import compaction_result_json, entry_lookup

@@ -31,7 +31,7 @@ from pi.agent.state import AgentState, advance
 
 # [end]
 # [from 12]
-from pi.agent.tool_hooks import (
+from pi.agent.tool_calls import (
     ArgumentChange,
     BlockDecision,
     HookFailure,

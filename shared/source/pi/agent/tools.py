@@ -69,12 +69,10 @@ class ToolRegistry:
 
     def __init__(self, tools: Iterable[AnyTool] = ()) -> None:
         self._tools: dict[str, AnyTool] = {}
-        self._specs: tuple[Tool, ...] | None = None  # made once: every request sends them
         for tool in tools:
             self.add(tool)
 
     def add(self, tool: AnyTool) -> None:
-        self._specs = None  # built again from the tools on next use
         # [exercise 05-registry-add]
         if tool.name in self._tools:
             raise ValueError(f"a tool named {tool.name!r} is already registered")
@@ -88,7 +86,5 @@ class ToolRegistry:
         return tuple(self._tools)
 
     def specs(self) -> tuple[Tool, ...]:
-        """What the model sees of every tool; a JSON Schema is built once, not per request."""
-        if self._specs is None:
-            self._specs = tuple(tool.spec() for tool in self._tools.values())
-        return self._specs
+        """What the model sees of every tool, in the order they were added."""
+        return tuple(tool.spec() for tool in self._tools.values())

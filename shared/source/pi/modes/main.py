@@ -19,7 +19,7 @@ import typer
 if TYPE_CHECKING:  # the agent itself is imported only to run it: `--help` starts quickly
     from rich.console import Console
 
-    from pi.coding_agent.extensions.ui import ExtensionUI
+    from pi.coding_agent.extensions.api import ExtensionUI
     from pi.coding_agent.runtime.runtime import Runtime
     from pi.modes.setup import AgentOptions
 
@@ -117,7 +117,7 @@ def open_runtime(options: AgentOptions, ui: ExtensionUI) -> Runtime:
 
 
 def run_mode(mode: Mode, options: AgentOptions, messages: list[str]) -> int:
-    from pi.coding_agent.extensions.ui import NoUI
+    from pi.coding_agent.extensions.api import NoUI
     from pi.modes.json_mode import run_json
     from pi.modes.print_mode import run_print
     from pi.modes.rpc_io import JsonLines, RpcUI, use_utf8

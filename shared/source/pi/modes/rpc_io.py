@@ -20,7 +20,7 @@ from typing import Any, TextIO
 
 from pi.ai.bounded import read_json
 from pi.ai.messages import LONE_SURROGATE, json_text
-from pi.coding_agent.extensions.ui import NotifyLevel
+from pi.coding_agent.extensions.api import NotifyLevel
 
 Write = Callable[[dict[str, Any]], None]
 

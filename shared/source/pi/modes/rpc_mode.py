@@ -15,7 +15,6 @@ import sys
 from typing import Any, TextIO
 
 from pi.ai import AbortController, ImageContent
-from pi.coding_agent.runtime.commands import submit
 from pi.coding_agent.runtime.events import AutoCompactionEnd, AutoCompactionStart, RuntimeEvent
 from pi.coding_agent.runtime.runtime import Runtime
 from pi.modes.events_json import entry_lookup, event_json
@@ -84,7 +83,7 @@ class RpcServer:
 
         async def run() -> None:
             try:
-                await submit(self.runtime, text, images)
+                await self.runtime.prompt(text, images)
             except Exception as error:  # the client must hear of it; the server goes on
                 self.write(failure("prompt", request_id, str(error)))
 

@@ -25,7 +25,7 @@ from pi.ai import Model
 from pi.ai.credentials import ENV_KEYS, CredentialError, Credentials
 from pi.ai.models_catalog import PUBLIC_BASE_URLS, ModelRefError, builtin_models, find_model
 from pi.ai.registry import builtin_providers
-from pi.coding_agent.extensions.ui import ExtensionUI
+from pi.coding_agent.extensions.api import ExtensionUI
 from pi.coding_agent.resources.loader import default_agent_dir
 from pi.coding_agent.runtime.config import RuntimeConfig
 from pi.coding_agent.session.errors import SessionError

@@ -25,8 +25,7 @@ from types import ModuleType
 
 from pi.ai.bounded import what_is_at
 from pi.agent.tools import AnyTool
-from pi.coding_agent.extensions.api import Command, Extension, ExtensionAPI
-from pi.coding_agent.extensions.ui import ExtensionUI, NoUI
+from pi.coding_agent.extensions.api import Command, Extension, ExtensionAPI, ExtensionUI, NoUI
 from pi.coding_agent.resources.trust import TrustPolicy, trust_nothing
 
 FACTORY_NAMES = ("extension", "setup")
@@ -106,8 +105,8 @@ def commit(api: ExtensionAPI, returned: object, loaded: LoadedExtensions) -> str
     if inspect.iscoroutine(returned):
         returned.close()
         return f"{api.path}: extension not loaded: the factory must be a plain (not async) function"
-    if api.staged.problems:
-        return f"{api.path}: extension not loaded: {api.staged.problems[0]}"
+    if api.problems:
+        return f"{api.path}: extension not loaded: {api.problems[0]}"
     loaded.extensions.append(api.commit())
     return None
 

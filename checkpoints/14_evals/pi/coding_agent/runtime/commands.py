@@ -13,15 +13,16 @@ import tempfile
 from dataclasses import replace
 from pathlib import Path
 
-from pi.ai import AbortSignal, AgentMessage, AssistantMessage, ImageContent, TextContent
+from pi.ai import AbortSignal, AgentMessage, AssistantMessage, TextContent
 from pi.coding_agent.messages import BashExecutionMessage, CodingMessage
+from pi.coding_agent.runtime.assemble import new_session_file, sessions_dir
 from pi.coding_agent.runtime.config import RuntimeConfig
 from pi.coding_agent.runtime.runtime import Runtime
 from pi.coding_agent.session.entries import MessageEntry
 from pi.coding_agent.session.errors import SessionError
 from pi.coding_agent.session.fork import fork_session
 from pi.coding_agent.session.ids import iso_timestamp
-from pi.coding_agent.session.storage import session_path, sessions_root, start_session
+from pi.coding_agent.session.storage import session_path
 from pi.coding_agent.tools.output import OutputCollector
 from pi.coding_agent.tools.process import run_command as run_process
 
@@ -54,8 +55,8 @@ def fork_points(runtime: Runtime) -> list[tuple[str, str]]:
 
 
 def new_session_path(config: RuntimeConfig, session_id: str) -> Path:
-    root = config.sessions_dir or sessions_root(Path.home())
-    return session_path(root, str(config.cwd), iso_timestamp(config.clock()), session_id)
+    return session_path(sessions_dir(config), str(config.cwd), iso_timestamp(config.clock()),
+                        session_id)
 
 
 async def switch_to(runtime: Runtime, path: Path) -> Runtime:
@@ -67,13 +68,7 @@ async def switch_to(runtime: Runtime, path: Path) -> Runtime:
 
 async def new_session(runtime: Runtime, parent_session: str | None = None) -> Runtime:
     """An empty session in the sessions folder, starting with the model and thinking level."""
-    config = runtime.config
-    root = config.sessions_dir or sessions_root(Path.home())
-    writer = start_session(root, str(config.cwd), config.ids(), ids=config.ids,
-                           clock=config.clock, parent_session=parent_session,
-                           opener=config.opener)
-    writer.append_model_change(config.model.provider, config.model.id)
-    writer.append_thinking_level_change(config.thinking_level)  # type: ignore[arg-type]
+    writer = new_session_file(runtime.config, parent_session)
     writer.close()
     return await switch_to(runtime, writer.path)
 
@@ -120,12 +115,7 @@ def record_bash(runtime: Runtime, message: BashExecutionMessage) -> None:
     except SessionError as error:
         runtime.poisoned = error
         raise
-    runtime.agent.replace_messages(runtime.writer.context().messages)  # type: ignore[arg-type]
-
-
-async def submit(runtime: Runtime, text: str, images: tuple[ImageContent, ...] = ()) -> None:
-    """A line the person typed; `Runtime.prompt` runs extension commands itself."""
-    await runtime.prompt(text, images)
+    runtime.reseed()
 
 
 async def clone(runtime: Runtime) -> Runtime:

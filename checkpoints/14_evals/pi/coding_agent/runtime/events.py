@@ -14,10 +14,13 @@ from typing import Literal
 from pi.agent import AgentEvent
 
 
+CompactionReason = Literal["threshold", "overflow", "manual"]
+
+
 @dataclass(frozen=True, kw_only=True)
 class AutoCompactionStart:
     type: Literal["auto_compaction_start"] = "auto_compaction_start"
-    reason: Literal["threshold", "overflow", "manual"]
+    reason: CompactionReason
 
 
 @dataclass(frozen=True, kw_only=True)
