@@ -1,10 +1,7 @@
 """What the modes ask of a runtime besides a prompt, as functions of a Runtime.
 
-A new session, a fork from an earlier user message, a shell command the person runs
-themselves (`!cmd` in Pi), the last answer's text. None of these needs new machinery: a new
-session or a fork is a new file plus a new Runtime on it (the old one is closed only once the
-new one stands), and a shell command is the bash tool's process runner plus one
-`bashExecution` message appended like any other, so the model sees it in the next request.
+A new session or a fork is a new file plus a new Runtime on it; a person's shell command
+(`!cmd`) is the bash tool's runner plus one `bashExecution` message the model sees next.
 """
 
 from __future__ import annotations

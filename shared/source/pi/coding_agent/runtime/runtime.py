@@ -39,12 +39,7 @@ from pi.coding_agent.session.tokens import estimate_context_tokens
 
 Listener = Callable[[RuntimeEvent], None]
 TURN_LIMIT_ERROR = "max_turns_exceeded"  # how the loop (step 06) words a run cut at its limit
-
-
-def measures_context(message: object) -> bool:
-    """A reply whose usage measures the context it was sent (not an error, not an abort)."""
-    return isinstance(message, AssistantMessage) and message.stop_reason not in (
-        "aborted", "error")
+ENDED_BADLY = ("aborted", "error")  # a reply whose usage does not measure its context
 
 
 class RuntimePoisoned(RuntimeError):
@@ -190,7 +185,8 @@ class Runtime:
         for entry in reversed(self._path()):
             if entry.type == "compaction":
                 return True
-            if isinstance(entry, MessageEntry) and measures_context(entry.message):
+            reply = entry.message if isinstance(entry, MessageEntry) else None
+            if isinstance(reply, AssistantMessage) and reply.stop_reason not in ENDED_BADLY:
                 return False
         return False
 
