@@ -13,7 +13,6 @@ from pathlib import Path
 from pi.ai import AbortSignal, AgentMessage, AssistantMessage, TextContent
 from pi.coding_agent.messages import BashExecutionMessage, CodingMessage
 from pi.coding_agent.runtime.assemble import new_session_file, sessions_dir
-from pi.coding_agent.runtime.config import RuntimeConfig
 from pi.coding_agent.runtime.runtime import Runtime
 from pi.coding_agent.session.entries import MessageEntry
 from pi.coding_agent.session.errors import SessionError
@@ -51,11 +50,6 @@ def fork_points(runtime: Runtime) -> list[tuple[str, str]]:
     return [(entry_id, text) for entry_id, text in points if text]
 
 
-def new_session_path(config: RuntimeConfig, session_id: str) -> Path:
-    return session_path(sessions_dir(config), str(config.cwd), iso_timestamp(config.clock()),
-                        session_id)
-
-
 async def switch_to(runtime: Runtime, path: Path) -> Runtime:
     """A Runtime on `path` (at its last entry); the old one is closed once the new one runs."""
     fresh = Runtime(replace(runtime.config, session_file=path, leaf_id=None))
@@ -82,10 +76,16 @@ async def fork(runtime: Runtime, entry_id: str) -> tuple[Runtime, str]:
     text = message_text(entry.message)
     if entry.parent_id is None:
         return await new_session(runtime, str(runtime.writer.path)), text
-    session_id = runtime.config.ids()
-    path = new_session_path(runtime.config, session_id)
-    fork_session(runtime.writer, path, session_id, entry.parent_id).close()
-    return await switch_to(runtime, path), text
+    return await branch_off(runtime, entry.parent_id), text
+
+
+async def branch_off(runtime: Runtime, leaf_id: str) -> Runtime:
+    """A Runtime on a new file holding the path from the root to `leaf_id`."""
+    config, session_id = runtime.config, runtime.config.ids()
+    path = session_path(sessions_dir(config), str(config.cwd), iso_timestamp(config.clock()),
+                        session_id)
+    fork_session(runtime.writer, path, session_id, leaf_id).close()
+    return await switch_to(runtime, path)
 
 
 async def run_bash(runtime: Runtime, command: str, signal: AbortSignal) -> BashExecutionMessage:
@@ -119,7 +119,4 @@ async def clone(runtime: Runtime) -> Runtime:
     """Pi's `clone` (0.73): a new file holding the current path up to and including the leaf."""
     if runtime.writer.leaf_id is None:
         raise SessionError("Cannot clone session: no current entry selected")
-    session_id = runtime.config.ids()
-    path = new_session_path(runtime.config, session_id)
-    fork_session(runtime.writer, path, session_id, runtime.writer.leaf_id).close()
-    return await switch_to(runtime, path)
+    return await branch_off(runtime, runtime.writer.leaf_id)
