@@ -16,7 +16,7 @@ from pi.agent.tools import ProgressCallback, ToolRegistry, ToolResult
 from pi.ai import AbortSignal, TextContent, ToolCall, ToolResultMessage
 from collections.abc import Awaitable
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import Any
 
 from pydantic import BaseModel
 
@@ -82,7 +82,6 @@ async def run_tool_call(
 # A hook is somebody else's code: one that raises or returns nonsense blocks the call (or
 # withholds its result), the model is told why, and the failure is kept in `failures`.
 BLOCKED = "Tool execution was blocked"
-HookName = Literal["before_tool_call", "after_tool_call"]
 
 
 @dataclass(frozen=True)
@@ -111,7 +110,7 @@ class ToolCallContext:
 class HookFailure:
     tool_call_id: str
     tool_name: str
-    hook: HookName
+    hook: str  # "before_tool_call" or "after_tool_call"
     error: str
 
 
@@ -198,7 +197,7 @@ async def ask_after(
     return replaced
 
 
-def hook_failed(hooks: ToolHooks, call: ToolCall, hook: HookName, error: Exception | str,
+def hook_failed(hooks: ToolHooks, call: ToolCall, hook: str, error: Exception | str,
                 clock: Callable[[], int]) -> ToolResultMessage:
     """Fail closed: record the failure, and answer the call with an error that names it."""
     text = error if isinstance(error, str) else str(error) or type(error).__name__
