@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from mock_model import MockModel, fail, text, tool_call, turn
-from pi.ai import MockProvider, Model, Providers
+from pi.ai import AssistantMessage, MockProvider, Model, Providers, Usage
 from pi.coding_agent.compaction.thresholds import CompactionSettings
 from pi.coding_agent.runtime.runtime import Compacted
 from pi.coding_agent.runtime.config import RuntimeConfig
@@ -478,3 +478,32 @@ def test_a_resumed_session_knows_its_kept_replys_usage_is_stale(tmp_path) -> Non
     starts = recorded(again, "auto_compaction_start")
     asyncio.run(again.prompt("second"))
     assert starts == [] and mock.remaining == 0
+
+
+def test_a_manual_compaction_with_nothing_to_summarise_says_why_and_records_nothing(
+        tmp_path) -> None:
+    runtime = make_runtime(tmp_path, MockModel([turn(text("answer")), turn(text("## Goal\nsum"))]))
+    assert asyncio.run(runtime.compact()) == "Nothing to compact"
+    asyncio.run(runtime.prompt("go"))
+    assert isinstance(asyncio.run(runtime.compact()), Compacted)
+    assert asyncio.run(runtime.compact()) == "Already compacted"
+    kinds = [json.loads(line)["type"] for line in
+             (tmp_path / "session.jsonl").read_text().splitlines()]
+    assert kinds.count("compaction") == 1
+
+
+def test_usage_is_stale_only_after_a_compaction(tmp_path) -> None:
+    runtime = make_runtime(tmp_path, MockModel([fail("server_error", message="bad")]),
+                           auto_retry=False)
+    assert not runtime.usage_is_stale(), "a new session: nothing to be stale against"
+    asyncio.run(runtime.prompt("go"))
+    assert not runtime.usage_is_stale(), "no usable reply, but no compaction either"
+
+
+def test_an_aborted_reply_after_a_compaction_measures_nothing(tmp_path) -> None:
+    runtime = big_reply_then_compaction(tmp_path)
+    asyncio.run(runtime.prompt("first"))
+    runtime.writer.append_message(AssistantMessage(
+        content=(), api="mock", provider="mock", model="m", usage=Usage.zero(),
+        stop_reason="aborted", timestamp=0))
+    assert runtime.usage_is_stale()

@@ -193,12 +193,12 @@ class Runtime:
     async def _before_turn(self, context: Sequence[AgentMessage]) -> list[AgentMessage] | None:
         if not self.auto_compaction or not self._over_threshold() or self.poisoned:
             return None
-        result = await self._compact("threshold", reseed=False)
+        result = await self._compact("threshold")
         if not isinstance(result, Compacted):  # a failed summary recorded nothing: go on as is
             return None
         return self._session_context()
 
-    async def _compact(self, reason: CompactionReason, focus: str | None = None, reseed: bool = True,
+    async def _compact(self, reason: CompactionReason, focus: str | None = None,
                        will_retry: bool = False) -> Compacted | str:
         """Compact the current branch; the new entry, or why nothing was recorded."""
         self._emit(AutoCompactionStart(reason=reason))
@@ -209,7 +209,7 @@ class Runtime:
             return result
         self._emit(AutoCompactionEnd(entry_id=result.entry_id, will_retry=will_retry,
                                      tokens_before=result.tokens_before))
-        if reseed and not self.agent.state.is_running:
+        if not self.agent.state.is_running:  # between turns, before_turn hands the loop the context
             self.reseed()
         return result
 
@@ -238,6 +238,10 @@ class Runtime:
         compaction, a failed write, or entries the Agent did not record."""
         self.agent.replace_messages(self._session_context())
 
+    async def _resume(self) -> None:
+        await self.agent.resume()
+        self.reseed()
+
     def _path(self) -> Sequence[SessionEntry]:
         leaf = self.writer.leaf_id
         return self.writer.tree.path_to(leaf) if leaf is not None else []
@@ -257,8 +261,7 @@ class Runtime:
             await self._retry(last)
         elif self.auto_compaction and is_context_overflow(last, window):
             if isinstance(await self._compact("overflow", will_retry=True), Compacted):
-                await self.agent.resume()
-                self.reseed()
+                await self._resume()
         elif self.auto_compaction and self._over_threshold():
             await self._compact("threshold")
 
@@ -278,8 +281,7 @@ class Runtime:
             if self._retry_aborted:
                 self._emit(AutoRetryEnd(success=False, attempt=attempt, final_error="aborted"))
                 return
-            await self.agent.resume()
-            self.reseed()
+            await self._resume()
             last = self._last_reply()
             if last is not None and not is_transient(last, self.config.model.context_window):
                 self._emit(AutoRetryEnd(success=last.stop_reason != "error", attempt=attempt,
