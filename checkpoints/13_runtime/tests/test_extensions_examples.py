@@ -7,8 +7,8 @@ from mock_model import MockModel, text, tool_call, turn
 from pi.agent import LoopConfig, ToolRegistry
 from pi.ai import AbortController, MockProvider, Model, Providers
 from pi.coding_agent import Workspace, coding_tools
-from pi.coding_agent.extensions.loader import load_extensions
 from pi.coding_agent.extensions.api import NoUI, ScriptedUI
+from pi.coding_agent.extensions.loader import load_extensions
 from pi.coding_agent.extensions.runner import ExtensionRunner, run_command, run_prompt
 
 STEP = 12

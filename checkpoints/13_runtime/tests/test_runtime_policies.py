@@ -14,9 +14,8 @@ import pytest
 from mock_model import MockModel, fail, text, tool_call, turn
 from pi.ai import AssistantMessage, MockProvider, Model, Providers, Usage
 from pi.coding_agent.compaction.thresholds import CompactionSettings
-from pi.coding_agent.runtime.runtime import Compacted
 from pi.coding_agent.runtime.config import RuntimeConfig
-from pi.coding_agent.runtime.runtime import Runtime, RuntimePoisoned
+from pi.coding_agent.runtime.runtime import Compacted, Runtime, RuntimePoisoned
 from pi.coding_agent.session.context import build_context
 from pi.coding_agent.session.ids import fixed_clock, sequential_ids
 from pi.coding_agent.session.reader import read_session

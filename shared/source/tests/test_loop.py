@@ -8,7 +8,7 @@ from fakes import Tally, work_tool
 from pydantic import ValidationError
 
 from mock_model import MockModel, fail, text, tool_call, turn
-from pi.agent import LoopConfig, LoopResult, ToolRegistry, llm_messages, run_loop
+from pi.agent import LoopConfig, LoopResult, ToolRegistry, run_loop
 from pi.ai import (
     AbortController,
     AppMessage,

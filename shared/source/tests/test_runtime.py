@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from mock_model import MockModel, fail, load_script, text, tool_call, turn
-from pi.ai import AssistantMessage, MockProvider, Model, Providers, Usage, UserMessage
+from pi.ai import AssistantMessage, MockProvider, Model, Providers, UserMessage
 from pi.coding_agent.compaction.thresholds import CompactionSettings
 from pi.coding_agent.runtime.config import RuntimeConfig
 from pi.coding_agent.runtime.runtime import Runtime, RuntimePoisoned
