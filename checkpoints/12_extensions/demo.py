@@ -13,10 +13,9 @@ from mock_model import MockModel, text, tool_call, turn
 from pi.agent import LoopConfig, ToolRegistry
 from pi.ai import AbortController, MockProvider, Model, Providers, ToolCall
 from pi.coding_agent import Workspace, coding_tools
+from pi.coding_agent.extensions.api import ScriptedUI
 from pi.coding_agent.extensions.loader import discover, load_extensions
-from pi.coding_agent.extensions.prompt import run_prompt
-from pi.coding_agent.extensions.runner import ExtensionRunner
-from pi.coding_agent.extensions.ui import ScriptedUI
+from pi.coding_agent.extensions.runner import ExtensionRunner, run_prompt
 
 HERE = Path(__file__).resolve().parent
 ENV = "API_KEY=sk-live-123\nDEBUG=1\n"

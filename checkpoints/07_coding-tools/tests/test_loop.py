@@ -8,7 +8,7 @@ from fakes import Tally, work_tool
 from pydantic import ValidationError
 
 from mock_model import MockModel, fail, text, tool_call, turn
-from pi.agent import LoopConfig, LoopResult, ToolRegistry, llm_messages, run_loop
+from pi.agent import LoopConfig, LoopResult, ToolRegistry, run_loop
 from pi.ai import (
     AbortController,
     AppMessage,
@@ -259,18 +259,11 @@ def test_application_messages_stay_in_history_but_never_reach_the_model() -> Non
     assert [m["role"] for m in mock.requests[0]["messages"]] == ["user"]
 
 
-def test_each_message_is_converted_once_yet_every_request_holds_the_whole_context() -> None:
-    seen: list[str] = []
-
-    def counting(messages):
-        seen.extend(m.role for m in messages)
-        return llm_messages(messages)
-
+def test_every_request_holds_the_whole_context() -> None:
     mock = MockModel([turn(tool_call("work", {"x": 0})) for _ in range(3)] + [turn(text("ok"))])
     history = [UserMessage(content="earlier", timestamp=0)]
-    run(config(mock, work_tool(Tally()), convert_to_llm=counting), history=history)
+    run(config(mock, work_tool(Tally())), history=history)
     assert [len(r["messages"]) for r in mock.requests] == [2, 4, 6, 8]
-    assert seen == ["user", "user"] + ["assistant", "toolResult"] * 3
     assert mock.requests[3]["messages"][:6] == mock.requests[2]["messages"]
 
 

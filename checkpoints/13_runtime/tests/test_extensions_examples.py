@@ -7,10 +7,9 @@ from mock_model import MockModel, text, tool_call, turn
 from pi.agent import LoopConfig, ToolRegistry
 from pi.ai import AbortController, MockProvider, Model, Providers
 from pi.coding_agent import Workspace, coding_tools
+from pi.coding_agent.extensions.api import NoUI, ScriptedUI
 from pi.coding_agent.extensions.loader import load_extensions
-from pi.coding_agent.extensions.prompt import run_command, run_prompt
-from pi.coding_agent.extensions.runner import ExtensionRunner
-from pi.coding_agent.extensions.ui import NoUI, ScriptedUI
+from pi.coding_agent.extensions.runner import ExtensionRunner, run_command, run_prompt
 
 STEP = 12
 EXAMPLES = ("confirm_dangerous_bash.py", "protect_secrets.py", "word_count_tool.py")

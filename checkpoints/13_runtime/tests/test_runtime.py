@@ -10,10 +10,10 @@ from pathlib import Path
 import pytest
 
 from mock_model import MockModel, fail, load_script, text, tool_call, turn
-from pi.ai import AssistantMessage, MockProvider, Model, Providers, Usage, UserMessage
+from pi.ai import AssistantMessage, MockProvider, Model, Providers, UserMessage
 from pi.coding_agent.compaction.thresholds import CompactionSettings
 from pi.coding_agent.runtime.config import RuntimeConfig
-from pi.coding_agent.runtime.runtime import Runtime, RuntimePoisoned, usage_tail
+from pi.coding_agent.runtime.runtime import Runtime, RuntimePoisoned
 from pi.coding_agent.session.context import build_context
 from pi.coding_agent.session.ids import fixed_clock, sequential_ids
 from pi.coding_agent.session.reader import read_session
@@ -231,7 +231,7 @@ def test_the_turn_limit_and_the_context_ceiling_are_the_callers_to_set(tmp_path)
 EXTENSION = """
 from pathlib import Path
 
-from pi.coding_agent.extensions.events import AgentStartChange, InputChange, InputHandled
+from pi.coding_agent.extensions.api import AgentStartChange, InputChange, InputHandled
 from pi.ai import UserMessage
 
 LOG = Path(__file__).with_name("seen.txt")
@@ -320,14 +320,3 @@ def test_a_kept_reply_from_before_a_compaction_does_not_start_another(tmp_path) 
     asyncio.run(runtime.prompt("second"))
     assert starts == ["threshold"], "the kept reply's old usage started no second compaction"
     assert runtime.messages[-1].content[0].text == "small answer"
-
-
-def test_the_threshold_reads_from_the_last_reply_whose_usage_counts() -> None:
-    def reply(stop: str) -> AssistantMessage:
-        return AssistantMessage(content=(), api="mock", provider="mock", model="m",
-                                usage=Usage.zero(), stop_reason=stop, timestamp=0)
-
-    user = UserMessage(content="hi", timestamp=0)
-    good, failed = reply("stop"), reply("error")
-    assert usage_tail([user, good, user, failed, user]) == [good, user, failed, user]
-    assert usage_tail([user, failed]) == [user, failed], "no usable reply: every message"

@@ -6,7 +6,7 @@ from fakes import Tally, work_tool
 
 from mock_model import MockModel, text, tool_call, turn
 from pi.agent import LoopConfig, ToolRegistry, run_loop
-from pi.agent.tool_hooks import ArgumentChange, BlockDecision, ToolHooks
+from pi.agent.tool_calls import ArgumentChange, BlockDecision, ToolHooks
 from pi.ai import AbortController, MockProvider, Model, Providers, UserMessage
 
 STEP = 12

@@ -9,9 +9,8 @@ from __future__ import annotations
 
 import re
 
-from pi.agent.tool_hooks import BlockDecision
-from pi.coding_agent.extensions.api import ExtensionAPI
-from pi.coding_agent.extensions.events import ToolCallEvent
+from pi.agent.tool_calls import BlockDecision
+from pi.coding_agent.extensions.api import ExtensionAPI, ToolCallEvent
 
 DANGEROUS = {
     "recursive delete": re.compile(r"\brm\s+(-\w+\s+)*(-\w*[rR]|--recursive)"),

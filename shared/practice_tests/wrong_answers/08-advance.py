@@ -2,13 +2,13 @@
 # expect: streaming_message
 if isinstance(event, MessageStart | MessageUpdate) and event.message.role == "assistant":
     assert isinstance(event.message, AssistantMessage)
-    return state.but(streaming_message=event.message)
+    return replace(state, streaming_message=event.message)
 if isinstance(event, MessageEnd):
     failed = getattr(event.message, "error_message", None)
-    return state.but(messages=state.messages + (event.message,),
+    return replace(state, messages=state.messages + (event.message,),
                      last_error=failed or state.last_error)
 if isinstance(event, ToolExecutionStart):
-    return state.but(pending_tool_calls=state.pending_tool_calls | {event.tool_call_id})
+    return replace(state, pending_tool_calls=state.pending_tool_calls | {event.tool_call_id})
 if isinstance(event, ToolExecutionEnd):
-    return state.but(pending_tool_calls=state.pending_tool_calls - {event.tool_call_id})
+    return replace(state, pending_tool_calls=state.pending_tool_calls - {event.tool_call_id})
 return state

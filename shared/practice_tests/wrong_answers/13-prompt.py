@@ -1,8 +1,9 @@
 # mistake: goes on prompting after a failed session write, so what it does is no longer recorded
 # expect: DID NOT RAISE RuntimePoisoned
 self.check_images(images)
-prepared = await prepare_prompt(self.assembly.runner, self.assembly.resources, text,
-                                self.assembly.loop.system_prompt)
+prepared = await prepare_prompt(self.assembly.runner, text,
+                                self.assembly.loop.system_prompt,
+                                self.assembly.resources.expand_input)
 if prepared is None:
     return
 self.agent.config = replace(self.agent.config, system_prompt=prepared.system_prompt)

@@ -8,7 +8,7 @@ from fakes import Tally, work_tool
 from mock_model import MockModel, text, tool_call, turn
 from pi.agent import LoopConfig, ToolRegistry
 from pi.agent.events import TurnEnd, TurnStart
-from pi.agent.tool_hooks import ArgumentChange, BlockDecision
+from pi.agent.tool_calls import ArgumentChange, BlockDecision
 from pi.ai import (
     AbortController,
     MockProvider,
@@ -19,11 +19,14 @@ from pi.ai import (
     ToolResultMessage,
     UserMessage,
 )
-from pi.coding_agent.extensions.api import Command, Extension
-from pi.coding_agent.extensions.events import AgentStartChange, InputChange, InputHandled
-from pi.coding_agent.extensions.hooks import EventRelay
-from pi.coding_agent.extensions.prompt import run_prompt
-from pi.coding_agent.extensions.runner import ExtensionRunner, HandlerFailed
+from pi.coding_agent.extensions.api import (
+    AgentStartChange,
+    Command,
+    Extension,
+    InputChange,
+    InputHandled,
+)
+from pi.coding_agent.extensions.runner import EventRelay, ExtensionRunner, HandlerFailed, run_prompt
 
 STEP = 12
 CALL = ToolCall(id="c1", name="bash", arguments={"command": "ls", "opts": {"all": True}})
@@ -203,7 +206,7 @@ def test_a_handler_cannot_reach_the_calls_nested_arguments_either() -> None:
 
 
 def test_the_loop_gets_no_hook_for_an_event_nobody_handles() -> None:
-    from pi.coding_agent.extensions.hooks import tool_hooks
+    from pi.coding_agent.extensions.runner import tool_hooks
 
     nobody = tool_hooks(ExtensionRunner([ext("quiet.py", ("agent_start", lambda e: None))]))
     assert nobody.before_tool_call is None and nobody.after_tool_call is None

@@ -12,11 +12,10 @@ from pathlib import Path
 import pytest
 
 from mock_model import MockModel, fail, text, tool_call, turn
-from pi.ai import MockProvider, Model, Providers
+from pi.ai import AssistantMessage, MockProvider, Model, Providers, Usage
 from pi.coding_agent.compaction.thresholds import CompactionSettings
-from pi.coding_agent.runtime.compactor import Compacted
 from pi.coding_agent.runtime.config import RuntimeConfig
-from pi.coding_agent.runtime.runtime import Runtime, RuntimePoisoned
+from pi.coding_agent.runtime.runtime import Compacted, Runtime, RuntimePoisoned
 from pi.coding_agent.session.context import build_context
 from pi.coding_agent.session.ids import fixed_clock, sequential_ids
 from pi.coding_agent.session.reader import read_session
@@ -425,22 +424,6 @@ def test_a_run_stopped_at_its_turn_limit_is_announced_once_with_the_limit(tmp_pa
     assert len(limits) == 1
 
 
-def test_the_threshold_reads_usage_from_the_last_reply_that_neither_failed_nor_was_aborted(
-) -> None:
-    from pi.ai import AssistantMessage, Usage, UserMessage
-    from pi.coding_agent.runtime.runtime import usage_tail
-
-    def reply(stop: str) -> AssistantMessage:
-        return AssistantMessage(content=(), api="mock", provider="mock", model="m",
-                                usage=Usage.zero(), stop_reason=stop, timestamp=0)
-
-    user, good, aborted, failed = (UserMessage(content="hi", timestamp=0), reply("stop"),
-                                   reply("aborted"), reply("error"))
-    assert usage_tail([user, good, aborted, failed]) == [good, aborted, failed]
-    assert usage_tail([user, good]) == [good], "the last message may be the reply itself"
-    assert usage_tail([user, aborted]) == [user, aborted], "no usable reply: every message"
-
-
 @pytest.mark.parametrize("send", ["prompt", "steer", "follow_up"])
 def test_an_image_for_a_model_that_reads_only_text_is_refused_in_one_line(tmp_path, send) -> None:
     from pi.ai import ImageContent
@@ -494,3 +477,32 @@ def test_a_resumed_session_knows_its_kept_replys_usage_is_stale(tmp_path) -> Non
     starts = recorded(again, "auto_compaction_start")
     asyncio.run(again.prompt("second"))
     assert starts == [] and mock.remaining == 0
+
+
+def test_a_manual_compaction_with_nothing_to_summarise_says_why_and_records_nothing(
+        tmp_path) -> None:
+    runtime = make_runtime(tmp_path, MockModel([turn(text("answer")), turn(text("## Goal\nsum"))]))
+    assert asyncio.run(runtime.compact()) == "Nothing to compact"
+    asyncio.run(runtime.prompt("go"))
+    assert isinstance(asyncio.run(runtime.compact()), Compacted)
+    assert asyncio.run(runtime.compact()) == "Already compacted"
+    kinds = [json.loads(line)["type"] for line in
+             (tmp_path / "session.jsonl").read_text().splitlines()]
+    assert kinds.count("compaction") == 1
+
+
+def test_usage_is_stale_only_after_a_compaction(tmp_path) -> None:
+    runtime = make_runtime(tmp_path, MockModel([fail("server_error", message="bad")]),
+                           auto_retry=False)
+    assert not runtime.usage_is_stale(), "a new session: nothing to be stale against"
+    asyncio.run(runtime.prompt("go"))
+    assert not runtime.usage_is_stale(), "no usable reply, but no compaction either"
+
+
+def test_an_aborted_reply_after_a_compaction_measures_nothing(tmp_path) -> None:
+    runtime = big_reply_then_compaction(tmp_path)
+    asyncio.run(runtime.prompt("first"))
+    runtime.writer.append_message(AssistantMessage(
+        content=(), api="mock", provider="mock", model="m", usage=Usage.zero(),
+        stop_reason="aborted", timestamp=0))
+    assert runtime.usage_is_stale()

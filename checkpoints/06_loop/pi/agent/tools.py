@@ -1,11 +1,8 @@
 """The tool contract, the same for every tool the agent will ever run.
 
-A tool is a name, a description, and its parameters as a pydantic model: the model's JSON
-Schema is exactly what the model sees, and the same model validates the arguments the model
-sends back, so a tool body only ever receives arguments of the right shape. `execute` gets
-the call id, the validated arguments, the abort signal and a progress callback, and returns
-content blocks for the model plus details for people (a diff, a truncation note). A tool that
-fails simply raises: turning that into a result is the caller's job, done once (tool_calls.py).
+A tool's parameters are a pydantic model: its JSON Schema is what the model sees, and it
+validates what the model sends back, so `execute` only gets arguments of the right shape. A
+tool that fails simply raises; turning that into a result is done once, in tool_calls.py.
 """
 
 from __future__ import annotations
@@ -69,12 +66,10 @@ class ToolRegistry:
 
     def __init__(self, tools: Iterable[AnyTool] = ()) -> None:
         self._tools: dict[str, AnyTool] = {}
-        self._specs: tuple[Tool, ...] | None = None  # made once: every request sends them
         for tool in tools:
             self.add(tool)
 
     def add(self, tool: AnyTool) -> None:
-        self._specs = None  # built again from the tools on next use
         if tool.name in self._tools:
             raise ValueError(f"a tool named {tool.name!r} is already registered")
         self._tools[tool.name] = tool
@@ -86,7 +81,5 @@ class ToolRegistry:
         return tuple(self._tools)
 
     def specs(self) -> tuple[Tool, ...]:
-        """What the model sees of every tool; a JSON Schema is built once, not per request."""
-        if self._specs is None:
-            self._specs = tuple(tool.spec() for tool in self._tools.values())
-        return self._specs
+        """What the model sees of every tool, in the order they were added."""
+        return tuple(tool.spec() for tool in self._tools.values())

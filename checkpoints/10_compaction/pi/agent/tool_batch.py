@@ -1,12 +1,8 @@
 """Run the tool calls of one reply, concurrently where that is safe.
 
-Independent calls start together, so three slow reads take as long as one. Whatever order
-they finish in, their results go into the transcript in the order the model wrote the calls:
-that order is what the model will read back, and it must not depend on timing. A tool that
-declares itself `exclusive` runs alone, after everything before it and before everything after.
-
-A reply that ended badly (error, aborted, cut off at the length limit) does not get its tool
-calls run at all, but each still gets a paired result, so the transcript stays well formed.
+Independent calls start together; their results go into the transcript in the order the model
+wrote the calls, whatever order they finish in. An `exclusive` tool runs alone. A reply that
+ended badly runs no tools, but each call still gets a paired result.
 """
 
 from __future__ import annotations
@@ -22,20 +18,16 @@ from pi.ai import AbortSignal, AssistantMessage, ToolCall, ToolResultMessage
 ENDS_RUN = ("error", "aborted", "length")  # such a reply runs no tools, and ends the run
 
 
-def tool_calls_of(reply: AssistantMessage) -> list[ToolCall]:
-    return [block for block in reply.content if isinstance(block, ToolCall)]
-
-
-def is_exclusive(call: ToolCall, registry: ToolRegistry) -> bool:
-    tool = registry.get(call.name)
-    return tool is not None and tool.exclusive
-
-
 def batches(calls: Sequence[ToolCall], registry: ToolRegistry) -> list[list[ToolCall]]:
     """Consecutive calls that may overlap form one batch; an exclusive call is a batch alone."""
+
+    def exclusive(call: ToolCall) -> bool:
+        tool = registry.get(call.name)
+        return tool is not None and tool.exclusive
+
     groups: list[list[ToolCall]] = []
     for call in calls:
-        if not groups or is_exclusive(call, registry) or is_exclusive(groups[-1][0], registry):
+        if not groups or exclusive(call) or exclusive(groups[-1][0]):
             groups.append([call])
         else:
             groups[-1].append(call)
@@ -59,7 +51,7 @@ class ToolBatch:
 
     async def run(self, reply: AssistantMessage, record: Record) -> list[ToolResultMessage]:
         """One result per tool call of `reply`, each ended and recorded in call order."""
-        calls = tool_calls_of(reply)
+        calls = [block for block in reply.content if isinstance(block, ToolCall)]
         if reply.stop_reason in ENDS_RUN:
             return [self.skip(call, reply.stop_reason, record) for call in calls]
         results: list[ToolResultMessage] = []

@@ -1,9 +1,8 @@
 """Every tool call ends in exactly one result, paired by the call's id.
 
-The model may name a tool that does not exist, send arguments of the wrong shape, or ask for
-something the tool cannot do. None of that may break the conversation: providers require each
-toolCall to be answered by a toolResult with the same id, and the model learns from the error
-text what to do differently. So this function never raises; every path returns one result.
+An unknown tool, arguments of the wrong shape, a tool that raises: none may break the
+conversation (providers require every toolCall to be answered), and the model learns from
+the error text. So nothing here raises; every path returns one result.
 """
 
 from __future__ import annotations

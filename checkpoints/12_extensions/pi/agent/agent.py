@@ -1,22 +1,91 @@
-"""The stateful Agent: a transcript, a status, and a run at a time.
+"""The stateful Agent: a transcript, a status, and one run at a time.
 
-The loop (step 06) is a function: history in, new messages out. An application needs more:
-somewhere the transcript lives between runs, a status a UI can show (what is streaming, which
-tools are running, did the last run fail), a way to stop, and a way to talk to a run that is
-still going. The Agent keeps that state, changes it only from the loop's events, and hands out
-frozen snapshots, so nobody outside can change it behind its back.
+The loop is a function: history in, new messages out. The Agent keeps what lives between runs
+(the transcript, a status a UI can show, the queues a person talks to a running agent
+through), changes it only from the loop's events, and hands out frozen snapshots.
 """
 
 from __future__ import annotations
 
+from collections import deque
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
+from typing import Literal
 
-from pi.agent.events import AgentEvent
+from pi.agent.events import (
+    AgentEvent,
+    MessageEnd,
+    MessageStart,
+    MessageUpdate,
+    ToolExecutionEnd,
+    ToolExecutionStart,
+)
 from pi.agent.loop import LoopConfig, LoopResult, run_loop
-from pi.agent.queues import DeliveryMode, MessageQueue
-from pi.agent.state import AgentState, advance
-from pi.ai import AbortController, AgentMessage, UserMessage
+from pi.ai import AbortController, AgentMessage, AssistantMessage, UserMessage
+
+DeliveryMode = Literal["one-at-a-time", "all"]
+
+
+class MessageQueue:
+    """FIFO of messages; `take` hands out one message or all of them, as the mode says.
+
+    Steering reaches the model after the current reply's tool calls, follow-ups only when
+    the run would otherwise stop; neither loses a message: an abort hands them back.
+    """
+
+    def __init__(self, mode: DeliveryMode = "one-at-a-time") -> None:
+        self.mode: DeliveryMode = mode
+        self._messages: deque[AgentMessage] = deque()
+
+    def put(self, message: AgentMessage) -> None:
+        self._messages.append(message)
+
+    def take(self) -> list[AgentMessage]:
+        if not self._messages:
+            return []
+        if self.mode == "all":
+            return self.drain()
+        return [self._messages.popleft()]
+
+    def put_back(self, messages: list[AgentMessage]) -> None:
+        """Return undelivered messages to the front, keeping their order."""
+        self._messages.extendleft(reversed(messages))
+
+    def drain(self) -> list[AgentMessage]:
+        taken = list(self._messages)
+        self._messages.clear()
+        return taken
+
+    def __len__(self) -> int:
+        return len(self._messages)
+
+
+@dataclass(frozen=True)
+class AgentState:
+    messages: tuple[AgentMessage, ...] = ()
+    streaming_message: AssistantMessage | None = None
+    pending_tool_calls: frozenset[str] = frozenset()
+    is_running: bool = False
+    last_error: str | None = None
+
+
+def advance(state: AgentState, event: AgentEvent) -> AgentState:
+    """The state after `event` (a pure function): transcript, streaming reply and running
+    tools kept current."""
+    if isinstance(event, MessageStart | MessageUpdate) and event.message.role == "assistant":
+        assert isinstance(event.message, AssistantMessage)
+        return replace(state, streaming_message=event.message)
+    if isinstance(event, MessageEnd):
+        failed = getattr(event.message, "error_message", None)
+        messages = (*state.messages, event.message)
+        return replace(state, messages=messages, streaming_message=None,
+                       last_error=failed or state.last_error)
+    if isinstance(event, ToolExecutionStart):
+        return replace(state, pending_tool_calls=state.pending_tool_calls | {event.tool_call_id})
+    if isinstance(event, ToolExecutionEnd):
+        return replace(state, pending_tool_calls=state.pending_tool_calls - {event.tool_call_id})
+    return state
+
 
 Listener = Callable[[AgentEvent, AgentState], None]
 

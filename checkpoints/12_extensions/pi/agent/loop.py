@@ -24,10 +24,9 @@ from pi.agent.events import (
     TurnEnd,
     TurnStart,
 )
-from pi.agent.model_view import ModelView
 from pi.agent.tool_batch import ENDS_RUN, ToolBatch
 from pi.agent.tools import ToolRegistry
-from pi.agent.tool_hooks import ToolHooks
+from pi.agent.tool_calls import ToolHooks
 from pi.ai import (
     AbortSignal,
     AgentMessage,
@@ -57,8 +56,7 @@ class LoopConfig:
     system_prompt: str | None = None
     options: StreamOptions = field(default_factory=StreamOptions)
     max_turns: int = 50
-    # Converts messages one by one (as `llm_messages` and the coding agent's converter do):
-    # the loop hands it each message once, in a list of those new since the last turn.
+    # What the model reads of the transcript (Pi's convertToLlm), asked before every request.
     convert_to_llm: Callable[[Sequence[AgentMessage]], tuple[Message, ...]] = llm_messages
     # Queued user messages: steering is delivered before the next model request, follow-ups
     # only when the run would otherwise stop.
@@ -88,7 +86,6 @@ class Run:
                  emit: Callable[[AgentEvent], None], signal: AbortSignal) -> None:
         self.context, self.added = list(history), list[AgentMessage]()
         self.config, self.emit, self.signal = config, emit, signal
-        self.view = ModelView(config.convert_to_llm)
         self.options = replace(config.options, signal=signal)
 
     def record(self, message: AgentMessage, started: bool = False) -> None:
@@ -101,8 +98,8 @@ class Run:
     async def ask_model(self) -> AssistantMessage:
         """Stream one reply, reporting its growth; the reply is recorded once complete."""
         config = self.config
-        request = Context.of_checked(config.system_prompt, self.view.messages(self.context),
-                                     config.tools.specs())
+        request = Context(system_prompt=config.system_prompt, tools=config.tools.specs(),
+                          messages=config.convert_to_llm(self.context))
         stream = config.stream(config.model, request, self.options)
         started = False
         async for event in stream:

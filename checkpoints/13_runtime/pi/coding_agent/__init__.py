@@ -107,19 +107,28 @@ from pi.coding_agent.resources.trust import (
     trust_nothing,
 )
 
-from pi.coding_agent.extensions.api import Command, Extension, ExtensionAPI, ExtensionError
-from pi.coding_agent.extensions.events import (
+from pi.coding_agent.extensions.api import (
     AgentStartChange,
+    Command,
+    Extension,
+    ExtensionAPI,
+    ExtensionError,
+    ExtensionUI,
     InputChange,
     InputHandled,
+    NoUI,
+    ScriptedUI,
     ToolCallEvent,
     ToolResultEvent,
 )
-from pi.coding_agent.extensions.hooks import EventRelay, tool_hooks
 from pi.coding_agent.extensions.loader import LoadedExtensions, discover, load_extensions
-from pi.coding_agent.extensions.prompt import run_prompt
-from pi.coding_agent.extensions.runner import ExtensionRunner, HandlerFailed
-from pi.coding_agent.extensions.ui import ExtensionUI, NoUI, ScriptedUI
+from pi.coding_agent.extensions.runner import (
+    EventRelay,
+    ExtensionRunner,
+    HandlerFailed,
+    run_prompt,
+    tool_hooks,
+)
 
 __all__ = [
     "DEFAULT_MAX_BYTES",

@@ -23,7 +23,7 @@ from rich.tree import Tree
 
 from pi.agent import MessageEnd, MessageUpdate, ToolExecutionEnd, ToolExecutionStart
 from pi.ai import AssistantMessage, TextContent, UserMessage, builtin_models
-from pi.coding_agent.runtime.compactor import Compacted
+from pi.coding_agent.runtime.runtime import Compacted
 from pi.coding_agent.runtime.events import AutoCompactionEnd, AutoCompactionStart, RuntimeEvent
 from pi.coding_agent.runtime.runtime import Runtime, RuntimePoisoned
 from pi.coding_agent.session.entries import MessageEntry

@@ -26,7 +26,7 @@ from pi.ai.bounded import what_is_at
 from pi.ai.credentials import ENV_KEYS, CredentialError, Credentials
 from pi.ai.models_catalog import PUBLIC_BASE_URLS, ModelRefError, builtin_models, find_model
 from pi.ai.registry import builtin_providers
-from pi.coding_agent.extensions.ui import ExtensionUI, NoUI
+from pi.coding_agent.extensions.api import ExtensionUI, NoUI
 from pi.coding_agent.resources.loader import default_agent_dir
 from pi.coding_agent.runtime.config import RuntimeConfig
 from pi.coding_agent.runtime.runtime import Runtime

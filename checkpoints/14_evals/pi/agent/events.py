@@ -1,9 +1,7 @@
 """What the agent loop reports while it runs, in Pi's AgentEvent shapes.
 
-The loop never prints, renders or stores anything. It says what happened, in order, and
-whoever listens decides what to do with it: a terminal UI streams text, a JSON mode writes
-lines, a session appends finished messages, a test compares the sequence. Every event is a
-frozen value, so a listener cannot change what the next listener sees.
+The loop never prints or stores anything: it says what happened, in order, as frozen values,
+and each listener (a UI, a session, a test) decides what to do with it.
 """
 
 from __future__ import annotations

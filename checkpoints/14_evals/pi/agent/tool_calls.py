@@ -1,9 +1,8 @@
 """Every tool call ends in exactly one result, paired by the call's id.
 
-The model may name a tool that does not exist, send arguments of the wrong shape, or ask for
-something the tool cannot do. None of that may break the conversation: providers require each
-toolCall to be answered by a toolResult with the same id, and the model learns from the error
-text what to do differently. So this function never raises; every path returns one result.
+An unknown tool, arguments of the wrong shape, a tool that raises: none may break the
+conversation (providers require every toolCall to be answered), and the model learns from
+the error text. So nothing here raises; every path returns one result.
 """
 
 from __future__ import annotations
@@ -15,20 +14,12 @@ from pydantic import ValidationError
 
 from pi.agent.tools import ProgressCallback, ToolRegistry, ToolResult
 from pi.ai import AbortSignal, TextContent, ToolCall, ToolResultMessage
-
+from collections.abc import Awaitable
+from dataclasses import dataclass, field
 from typing import Any
 
 from pydantic import BaseModel
 
-from pi.agent.tool_hooks import (
-    BLOCKED,
-    ArgumentChange,
-    BlockDecision,
-    HookFailure,
-    HookName,
-    ToolCallContext,
-    ToolHooks,
-)
 from pi.agent.tools import AnyTool
 
 
@@ -86,9 +77,62 @@ async def run_tool_call(
     return result_message(call, result, False, clock)
 
 
-# Hooks around a call (tool_hooks.py). Before a valid call runs, a hook may block it
-# or change its arguments; afterwards one may replace its result. Whatever a hook does, the
-# call still gets exactly one paired result, and a hook that fails blocks the call.
+# Hooks around a call, the door through which extensions reach the loop. Before a valid call
+# runs, a hook may block it or change its arguments; afterwards one may replace its result.
+# A hook is somebody else's code: one that raises or returns nonsense blocks the call (or
+# withholds its result), the model is told why, and the failure is kept in `failures`.
+BLOCKED = "Tool execution was blocked"
+
+
+@dataclass(frozen=True)
+class BlockDecision:
+    """A before-hook's refusal: the tool does not run; the model reads `reason`."""
+
+    reason: str | None = None
+
+
+@dataclass(frozen=True)
+class ArgumentChange:
+    """A before-hook's new arguments, checked against the tool's parameters like the model's."""
+
+    arguments: dict[str, Any]
+
+
+@dataclass(frozen=True)
+class ToolCallContext:
+    """What a before-hook gets besides the call: the tool and the validated arguments."""
+
+    tool: AnyTool
+    params: BaseModel
+
+
+@dataclass(frozen=True)
+class HookFailure:
+    tool_call_id: str
+    tool_name: str
+    hook: str  # "before_tool_call" or "after_tool_call"
+    error: str
+
+
+Decision = BlockDecision | ArgumentChange | None
+BeforeToolCall = Callable[[ToolCall, ToolCallContext], Awaitable[Decision]]
+AfterToolCall = Callable[[ToolCall, ToolResultMessage], Awaitable[ToolResultMessage | None]]
+
+
+@dataclass(frozen=True)
+class ToolHooks:
+    """Optional checks around every tool call of a run; each failure is appended to `failures`.
+
+    `before_tool_call(call, context)` returns None (run it), a BlockDecision or an
+    ArgumentChange. `after_tool_call(call, result)` returns None (keep it) or the result the
+    model gets instead, paired with the same call.
+    """
+
+    before_tool_call: BeforeToolCall | None = None
+    after_tool_call: AfterToolCall | None = None
+    failures: list[HookFailure] = field(default_factory=list)
+
+
 async def run_hooked_call(
     registry: ToolRegistry,
     call: ToolCall,
@@ -99,22 +143,17 @@ async def run_hooked_call(
 ) -> ToolResultMessage:
     """Ask the before-hook about a valid call, run what it allows, let the after-hook see it."""
     tool = registry.get(call.name)
-    params = None if tool is None else valid_params(tool, call.arguments)
-    if tool is None or params is None:
+    try:
+        params = tool.parameters.model_validate(call.arguments) if tool else None
+    except ValidationError:
+        params = None
+    if tool is None or params is None:  # no hook is asked about a call that cannot run
         return await run_tool_call(registry, call, signal, on_update, clock)
     prepared = await ask_before(hooks, call, ToolCallContext(tool, params), clock)
     if isinstance(prepared, ToolResultMessage):
         return prepared
     result = await run_tool_call(registry, prepared, signal, on_update, clock)
     return await ask_after(hooks, prepared, result, clock)
-
-
-def valid_params(tool: AnyTool, arguments: dict[str, Any]) -> BaseModel | None:
-    try:
-        params: BaseModel = tool.parameters.model_validate(arguments)
-    except ValidationError:
-        return None
-    return params
 
 
 async def ask_before(
@@ -158,7 +197,7 @@ async def ask_after(
     return replaced
 
 
-def hook_failed(hooks: ToolHooks, call: ToolCall, hook: HookName, error: Exception | str,
+def hook_failed(hooks: ToolHooks, call: ToolCall, hook: str, error: Exception | str,
                 clock: Callable[[], int]) -> ToolResultMessage:
     """Fail closed: record the failure, and answer the call with an error that names it."""
     text = error if isinstance(error, str) else str(error) or type(error).__name__

@@ -1,7 +1,6 @@
 """pi.agent: the middle layer, like Pi's pi-agent-core: tools, the agent loop, the Agent.
 
-It builds on pi.ai (messages, streams, the model boundary) and knows nothing of files,
-sessions or coding: those belong to pi.coding_agent above it.
+It builds on pi.ai and knows nothing of files, sessions or coding (pi.coding_agent's part).
 """
 
 from pi.agent.tool_calls import error_result, run_tool_call
@@ -25,13 +24,19 @@ from pi.agent.loop import LoopConfig, LoopResult, llm_messages, run_loop
 
 # [end]
 # [from 08]
-from pi.agent.agent import Agent, AgentBusyError, ListenerFailure
-from pi.agent.queues import DeliveryMode, MessageQueue
-from pi.agent.state import AgentState, advance
+from pi.agent.agent import (
+    Agent,
+    AgentBusyError,
+    AgentState,
+    DeliveryMode,
+    ListenerFailure,
+    MessageQueue,
+    advance,
+)
 
 # [end]
 # [from 12]
-from pi.agent.tool_hooks import (
+from pi.agent.tool_calls import (
     ArgumentChange,
     BlockDecision,
     HookFailure,
@@ -42,43 +47,17 @@ from pi.agent.tool_hooks import (
 # [end]
 
 __all__ = [
-    "AgentTool",
-    "ProgressCallback",
-    "ToolRegistry",
-    "ToolResult",
-    "error_result",
-    "run_tool_call",
+    "AgentTool", "ProgressCallback", "ToolRegistry", "ToolResult", "error_result", "run_tool_call",
     # [from 06]
-    "AgentEnd",
-    "AgentEvent",
-    "AgentStart",
-    "LoopConfig",
-    "LoopResult",
-    "MessageEnd",
-    "MessageStart",
-    "MessageUpdate",
-    "ToolExecutionEnd",
-    "ToolExecutionStart",
-    "ToolExecutionUpdate",
-    "TurnEnd",
-    "TurnStart",
-    "llm_messages",
-    "run_loop",
+    "AgentEnd", "AgentEvent", "AgentStart", "LoopConfig", "LoopResult", "MessageEnd",
+    "MessageStart", "MessageUpdate", "ToolExecutionEnd", "ToolExecutionStart",
+    "ToolExecutionUpdate", "TurnEnd", "TurnStart", "llm_messages", "run_loop",
     # [end]
     # [from 08]
-    "Agent",
-    "AgentBusyError",
-    "AgentState",
-    "DeliveryMode",
-    "ListenerFailure",
-    "MessageQueue",
+    "Agent", "AgentBusyError", "AgentState", "DeliveryMode", "ListenerFailure", "MessageQueue",
     "advance",
     # [end]
     # [from 12]
-    "ArgumentChange",
-    "BlockDecision",
-    "HookFailure",
-    "ToolCallContext",
-    "ToolHooks",
+    "ArgumentChange", "BlockDecision", "HookFailure", "ToolCallContext", "ToolHooks",
     # [end]
 ]

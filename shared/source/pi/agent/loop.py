@@ -28,11 +28,10 @@ from pi.agent.events import (
     TurnEnd,
     TurnStart,
 )
-from pi.agent.model_view import ModelView
 from pi.agent.tool_batch import ENDS_RUN, ToolBatch
 from pi.agent.tools import ToolRegistry
 # [from 12]
-from pi.agent.tool_hooks import ToolHooks
+from pi.agent.tool_calls import ToolHooks
 # [end]
 from pi.ai import (
     AbortSignal,
@@ -63,8 +62,7 @@ class LoopConfig:
     system_prompt: str | None = None
     options: StreamOptions = field(default_factory=StreamOptions)
     max_turns: int = 50
-    # Converts messages one by one (as `llm_messages` and the coding agent's converter do):
-    # the loop hands it each message once, in a list of those new since the last turn.
+    # What the model reads of the transcript (Pi's convertToLlm), asked before every request.
     convert_to_llm: Callable[[Sequence[AgentMessage]], tuple[Message, ...]] = llm_messages
     # [from 08]
     # Queued user messages: steering is delivered before the next model request, follow-ups
@@ -104,14 +102,12 @@ class Run:
                  emit: Callable[[AgentEvent], None], signal: AbortSignal) -> None:
         self.context, self.added = list(history), list[AgentMessage]()
         self.config, self.emit, self.signal = config, emit, signal
-        self.view = ModelView(config.convert_to_llm)
         self.options = replace(config.options, signal=signal)
     # [from 13]
 
     def replace_context(self, messages: Sequence[AgentMessage]) -> None:
-        """Another view of the history (a compaction): the model is sent it afresh."""
+        """Another view of the history (a compaction)."""
         self.context = list(messages)
-        self.view.reset()
     # [end]
 
     def record(self, message: AgentMessage, started: bool = False) -> None:
@@ -124,8 +120,8 @@ class Run:
     async def ask_model(self) -> AssistantMessage:
         """Stream one reply, reporting its growth; the reply is recorded once complete."""
         config = self.config
-        request = Context.of_checked(config.system_prompt, self.view.messages(self.context),
-                                     config.tools.specs())
+        request = Context(system_prompt=config.system_prompt, tools=config.tools.specs(),
+                          messages=config.convert_to_llm(self.context))
         stream = config.stream(config.model, request, self.options)
         started = False
         async for event in stream:

@@ -1,13 +1,8 @@
 """Find extension files, check trust, import them, commit their registrations.
 
-An extension is code that runs with all your rights, so where it comes from matters. The
-user's own folder (`<agent_dir>/extensions/*.py`) and files named explicitly are loaded; a
-project's folder (`<cwd>/.pi/extensions/*.py`) only when the project is trusted, and that is
-decided *before* anything is imported, since importing a module already runs its code.
-
-Each file is imported by path under a unique module name, without touching sys.path. Its
-factory gets an ExtensionAPI; when the factory fails or claims a taken name, the extension is
-refused as a whole with one diagnostic line naming the file (and line), and loading goes on.
+The user's folder and explicitly named files always load; a project's `.pi/extensions` only
+when the project is trusted, decided before importing (importing runs code). A refused
+extension is one diagnostic line naming the file (and line), and loading goes on.
 """
 
 from __future__ import annotations
@@ -25,8 +20,7 @@ from types import ModuleType
 
 from pi.ai.bounded import what_is_at
 from pi.agent.tools import AnyTool
-from pi.coding_agent.extensions.api import Command, Extension, ExtensionAPI
-from pi.coding_agent.extensions.ui import ExtensionUI, NoUI
+from pi.coding_agent.extensions.api import Command, Extension, ExtensionAPI, ExtensionUI, NoUI
 from pi.coding_agent.resources.trust import TrustPolicy, trust_nothing
 
 FACTORY_NAMES = ("extension", "setup")
@@ -106,8 +100,8 @@ def commit(api: ExtensionAPI, returned: object, loaded: LoadedExtensions) -> str
     if inspect.iscoroutine(returned):
         returned.close()
         return f"{api.path}: extension not loaded: the factory must be a plain (not async) function"
-    if api.staged.problems:
-        return f"{api.path}: extension not loaded: {api.staged.problems[0]}"
+    if api.problems:
+        return f"{api.path}: extension not loaded: {api.problems[0]}"
     loaded.extensions.append(api.commit())
     return None
 

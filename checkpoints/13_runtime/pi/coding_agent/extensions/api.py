@@ -1,27 +1,122 @@
-"""The object an extension's factory receives, and the staging behind it.
+"""What an extension sees: the `api` its factory gets, the events it hears, the `ui` it asks.
 
 An extension is a Python file with a function `extension(api)` (or `setup(api)`). Through
-`api` it registers tools, slash commands and event handlers, and reaches the person (`ui`).
-Nothing it registers takes effect while the factory runs: the registrations are collected
-here and committed by the loader only when the factory returned without a problem. A factory
-that raises halfway, or that claims a name someone else already has, leaves nothing behind.
+`api` it registers tools, slash commands and event handlers. Nothing takes effect while the
+factory runs: registrations are staged and committed by the loader only when the factory
+returned without a problem, so one that raises halfway or claims a taken name leaves nothing.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Awaitable, Callable, Collection
-from dataclasses import dataclass, field
+from collections import deque
+from collections.abc import Awaitable, Callable, Collection, Iterable, Mapping
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, NoReturn
+from typing import Any, Literal, NoReturn, Protocol, get_args
 
 from pi.agent.tools import AgentTool, AnyTool
-from pi.coding_agent.extensions.events import EVENT_NAMES, EventName
-from pi.coding_agent.extensions.ui import ExtensionUI
+from pi.ai import AgentMessage, ToolResultMessage
 
+EventName = Literal["session_start", "input", "before_agent_start", "agent_start", "agent_end",
+                    "turn_start", "turn_end", "tool_call", "tool_result"]
+EVENT_NAMES: tuple[str, ...] = get_args(EventName)
+# The loop's own events, handed to handlers as the loop emits them (pi.agent.events).
+LOOP_EVENTS = ("agent_start", "agent_end", "turn_start", "turn_end")
 Handler = Callable[[Any], Any]  # sync or async; gets the event, returns an answer or None
 CommandHandler = Callable[[str], Awaitable[None] | None]  # gets the text after `/name `
 COMMAND_NAME = re.compile(r"^[a-z][a-z0-9:_-]*$")
+NotifyLevel = Literal["info", "warning", "error"]
+
+
+@dataclass(frozen=True)
+class InputEvent:
+    """What the user typed, before anything else looks at it."""
+
+    text: str
+
+
+@dataclass(frozen=True)
+class InputChange:
+    """Answer to `input`: go on with this text instead (handlers chain)."""
+
+    text: str
+
+
+@dataclass(frozen=True)
+class InputHandled:
+    """Answer to `input`: the extension dealt with it; the model is not asked."""
+
+
+@dataclass(frozen=True)
+class BeforeAgentStartEvent:
+    prompt: str
+    system_prompt: str | None
+
+
+@dataclass(frozen=True)
+class AgentStartChange:
+    """Answer to `before_agent_start`: a new system prompt, messages to add after the prompt."""
+
+    system_prompt: str | None = None
+    messages: tuple[AgentMessage, ...] = ()
+
+
+@dataclass(frozen=True)
+class ToolCallEvent:
+    """A valid call about to run. `input` is read-only: return an ArgumentChange to change it."""
+
+    tool_call_id: str
+    tool_name: str
+    input: Mapping[str, Any]
+
+
+@dataclass(frozen=True)
+class ToolResultEvent:
+    """A call's result before the model sees it; return a replacement ToolResultMessage."""
+
+    tool_call_id: str
+    tool_name: str
+    input: Mapping[str, Any]
+    result: ToolResultMessage
+
+
+class ExtensionUI(Protocol):
+    """How an extension reaches the person: a terminal, an RPC client or a test's script."""
+
+    async def confirm(self, title: str, message: str) -> bool:
+        """Ask a yes/no question; True only for an explicit yes."""
+        ...
+
+    def notify(self, message: str, level: NotifyLevel = "info") -> None:
+        """Tell the person something; no answer expected."""
+        ...
+
+
+class NoUI:
+    """Nobody to ask (print mode): every question is answered no, so a gate stays shut."""
+
+    async def confirm(self, title: str, message: str) -> bool:
+        return False
+
+    def notify(self, message: str, level: NotifyLevel = "info") -> None:
+        return None
+
+
+class ScriptedUI:
+    """Answers from a script, for tests and demos; records every question and note."""
+
+    def __init__(self, answers: Iterable[bool] = ()) -> None:
+        self.answers = deque(answers)
+        self.asked: list[str] = []
+        self.notes: list[str] = []
+
+    async def confirm(self, title: str, message: str) -> bool:
+        self.asked.append(f"{title}: {message}")
+        return self.answers.popleft() if self.answers else False
+
+    def notify(self, message: str, level: NotifyLevel = "info") -> None:
+        self.notes.append(f"{level}: {message}")
 
 
 class ExtensionError(Exception):
@@ -46,51 +141,40 @@ class Extension:
     handlers: tuple[tuple[EventName, Handler], ...] = ()
 
 
-@dataclass
-class Staging:
-    """What a factory registered so far, and every problem found on the way."""
-
-    tools: list[AnyTool] = field(default_factory=list)
-    commands: list[Command] = field(default_factory=list)
-    handlers: list[tuple[EventName, Handler]] = field(default_factory=list)
-    problems: list[str] = field(default_factory=list)
-
-
 class ExtensionAPI:
     """Register tools, commands and handlers; `ui` asks the person, `cwd` is the project."""
 
     def __init__(self, path: Path, ui: ExtensionUI, cwd: Path,
                  taken_tools: Collection[str] = (), taken_commands: Collection[str] = ()) -> None:
         self.path, self.ui, self.cwd = path, ui, cwd
-        self.staged = Staging()
+        self.tools: list[AnyTool] = []
+        self.commands: list[Command] = []
+        self.handlers: list[tuple[EventName, Handler]] = []
+        self.problems: list[str] = []  # kept, so catching the ExtensionError does not help
         self._taken_tools, self._taken_commands = taken_tools, taken_commands
 
     def on(self, event: EventName, handler: Handler) -> None:
         if event not in EVENT_NAMES:
             self._refuse(f"unknown event {event!r} (known: {', '.join(EVENT_NAMES)})")
-        self.staged.handlers.append((event, handler))
+        self.handlers.append((event, handler))
 
     def register_tool(self, tool: AnyTool) -> None:
         if not isinstance(tool, AgentTool):
             self._refuse(f"register_tool needs an AgentTool instance, got {type(tool).__name__}")
-        staged = [t.name for t in self.staged.tools]
-        if tool.name in self._taken_tools or tool.name in staged:
+        if tool.name in self._taken_tools or tool.name in [t.name for t in self.tools]:
             self._refuse(f"a tool named {tool.name!r} is already registered")
-        self.staged.tools.append(tool)
+        self.tools.append(tool)
 
     def register_command(self, name: str, description: str, handler: CommandHandler) -> None:
         if not COMMAND_NAME.match(name):
             self._refuse(f"command name {name!r} must be lowercase letters, digits, - _ :")
-        staged = [c.name for c in self.staged.commands]
-        if name in self._taken_commands or name in staged:
+        if name in self._taken_commands or name in [c.name for c in self.commands]:
             self._refuse(f"a command named /{name} is already registered")
-        self.staged.commands.append(Command(name, description, handler, self.path))
+        self.commands.append(Command(name, description, handler, self.path))
 
     def _refuse(self, problem: str) -> NoReturn:
-        """Remember the problem (so catching the error does not help) and stop the factory."""
-        self.staged.problems.append(problem)
+        self.problems.append(problem)
         raise ExtensionError(problem)
 
     def commit(self) -> Extension:
-        return Extension(self.path, tuple(self.staged.tools), tuple(self.staged.commands),
-                         tuple(self.staged.handlers))
+        return Extension(self.path, tuple(self.tools), tuple(self.commands), tuple(self.handlers))

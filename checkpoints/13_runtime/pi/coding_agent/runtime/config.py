@@ -1,4 +1,4 @@
-"""Everything a runtime is built from, injected, with offline defaults.
+"""Everything a runtime is built from, injected, with offline defaults; and thinking levels.
 
 Nothing here reads the clock, the environment or the network on its own: a test (or the
 `pi-agent` command line) says which model, which providers, which clock and ids, and where the
@@ -8,14 +8,16 @@ session lives. The defaults give a fully offline agent on the MockModel.
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import get_args
 
 from pi.agent.tools import AnyTool
 from pi.ai import Model, Providers
 from pi.coding_agent.compaction.thresholds import DEFAULT_COMPACTION_SETTINGS, CompactionSettings
-from pi.coding_agent.extensions.ui import ExtensionUI, NoUI
+from pi.coding_agent.extensions.api import ExtensionUI, NoUI
+from pi.coding_agent.session.entries import ThinkingLevel
 from pi.coding_agent.session.ids import Clock, IdSource
 from pi.coding_agent.session.writer import Opener, open_text
 
@@ -46,8 +48,36 @@ class RuntimeConfig:
     auto_retry: bool = True
     max_retries: int = 3
     retry_base_ms: int = 2000
-    thinking_level: str = "off"
+    thinking_level: ThinkingLevel = "off"
     models: tuple[Model, ...] = ()  # what a client may switch to; () means only `model`
     opener: Opener = open_text  # how session files are opened; tests inject failures here
     max_turns: int = 50
     context_ceiling: Path | None = None  # AGENTS.md is looked for no higher than this
+
+
+THINKING_LEVELS: tuple[ThinkingLevel, ...] = get_args(ThinkingLevel)
+
+
+def supported_thinking_levels(model: Model) -> tuple[ThinkingLevel, ...]:
+    """Pi's rule: a reasoning model allows every level up to "high", any other only "off"."""
+    return THINKING_LEVELS[:-1] if model.reasoning else ("off",)
+
+
+def clamp_thinking_level(model: Model, level: str) -> ThinkingLevel:
+    """Pi's `clampThinkingLevel`: `level` if allowed, else the next allowed one up, else down
+    ("off" is always allowed; an unknown level counts as "off")."""
+    allowed = supported_thinking_levels(model)
+    index = THINKING_LEVELS.index(level) if level in THINKING_LEVELS else 0
+    upwards = [lvl for lvl in THINKING_LEVELS[index:] if lvl in allowed]
+    downwards = [lvl for lvl in reversed(THINKING_LEVELS[:index]) if lvl in allowed]
+    return (upwards + downwards)[0]
+
+
+def next_in_cycle(items: Sequence[str], current: str) -> str:
+    """The item after `current` (the first one when `current` is not among them)."""
+    index = items.index(current) if current in items else -1
+    return items[(index + 1) % len(items)]
+
+
+def same_model(a: Model, b: Model) -> bool:
+    return (a.provider, a.id) == (b.provider, b.id)

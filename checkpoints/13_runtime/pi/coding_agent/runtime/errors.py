@@ -1,12 +1,7 @@
 """Which failed replies are worth retrying, and which mean "the context is too big".
 
-A reply that ended in `error` carries the provider's message. Some failures pass on their own
-(rate limits, overloaded servers, dropped connections): the runtime waits and tries again.
-A context overflow never passes on its own: it needs compaction, not patience. Everything
-else (a bad request, a missing key) is reported as it is.
-
-Pi decides by substring: any message containing "500" is transient, so "5000 tokens" is too.
-Here status codes must stand alone as numbers, and words must be whole words.
+Rate limits and dropped connections pass on their own; an overflow needs compaction. Pi
+matches substrings ("500" in "5000 tokens" is transient); here codes and words stand alone.
 """
 
 from __future__ import annotations

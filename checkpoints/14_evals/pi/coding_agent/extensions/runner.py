@@ -1,27 +1,40 @@
-"""Call the extensions' handlers, in load order, each within a time limit.
+"""Call the extensions' handlers, and plug them into the agent loop and each prompt.
 
-Handlers are somebody else's code running inside the agent. A handler that raises or hangs
-must not take the agent down with it, and it must not let anything through by accident. So
-every handler is called the same way (`call`): awaited with a timeout, its failure turned into
-one diagnostic line naming the extension, and raised as HandlerFailed. What happens next
-depends on the event. A handler that only watches (agent_start, turn_end, ...) is skipped and
-the run goes on; a failed `tool_call` or `tool_result` handler lets HandlerFailed reach the
-tool hooks, which then block the call (fail closed).
+Handlers are somebody else's code running inside the agent: one that raises or hangs must
+not take the agent down, nor let anything through by accident. So every handler is called
+the same way (`call`): awaited with a timeout, its failure recorded as one line naming the
+extension and raised as HandlerFailed. A handler that only watches is then skipped; a failed
+`tool_call` or `tool_result` handler reaches the loop's tool hooks, which block the call.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import copy
 import inspect
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, replace
 from types import MappingProxyType
-from typing import Any, NoReturn
+from typing import Any, NoReturn, cast
 
-from pi.agent.tool_hooks import ArgumentChange, BlockDecision, Decision
-from pi.ai import ToolCall, ToolResultMessage
-from pi.coding_agent.extensions.api import Extension, Handler
-from pi.coding_agent.extensions.events import EventName, ToolCallEvent, ToolResultEvent
+from pi.agent.events import AgentEvent
+from pi.agent.loop import LoopConfig, LoopResult, run_loop
+from pi.agent.tool_calls import ArgumentChange, BlockDecision, Decision, ToolCallContext, ToolHooks
+from pi.ai import AbortSignal, AgentMessage, ToolCall, ToolResultMessage, UserMessage
+from pi.coding_agent.extensions.api import (
+    LOOP_EVENTS,
+    AgentStartChange,
+    BeforeAgentStartEvent,
+    EventName,
+    Extension,
+    Handler,
+    InputChange,
+    InputEvent,
+    InputHandled,
+    ToolCallEvent,
+    ToolResultEvent,
+)
 
 DEFAULT_TIMEOUT = 60.0  # seconds; a confirmation waiting for a person counts too
 
@@ -69,10 +82,8 @@ class ExtensionRunner:
     async def notify(self, event: EventName, payload: Any) -> None:
         """An event handlers only watch: a failed handler is recorded and skipped."""
         for ext, handler in self.handlers(event):
-            try:
+            with contextlib.suppress(HandlerFailed):
                 await self.call(ext, f"{event} handler", handler, payload)
-            except HandlerFailed:
-                continue
 
     async def tool_call(self, call: ToolCall) -> Decision:
         """The first block wins; argument changes chain; a failure reaches the caller."""
@@ -101,3 +112,106 @@ class ExtensionRunner:
             elif answer is not None:
                 self.failed(ext, "tool_result handler", f"returned {answer!r}, not a result")
         return latest if replaced else None
+
+
+def tool_hooks(runner: ExtensionRunner) -> ToolHooks:
+    """The loop's hooks for the extensions' tool handlers (none, when nobody listens)."""
+
+    async def before(call: ToolCall, context: ToolCallContext) -> Decision:
+        return await runner.tool_call(call)
+
+    async def after(call: ToolCall, result: ToolResultMessage) -> ToolResultMessage | None:
+        return await runner.tool_result(call, result)
+
+    return ToolHooks(before_tool_call=before if runner.has("tool_call") else None,
+                     after_tool_call=after if runner.has("tool_result") else None)
+
+
+class EventRelay:
+    """An `emit` for the loop: events go on at once; lifecycle handlers run after, in order.
+
+    The loop's `emit` is a plain function and handlers may be async, so each event's handlers
+    are scheduled after the previous event's: they see events in the loop's order without
+    holding the loop up. `flush` waits for the rest.
+    """
+
+    def __init__(self, runner: ExtensionRunner,
+                 downstream: Callable[[AgentEvent], None] | None = None) -> None:
+        self.runner, self.downstream = runner, downstream
+        self._last: asyncio.Future[None] | None = None
+
+    def __call__(self, event: AgentEvent) -> None:
+        if self.downstream is not None:
+            self.downstream(event)
+        if event.type in LOOP_EVENTS and self.runner.has(cast(EventName, event.type)):
+            self._last = asyncio.ensure_future(self._deliver(self._last, event))
+
+    async def _deliver(self, previous: asyncio.Future[None] | None, event: AgentEvent) -> None:
+        if previous is not None:
+            await previous
+        await self.runner.notify(cast(EventName, event.type), event)
+
+    async def flush(self) -> None:
+        if self._last is not None:
+            await self._last
+
+
+async def run_command(runner: ExtensionRunner, text: str) -> bool:
+    """Run `/name args` if an extension registered /name; True when the text was one."""
+    name, _, args = text.removeprefix("/").partition(" ")
+    found = [(ext, c) for ext in runner.extensions for c in ext.commands if c.name == name]
+    if not text.startswith("/") or not found:
+        return False
+    ext, command = found[0]
+    with contextlib.suppress(HandlerFailed):  # recorded in the diagnostics
+        await runner.call(ext, f"/{name} command", command.handler, args.strip())
+    return True
+
+
+@dataclass(frozen=True)
+class PreparedPrompt:
+    text: str
+    system_prompt: str | None
+    extra_messages: tuple[AgentMessage, ...]
+
+
+async def prepare_prompt(runner: ExtensionRunner, text: str, system_prompt: str | None,
+                         expand: Callable[[str], str | None] = lambda text: None,
+                         ) -> PreparedPrompt | None:
+    """Pi's order: an extension's /command runs instead; `input` handlers may rewrite the text
+    or take it over (None: nothing to run); `expand` applies /skill: and templates; then
+    `before_agent_start` handlers may change the system prompt and add messages."""
+    if await run_command(runner, text):
+        return None
+    for ext, handler in runner.handlers("input"):
+        with contextlib.suppress(HandlerFailed):
+            answer = await runner.call(ext, "input handler", handler, InputEvent(text))
+            if isinstance(answer, InputHandled):
+                return None
+            if isinstance(answer, InputChange):
+                text = answer.text
+    text = expand(text) or text
+    added: list[AgentMessage] = []
+    for ext, handler in runner.handlers("before_agent_start"):
+        event = BeforeAgentStartEvent(text, system_prompt)
+        with contextlib.suppress(HandlerFailed):
+            answer = await runner.call(ext, "before_agent_start handler", handler, event)
+            if isinstance(answer, AgentStartChange):
+                system_prompt = answer.system_prompt or system_prompt
+                added += answer.messages
+    return PreparedPrompt(text, system_prompt, tuple(added))
+
+
+async def run_prompt(runner: ExtensionRunner, text: str, history: Sequence[AgentMessage],
+                     config: LoopConfig, emit: Callable[[AgentEvent], None],
+                     signal: AbortSignal) -> LoopResult | None:
+    """Run one prompt through the extensions and the loop; None when no run was needed."""
+    prepared = await prepare_prompt(runner, text, config.system_prompt)
+    if prepared is None:
+        return None
+    config = replace(config, system_prompt=prepared.system_prompt, tool_hooks=tool_hooks(runner))
+    prompt = UserMessage(content=prepared.text, timestamp=config.options.clock())
+    relay = EventRelay(runner, emit)
+    result = await run_loop([prompt, *prepared.extra_messages], history, config, relay, signal)
+    await relay.flush()
+    return result

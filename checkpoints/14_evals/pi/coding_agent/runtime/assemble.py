@@ -1,4 +1,4 @@
-"""Put the parts together once, in the order Pi does.
+"""Put the parts together once, in the order Pi does, and open the session they write to.
 
 Tools first (the coding tools on the working directory, plus what extensions add), because
 the system prompt describes the tools; then resources (system prompt, skills, templates);
@@ -10,17 +10,23 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import UTC, datetime
+from pathlib import Path
 
 from pi.agent import LoopConfig, ToolRegistry
 from pi.ai import StreamOptions
-from pi.coding_agent.extensions.hooks import tool_hooks
 from pi.coding_agent.extensions.loader import LoadedExtensions, discover, load_extensions
-from pi.coding_agent.extensions.runner import ExtensionRunner
+from pi.coding_agent.extensions.runner import ExtensionRunner, tool_hooks
 from pi.coding_agent.messages import convert_to_llm
 from pi.coding_agent.resources.loader import ResourceLoader, Resources, default_agent_dir
 from pi.coding_agent.resources.system_prompt import tool_prompts_for
 from pi.coding_agent.resources.trust import trust_everything, trust_nothing
 from pi.coding_agent.runtime.config import RuntimeConfig
+from pi.coding_agent.session.entries import CURRENT_VERSION, SessionHeader
+from pi.coding_agent.session.errors import SessionError
+from pi.coding_agent.session.ids import iso_timestamp
+from pi.coding_agent.session.reader import read_session
+from pi.coding_agent.session.storage import sessions_root, start_session
+from pi.coding_agent.session.writer import SessionWriter
 from pi.coding_agent.tools.sets import default_tools
 from pi.coding_agent.tools.workspace import Workspace
 
@@ -73,3 +79,46 @@ def load_extension_files(config: RuntimeConfig, core_tools: list[str]) -> Loaded
     loaded = load_extensions(paths, config.cwd, config.ui, core_tools=core_tools)
     loaded.diagnostics[:0] = notes  # a missing or untrusted file is said, not skipped silently
     return loaded
+
+
+def open_writer(config: RuntimeConfig) -> SessionWriter:
+    """The session to append to: an existing file at the chosen leaf (or, as in Pi, its last
+    entry), else a new one whose first entries name the model and the thinking level."""
+    path = config.session_file
+    if path is not None and path.exists():
+        writer = SessionWriter.resume(read_session(path), ids=config.ids, clock=config.clock,
+                                      opener=config.opener)
+        if config.leaf_id is not None:
+            writer.branch(config.leaf_id)
+        try:
+            writer.context()  # a loop of parents is found now, and said with the file's name
+        except SessionError as error:
+            writer.close()
+            raise SessionError(f"{path}: {error}") from None
+        return writer
+    if path is not None:
+        header = SessionHeader(version=CURRENT_VERSION, id=config.ids(),
+                               timestamp=iso_timestamp(config.clock()), cwd=str(config.cwd))
+        writer = SessionWriter.create(path, header, ids=config.ids, clock=config.clock,
+                                      opener=config.opener)
+        return introduce(writer, config)
+    return new_session_file(config)
+
+
+def new_session_file(config: RuntimeConfig, parent_session: str | None = None) -> SessionWriter:
+    """A new session in the sessions folder, in Pi's layout."""
+    writer = start_session(sessions_dir(config), str(config.cwd), config.ids(), ids=config.ids,
+                           clock=config.clock, parent_session=parent_session,
+                           opener=config.opener)
+    return introduce(writer, config)
+
+
+def introduce(writer: SessionWriter, config: RuntimeConfig) -> SessionWriter:
+    """A new session's first entries: the model and thinking level it starts with."""
+    writer.append_model_change(config.model.provider, config.model.id)
+    writer.append_thinking_level_change(config.thinking_level)
+    return writer
+
+
+def sessions_dir(config: RuntimeConfig) -> Path:
+    return config.sessions_dir or sessions_root(Path.home())

@@ -11,10 +11,9 @@ import re
 from fnmatch import fnmatch
 from pathlib import PurePosixPath
 
-from pi.agent.tool_hooks import BlockDecision
+from pi.agent.tool_calls import BlockDecision
 from pi.ai import TextContent, ToolResultMessage
-from pi.coding_agent.extensions.api import ExtensionAPI
-from pi.coding_agent.extensions.events import ToolCallEvent, ToolResultEvent
+from pi.coding_agent.extensions.api import ExtensionAPI, ToolCallEvent, ToolResultEvent
 
 SECRET_FILES = (".env", ".env.*", "*.pem", "*.key", "id_rsa", "id_ecdsa", "id_ed25519",
                 ".netrc", "credentials.json")

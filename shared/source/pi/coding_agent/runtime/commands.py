@@ -1,10 +1,7 @@
 """What the modes ask of a runtime besides a prompt, as functions of a Runtime.
 
-A new session, a fork from an earlier user message, a shell command the person runs
-themselves (`!cmd` in Pi), the last answer's text. None of these needs new machinery: a new
-session or a fork is a new file plus a new Runtime on it (the old one is closed only once the
-new one stands), and a shell command is the bash tool's process runner plus one
-`bashExecution` message appended like any other, so the model sees it in the next request.
+A new session or a fork is a new file plus a new Runtime on it; a person's shell command
+(`!cmd`) is the bash tool's runner plus one `bashExecution` message the model sees next.
 """
 
 from __future__ import annotations
@@ -13,15 +10,15 @@ import tempfile
 from dataclasses import replace
 from pathlib import Path
 
-from pi.ai import AbortSignal, AgentMessage, AssistantMessage, ImageContent, TextContent
+from pi.ai import AbortSignal, AgentMessage, AssistantMessage, TextContent
 from pi.coding_agent.messages import BashExecutionMessage, CodingMessage
-from pi.coding_agent.runtime.config import RuntimeConfig
+from pi.coding_agent.runtime.assemble import new_session_file, sessions_dir
 from pi.coding_agent.runtime.runtime import Runtime
 from pi.coding_agent.session.entries import MessageEntry
 from pi.coding_agent.session.errors import SessionError
 from pi.coding_agent.session.fork import fork_session
 from pi.coding_agent.session.ids import iso_timestamp
-from pi.coding_agent.session.storage import session_path, sessions_root, start_session
+from pi.coding_agent.session.storage import session_path
 from pi.coding_agent.tools.output import OutputCollector
 from pi.coding_agent.tools.process import run_command as run_process
 
@@ -53,11 +50,6 @@ def fork_points(runtime: Runtime) -> list[tuple[str, str]]:
     return [(entry_id, text) for entry_id, text in points if text]
 
 
-def new_session_path(config: RuntimeConfig, session_id: str) -> Path:
-    root = config.sessions_dir or sessions_root(Path.home())
-    return session_path(root, str(config.cwd), iso_timestamp(config.clock()), session_id)
-
-
 async def switch_to(runtime: Runtime, path: Path) -> Runtime:
     """A Runtime on `path` (at its last entry); the old one is closed once the new one runs."""
     fresh = Runtime(replace(runtime.config, session_file=path, leaf_id=None))
@@ -67,13 +59,7 @@ async def switch_to(runtime: Runtime, path: Path) -> Runtime:
 
 async def new_session(runtime: Runtime, parent_session: str | None = None) -> Runtime:
     """An empty session in the sessions folder, starting with the model and thinking level."""
-    config = runtime.config
-    root = config.sessions_dir or sessions_root(Path.home())
-    writer = start_session(root, str(config.cwd), config.ids(), ids=config.ids,
-                           clock=config.clock, parent_session=parent_session,
-                           opener=config.opener)
-    writer.append_model_change(config.model.provider, config.model.id)
-    writer.append_thinking_level_change(config.thinking_level)  # type: ignore[arg-type]
+    writer = new_session_file(runtime.config, parent_session)
     writer.close()
     return await switch_to(runtime, writer.path)
 
@@ -90,10 +76,16 @@ async def fork(runtime: Runtime, entry_id: str) -> tuple[Runtime, str]:
     text = message_text(entry.message)
     if entry.parent_id is None:
         return await new_session(runtime, str(runtime.writer.path)), text
-    session_id = runtime.config.ids()
-    path = new_session_path(runtime.config, session_id)
-    fork_session(runtime.writer, path, session_id, entry.parent_id).close()
-    return await switch_to(runtime, path), text
+    return await branch_off(runtime, entry.parent_id), text
+
+
+async def branch_off(runtime: Runtime, leaf_id: str) -> Runtime:
+    """A Runtime on a new file holding the path from the root to `leaf_id`."""
+    config, session_id = runtime.config, runtime.config.ids()
+    path = session_path(sessions_dir(config), str(config.cwd), iso_timestamp(config.clock()),
+                        session_id)
+    fork_session(runtime.writer, path, session_id, leaf_id).close()
+    return await switch_to(runtime, path)
 
 
 async def run_bash(runtime: Runtime, command: str, signal: AbortSignal) -> BashExecutionMessage:
@@ -120,19 +112,11 @@ def record_bash(runtime: Runtime, message: BashExecutionMessage) -> None:
     except SessionError as error:
         runtime.poisoned = error
         raise
-    runtime.agent.replace_messages(runtime.writer.context().messages)  # type: ignore[arg-type]
-
-
-async def submit(runtime: Runtime, text: str, images: tuple[ImageContent, ...] = ()) -> None:
-    """A line the person typed; `Runtime.prompt` runs extension commands itself."""
-    await runtime.prompt(text, images)
+    runtime.reseed()
 
 
 async def clone(runtime: Runtime) -> Runtime:
     """Pi's `clone` (0.73): a new file holding the current path up to and including the leaf."""
     if runtime.writer.leaf_id is None:
         raise SessionError("Cannot clone session: no current entry selected")
-    session_id = runtime.config.ids()
-    path = new_session_path(runtime.config, session_id)
-    fork_session(runtime.writer, path, session_id, runtime.writer.leaf_id).close()
-    return await switch_to(runtime, path)
+    return await branch_off(runtime, runtime.writer.leaf_id)

@@ -1,9 +1,6 @@
-"""What the runtime adds to the agent's events: compaction and retry, announced.
+"""What the runtime adds to the agent's events, in Pi's shapes: compaction and retry.
 
-A UI must be able to say "compacting…" or "rate limited, retrying in 4 s": these events carry
-exactly that, in Pi's shapes (auto_compaction_start/end, auto_retry_start/end). One event is
-the course's own: Pi's loop has no turn limit, ours has an optional one (`--max-turns`), and a
-run it stops must not look finished, so `turn_limit_reached` says so in every mode.
+`turn_limit_reached` is the course's own: a run stopped by `--max-turns` must not look finished.
 """
 
 from __future__ import annotations
@@ -14,10 +11,13 @@ from typing import Literal
 from pi.agent import AgentEvent
 
 
+CompactionReason = Literal["threshold", "overflow", "manual"]
+
+
 @dataclass(frozen=True, kw_only=True)
 class AutoCompactionStart:
     type: Literal["auto_compaction_start"] = "auto_compaction_start"
-    reason: Literal["threshold", "overflow", "manual"]
+    reason: CompactionReason
 
 
 @dataclass(frozen=True, kw_only=True)

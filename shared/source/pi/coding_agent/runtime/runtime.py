@@ -11,76 +11,54 @@ and retry of transient failures with backoff on an injected clock.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import replace
+from dataclasses import dataclass, replace
 
-from pi.agent import Agent, MessageEnd
-from pi.agent.state import AgentState
+from pi.agent import Agent, AgentEvent, AgentState, MessageEnd
 from pi.ai import AgentMessage, AssistantMessage, ImageContent, Model, TextContent, UserMessage
-from pi.coding_agent.extensions.hooks import EventRelay
+from pi.coding_agent.compaction.compact import compact
+from pi.coding_agent.compaction.prepare import prepare_compaction
+from pi.coding_agent.compaction.summarize import SummaryError
+from pi.coding_agent.compaction.thresholds import should_compact
+from pi.coding_agent.extensions.runner import EventRelay, prepare_prompt
 from pi.coding_agent.messages import CodingMessage
-from pi.coding_agent.runtime.assemble import Assembly, assemble
-from pi.coding_agent.runtime.compactor import (
-    Compacted,
-    compact_session,
-    messages_since_compaction,
-    over_threshold,
-)
-from pi.coding_agent.runtime.config import RuntimeConfig
+from pi.coding_agent.runtime.assemble import assemble, open_writer
+from pi.coding_agent.runtime.config import RuntimeConfig, clamp_thinking_level
 from pi.coding_agent.runtime.errors import is_context_overflow, is_transient, retry_delays
-from pi.coding_agent.runtime.model_settings import clamp_thinking_level
 from pi.coding_agent.runtime.events import (
     AutoCompactionEnd,
     AutoCompactionStart,
     AutoRetryEnd,
     AutoRetryStart,
+    CompactionReason,
     RuntimeEvent,
     TurnLimitReached,
 )
-from pi.coding_agent.runtime.prompt_input import prepare_prompt
-from pi.coding_agent.runtime.session_files import open_writer
-from pi.coding_agent.session.entries import SessionEntry
+from pi.coding_agent.session.entries import MessageEntry, SessionEntry
 from pi.coding_agent.session.errors import SessionError
+from pi.coding_agent.session.tokens import estimate_context_tokens
 
 Listener = Callable[[RuntimeEvent], None]
 TURN_LIMIT_ERROR = "max_turns_exceeded"  # how the loop (step 06) words a run cut at its limit
-ENDED_BADLY = ("aborted", "error")  # a reply whose usage does not measure the context
-
-
-def last_usable_reply(messages: Sequence[AgentMessage]) -> int | None:
-    """Where the last reply whose usage measures the context is (not an error, not an
-    abort): the threshold reads its usage and estimates only what came after it."""
-    for index in range(len(messages) - 1, -1, -1):
-        message = messages[index]
-        if isinstance(message, AssistantMessage) and message.stop_reason not in ENDED_BADLY:
-            return index
-    return None
-
-
-def usage_tail(messages: Sequence[AgentMessage]) -> list[AgentMessage | CodingMessage]:
-    """The messages from the last usable reply to the end, or all of them without one: all
-    that Pi's token estimate reads. The threshold is checked before every turn, so copying
-    the whole transcript for it would cost time in its length."""
-    index = last_usable_reply(messages)
-    return list(messages) if index is None else list(messages[index:])
+ENDED_BADLY = ("aborted", "error")  # a reply whose usage does not measure its context
 
 
 class RuntimePoisoned(RuntimeError):
     """A session write failed earlier; reopen the runtime to go on."""
 
 
+@dataclass(frozen=True)
+class Compacted:
+    entry_id: str
+    tokens_before: int
+
+
 class Runtime:
     def __init__(self, config: RuntimeConfig) -> None:
         self.config = config
         self.writer = open_writer(config)
-        self.assembly: Assembly = assemble(config)
+        self.assembly = assemble(config)
         loop = replace(self.assembly.loop, before_turn=self._before_turn)
-        self.agent = Agent(loop, self.writer.context().messages)  # type: ignore[arg-type]
-        # The leaf whose context the Agent's transcript is, entry for entry (see `_reseed`);
-        # None after a failed write: the transcript holds a message the session does not.
-        self._agent_leaf: tuple[str | None] | None = (self.writer.leaf_id,)
-        # Context messages recorded since the latest compaction on the path (None: there is
-        # none); counted as they are written, so the threshold check costs nothing per turn.
-        self._since_compaction = messages_since_compaction(self._path())
+        self.agent = Agent(loop, self._session_context())
         self.agent.subscribe(self._on_agent_event)
         self.relay = EventRelay(self.assembly.runner)  # extensions' lifecycle handlers
         self.listeners: list[Listener] = []
@@ -102,8 +80,9 @@ class Runtime:
         if self.poisoned is not None:
             raise RuntimePoisoned(f"the session can no longer be written: {self.poisoned}")
         self.check_images(images)
-        prepared = await prepare_prompt(self.assembly.runner, self.assembly.resources, text,
-                                        self.assembly.loop.system_prompt)
+        prepared = await prepare_prompt(self.assembly.runner, text,
+                                        self.assembly.loop.system_prompt,
+                                        self.assembly.resources.expand_input)
         if prepared is None:
             return
         self.agent.config = replace(self.agent.config, system_prompt=prepared.system_prompt)
@@ -163,7 +142,7 @@ class Runtime:
         effective = clamp_thinking_level(self.config.model, level)
         if effective != self.config.thinking_level:
             self.config = replace(self.config, thinking_level=effective)
-            self.writer.append_thinking_level_change(effective)  # type: ignore[arg-type]
+            self.writer.append_thinking_level_change(effective)
         return effective
 
     async def compact(self, focus: str | None = None) -> Compacted | str:
@@ -182,90 +161,99 @@ class Runtime:
         for listener in list(self.listeners):
             listener(event)
 
-    def _on_agent_event(self, event: object, state: AgentState) -> None:
+    def _on_agent_event(self, event: AgentEvent, state: AgentState) -> None:
         if isinstance(event, MessageEnd) and self.poisoned is None:
-            in_step = self._agent_leaf == (self.writer.leaf_id,)
             try:
                 self.writer.append_message(event.message)
             except SessionError as error:
                 self.poisoned = error
-                self._agent_leaf = None
                 self.agent.abort()
-            else:
-                if in_step:  # the Agent recorded it too: still the context of the leaf
-                    self._agent_leaf = (self.writer.leaf_id,)
-                if self._since_compaction is not None:
-                    self._since_compaction += 1
-        self.relay(event)  # type: ignore[arg-type]
-        self._emit(event)  # type: ignore[arg-type]
+        self.relay(event)
+        self._emit(event)
 
     def _over_threshold(self) -> bool:
-        """Pi's threshold rule; with no reply yet, or only replies from before the latest
-        compaction (their usage measured the old context), there is nothing to judge."""
-        if self._last_reply() is None:
+        """Pi's threshold rule, judged only by usage measured on the context as it is now."""
+        messages: list[AgentMessage | CodingMessage] = list(self.messages)
+        if self.usage_is_stale() or not any(isinstance(m, AssistantMessage) for m in messages):
             return False
-        if self.usage_is_stale():
-            return False
-        window = self.config.model.context_window
-        return over_threshold(usage_tail(self.messages), window, self.config.compaction)
+        tokens = estimate_context_tokens(messages).tokens
+        return should_compact(tokens, self.config.model.context_window, self.config.compaction)
 
     def usage_is_stale(self) -> bool:
-        """True when the last usable reply was measured on the context before the latest
-        compaction (it was kept, or there is none since): its usage says nothing now."""
-        since = self._since_compaction
-        if since is None:
-            return False
-        messages = self.messages
-        usable = last_usable_reply(messages)
-        return usable is None or usable < len(messages) - since
+        """Pi's rule: after a compaction, only a reply recorded since then measures the context
+        (a kept reply still carries the usage of the old, larger one)."""
+        for entry in reversed(self._path()):
+            if entry.type == "compaction":
+                return True
+            reply = entry.message if isinstance(entry, MessageEntry) else None
+            if isinstance(reply, AssistantMessage) and reply.stop_reason not in ENDED_BADLY:
+                return False
+        return False
 
     async def _before_turn(self, context: Sequence[AgentMessage]) -> list[AgentMessage] | None:
         if not self.auto_compaction or not self._over_threshold() or self.poisoned:
             return None
-        result = await self._compact("threshold", reseed=False)
+        result = await self._compact("threshold")
         if not isinstance(result, Compacted):  # a failed summary recorded nothing: go on as is
             return None
-        return list(self.writer.context().messages)  # type: ignore[arg-type]
+        return self._session_context()
 
-    async def _compact(self, reason: str, focus: str | None = None, reseed: bool = True,
+    async def _compact(self, reason: CompactionReason, focus: str | None = None,
                        will_retry: bool = False) -> Compacted | str:
-        self._emit(AutoCompactionStart(reason=reason))  # type: ignore[arg-type]
-        result = await compact_session(self.writer, self.agent.config, self.config.compaction,
-                                       focus)
-        if isinstance(result, Compacted):
-            self._since_compaction = 0
-            self._emit(AutoCompactionEnd(entry_id=result.entry_id, will_retry=will_retry,
-                                         tokens_before=result.tokens_before))
-        else:
+        """Compact the current branch; the new entry, or why nothing was recorded."""
+        self._emit(AutoCompactionStart(reason=reason))
+        result = await self._summarise(focus)
+        if isinstance(result, str):
             self._emit(AutoCompactionEnd(entry_id=None, tokens_before=0, will_retry=False,
                                          error_message=result))
             return result
-        if reseed and not self.agent.state.is_running:
-            self._reseed()
+        self._emit(AutoCompactionEnd(entry_id=result.entry_id, will_retry=will_retry,
+                                     tokens_before=result.tokens_before))
+        if not self.agent.state.is_running:  # between turns, before_turn hands the loop the context
+            self.reseed()
         return result
 
-    def _reseed(self) -> None:
-        """Give the Agent the session's context for the leaf, unless it holds exactly that
-        already: when every entry since the last reseed is a message the Agent recorded
-        itself (the usual run), rebuilding would only cost time in the session's length."""
-        if self._agent_leaf != (self.writer.leaf_id,):
-            self.agent.replace_messages(self.writer.context().messages)  # type: ignore[arg-type]
-            self._agent_leaf = (self.writer.leaf_id,)
-            self._since_compaction = messages_since_compaction(self._path())
+    async def _summarise(self, focus: str | None) -> Compacted | str:
+        path = self._path()
+        if not any(isinstance(entry, MessageEntry) for entry in path):
+            return "Nothing to compact"
+        prep = prepare_compaction(path, self.config.compaction)
+        if prep is None:
+            return "Already compacted"
+        loop = self.agent.config
+        result = await compact(prep, loop.model, loop.stream, focus, loop.options)
+        if isinstance(result, SummaryError):
+            return f"compaction failed, nothing recorded: {result.text}"
+        entry_id = self.writer.append_compaction(result.summary, result.first_kept_entry_id,
+                                                 result.tokens_before, result.details)
+        return Compacted(entry_id, result.tokens_before)
+
+    def _session_context(self) -> list[AgentMessage]:
+        # The Agent carries the coding agent's own messages too, as Pi's declaration-merged
+        # AgentMessage does; Python's union cannot be widened from here.
+        return list(self.writer.context().messages)  # type: ignore[arg-type]
+
+    def reseed(self) -> None:
+        """Make the Agent's transcript the session's context for the leaf again: after a
+        compaction, a failed write, or entries the Agent did not record."""
+        self.agent.replace_messages(self._session_context())
+
+    async def _resume(self) -> None:
+        await self.agent.resume()
+        self.reseed()
 
     def _path(self) -> Sequence[SessionEntry]:
         leaf = self.writer.leaf_id
         return self.writer.tree.path_to(leaf) if leaf is not None else []
 
     def _last_reply(self) -> AssistantMessage | None:
-        """From the end: the last reply is usually one or two messages back."""
         return next((m for m in reversed(self.messages) if isinstance(m, AssistantMessage)),
                     None)
 
     async def _after_run(self) -> None:
         """Pi's checks when a run ends: retry first, then overflow, then the threshold."""
         self._report_turn_limit()
-        self._reseed()
+        self.reseed()
         last, window = self._last_reply(), self.config.model.context_window
         if last is None or self.poisoned is not None:
             return
@@ -273,8 +261,7 @@ class Runtime:
             await self._retry(last)
         elif self.auto_compaction and is_context_overflow(last, window):
             if isinstance(await self._compact("overflow", will_retry=True), Compacted):
-                await self.agent.resume()
-                self._reseed()
+                await self._resume()
         elif self.auto_compaction and self._over_threshold():
             await self._compact("threshold")
 
@@ -294,8 +281,7 @@ class Runtime:
             if self._retry_aborted:
                 self._emit(AutoRetryEnd(success=False, attempt=attempt, final_error="aborted"))
                 return
-            await self.agent.resume()
-            self._reseed()
+            await self._resume()
             last = self._last_reply()
             if last is not None and not is_transient(last, self.config.model.context_window):
                 self._emit(AutoRetryEnd(success=last.stop_reason != "error", attempt=attempt,
