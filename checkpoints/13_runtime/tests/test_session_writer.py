@@ -25,7 +25,7 @@ from pi.ai import (
 from pi.coding_agent.session.context import build_context
 from pi.coding_agent.session.entries import LabelEntry
 from pi.coding_agent.session.errors import SessionError
-from pi.coding_agent.session.fork import fork_session
+from pi.coding_agent.session.writer import fork_session
 from pi.coding_agent.session.ids import fixed_clock, sequential_ids
 from pi.coding_agent.session.reader import read_session
 from pi.coding_agent.session.storage import start_session

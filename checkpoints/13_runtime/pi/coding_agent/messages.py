@@ -1,11 +1,8 @@
 """The coding agent's own message roles, and what a model is shown for each.
 
-Pi's coding agent keeps more in its transcript than a model can read: shell commands the
-user ran (`!cmd`), messages from extensions, and summaries of branches and compactions. They
-are stored as they are, and turned into plain user messages only when a request is built
-(`convert_to_llm`), so the history says what happened and the request says what the model
-needs. To pi.ai these roles are opaque AppMessages; here they get their real shapes (a field a
-newer Pi adds to one of them is kept, as in pi.ai).
+Shell commands the user ran (`!cmd`), extension messages and summaries are stored as they are
+and become plain user messages only when a request is built (`convert_to_llm`). To pi.ai
+they are opaque AppMessages; here they get their real shapes.
 """
 
 from __future__ import annotations
@@ -67,6 +64,7 @@ class CompactionSummaryMessage(Stored):
 CodingMessage = (
     BashExecutionMessage | CustomMessage | BranchSummaryMessage | CompactionSummaryMessage
 )
+AnyMessage = AgentMessage | CodingMessage  # a message of a transcript
 CODING_ROLES: dict[str, type[CodingMessage]] = {
     "bashExecution": BashExecutionMessage,
     "custom": CustomMessage,
@@ -79,7 +77,7 @@ COMPACTION_LEAD = "The conversation so far was compacted. This summary replaces 
 BRANCH_LEAD = "Before returning here, the user explored another branch. Its summary:"
 
 
-def parse_coding_message(data: object, where: str = "message") -> AgentMessage | CodingMessage:
+def parse_coding_message(data: object, where: str = "message") -> AnyMessage:
     """Like `parse_message`, but the coding agent's roles get their typed shapes."""
     role = data.get("role") if isinstance(data, dict) else None
     if isinstance(role, str) and role in CODING_ROLES:
@@ -104,27 +102,25 @@ def bash_text(message: BashExecutionMessage) -> str:
     return "\n\n".join([head, *notes])
 
 
-def as_user(text: str, timestamp: int) -> UserMessage:
-    return UserMessage(content=(TextContent(text=text),), timestamp=timestamp)
-
-
-def convert_to_llm(messages: list[AgentMessage | CodingMessage]) -> tuple[Message, ...]:
+def convert_to_llm(messages: list[AnyMessage]) -> tuple[Message, ...]:
     """What a model is sent for a transcript: coding roles become user messages, in place."""
     out: list[Message] = []
     for message in messages:
+        content: str | tuple[UserBlock, ...]
         if isinstance(message, BashExecutionMessage):
-            if not message.exclude_from_context:
-                out.append(as_user(bash_text(message), message.timestamp))
+            if message.exclude_from_context:
+                continue
+            content = bash_text(message)
         elif isinstance(message, CustomMessage):
             content = message.content
-            blocks = (TextContent(text=content),) if isinstance(content, str) else content
-            out.append(UserMessage(content=blocks, timestamp=message.timestamp))
         elif isinstance(message, BranchSummaryMessage):
-            text = f"{BRANCH_LEAD}\n\n<summary>\n{message.summary}</summary>"
-            out.append(as_user(text, message.timestamp))
+            content = f"{BRANCH_LEAD}\n\n<summary>\n{message.summary}</summary>"
         elif isinstance(message, CompactionSummaryMessage):
-            text = f"{COMPACTION_LEAD}\n\n<summary>\n{message.summary}\n</summary>"
-            out.append(as_user(text, message.timestamp))
-        elif not isinstance(message, AppMessage):
-            out.append(message)
+            content = f"{COMPACTION_LEAD}\n\n<summary>\n{message.summary}\n</summary>"
+        else:
+            if not isinstance(message, AppMessage):
+                out.append(message)
+            continue
+        blocks = (TextContent(text=content),) if isinstance(content, str) else content
+        out.append(UserMessage(content=blocks, timestamp=message.timestamp))
     return tuple(out)

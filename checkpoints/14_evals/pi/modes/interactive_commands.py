@@ -14,7 +14,7 @@ from pathlib import Path
 from pi.coding_agent.runtime.compactor import Compacted
 from pi.coding_agent.session.entries import MessageEntry
 from pi.coding_agent.session.errors import SessionError
-from pi.coding_agent.session.fork import fork_session
+from pi.coding_agent.session.writer import fork_session
 from pi.coding_agent.session.ids import iso_timestamp
 from pi.coding_agent.session.show import entry_kind, preview
 from pi.coding_agent.session.storage import free_path, session_file_name

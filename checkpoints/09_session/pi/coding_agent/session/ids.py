@@ -1,10 +1,5 @@
-"""Where entry ids and timestamps come from, always injected.
-
-Pi gives every entry an 8-hex-digit id from a random UUID and stamps it with the wall clock.
-Here both are parameters: a test or a demo passes a counter and a fixed clock and gets the same
-file byte for byte on every run; a real runtime passes `random_ids(random.Random())` and a
-clock reading the system time. Timestamps are written the way JavaScript writes them
-(`2026-11-30T16:31:02.345Z`), because real Pi reads these files too.
+"""Entry ids and the clock, always injected (a test gets the same file byte for byte on
+every run), and timestamps written as JavaScript writes them, because Pi reads them too.
 """
 
 from __future__ import annotations

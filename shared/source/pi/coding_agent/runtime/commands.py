@@ -19,7 +19,7 @@ from pi.coding_agent.runtime.config import RuntimeConfig
 from pi.coding_agent.runtime.runtime import Runtime
 from pi.coding_agent.session.entries import MessageEntry
 from pi.coding_agent.session.errors import SessionError
-from pi.coding_agent.session.fork import fork_session
+from pi.coding_agent.session.writer import fork_session
 from pi.coding_agent.session.ids import iso_timestamp
 from pi.coding_agent.session.storage import session_path, sessions_root, start_session
 from pi.coding_agent.tools.output import OutputCollector
