@@ -63,12 +63,21 @@ from pi.coding_agent.compaction.branch_summary import (
     generate_branch_summary,
     prepare_branch_entries,
 )
-from pi.coding_agent.compaction.compact import CompactionResult, compact
+from pi.coding_agent.compaction.compact import (
+    CompactionResult,
+    SummaryError,
+    SummaryOptions,
+    compact,
+    serialize_conversation,
+)
 from pi.coding_agent.compaction.cut_points import CutPoint, find_cut_point
-from pi.coding_agent.compaction.file_ops import FileOps, compute_file_lists, format_file_operations
-from pi.coding_agent.compaction.prepare import CompactionPreparation, prepare_compaction
-from pi.coding_agent.compaction.serialize import serialize_conversation
-from pi.coding_agent.compaction.summarize import SummaryError, SummaryOptions
+from pi.coding_agent.compaction.prepare import (
+    CompactionPreparation,
+    FileOps,
+    compute_file_lists,
+    format_file_operations,
+    prepare_compaction,
+)
 from pi.coding_agent.compaction.thresholds import (
     DEFAULT_COMPACTION_SETTINGS,
     CompactionSettings,

@@ -15,17 +15,24 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from pi.ai import Model, StreamFunction, StreamOptions
-from pi.coding_agent.compaction.compact import conversation_text
-from pi.coding_agent.compaction.entry_messages import AnyMessage, entry_message
-from pi.coding_agent.compaction.file_ops import (
+from pi.coding_agent.compaction.compact import (
+    BRANCH_INSTRUCTIONS,
+    BRANCH_PREAMBLE,
+    SummaryError,
+    ask_summariser,
+    conversation_text,
+    summary_options,
+    summary_prompt,
+)
+from pi.coding_agent.compaction.prepare import (
     FileOps,
     add_details_ops,
     add_message_ops,
     compute_file_lists,
+    entry_message,
     format_file_operations,
 )
-from pi.coding_agent.compaction.prompts import BRANCH_INSTRUCTIONS, BRANCH_PREAMBLE, summary_prompt
-from pi.coding_agent.compaction.summarize import SummaryError, ask_summariser, summary_options
+from pi.coding_agent.messages import AnyMessage
 from pi.coding_agent.session.entries import (
     BranchSummaryEntry,
     CompactionEntry,

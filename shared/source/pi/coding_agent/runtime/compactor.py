@@ -11,9 +11,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from pi.agent import LoopConfig
-from pi.coding_agent.compaction.compact import compact
+from pi.coding_agent.compaction.compact import SummaryError, compact
 from pi.coding_agent.compaction.prepare import prepare_compaction
-from pi.coding_agent.compaction.summarize import SummaryError
 from pi.coding_agent.compaction.thresholds import CompactionSettings, should_compact
 from pi.coding_agent.messages import CodingMessage
 from pi.coding_agent.session.context import latest_compaction, message_of
