@@ -14,10 +14,8 @@ One deliberate difference from Pi: when a split turn has no older history, Pi wr
 from __future__ import annotations
 
 import asyncio
-import hashlib
 import math
-import re
-from collections.abc import Sequence
+from collections.abc import Coroutine, Sequence
 from dataclasses import dataclass, field, fields
 from typing import Any, Literal
 
@@ -203,27 +201,6 @@ def summary_prompt(
     return text + instructions
 
 
-def sha256(text: str) -> str:
-    return hashlib.sha256(text.encode("utf-8")).hexdigest()
-
-
-def describe_prompt(prompt: str) -> dict[str, Any]:
-    """The structure of a summary request, as the reference data records it for Pi's."""
-    conversation = re.match(r"<conversation>\n(.*)\n</conversation>", prompt, re.DOTALL)
-    previous = re.search(r"\n\n<previous-summary>\n(.*)\n</previous-summary>", prompt, re.DOTALL)
-    rest_start = previous.end() if previous else conversation.end() if conversation else 0
-    instructions = prompt[rest_start:]
-    return {
-        "totalChars": js_length(prompt),
-        "startsWithConversationTag": prompt.startswith("<conversation>\n"),
-        "conversationChars": js_length(conversation[1]) if conversation else None,
-        "conversationSha256": sha256(conversation[1]) if conversation else None,
-        "previousSummarySha256": sha256(previous[1]) if previous else None,
-        "instructionHeadings": re.findall(r"^#{2,3} .*$", instructions, re.MULTILINE),
-        "hasAdditionalFocusLine": "\n\nAdditional focus: " in instructions,
-    }
-
-
 Reasoning = Literal["minimal", "low", "medium", "high", "xhigh"]
 
 
@@ -242,23 +219,6 @@ class SummaryError:
     text: str
 
 
-def output_cap(reserve_tokens: int, share: float, model: Model) -> int:
-    """How many tokens a summary may use: a share of the reserve, never above the model's max."""
-    return min(math.floor(share * reserve_tokens), model.max_tokens)
-
-
-def summary_options(
-    base: StreamOptions, max_tokens: int, reasoning: Reasoning | None
-) -> SummaryOptions:
-    """`base` (signal, key, clock) with this call's output cap and reasoning level."""
-    kept = {f.name: getattr(base, f.name) for f in fields(StreamOptions)}
-    return SummaryOptions(**{**kept, "max_tokens": max_tokens, "reasoning": reasoning})
-
-
-def reply_text(reply: AssistantMessage) -> str:
-    return "\n".join(block.text for block in reply.content if isinstance(block, TextContent))
-
-
 def reply_problem(reply: AssistantMessage) -> SummaryError | None:
     """Why a reply cannot be used as a summary; None when the model finished normally."""
     if reply.stop_reason == "error":
@@ -270,14 +230,18 @@ def reply_problem(reply: AssistantMessage) -> SummaryError | None:
     return None
 
 
-async def ask_summariser(
-    stream: StreamFunction, model: Model, prompt: str, options: SummaryOptions
-) -> str | SummaryError:
-    """Send one summary request; the summary text, or why there is none."""
+async def ask_summariser(stream: StreamFunction, model: Model, prompt: str,
+                         options: StreamOptions, max_tokens: int,
+                         reasoning: Reasoning | None = None) -> str | SummaryError:
+    """Send one summary request with this call's output cap and reasoning level; the summary
+    text, or why there is none."""
+    kept = {f.name: getattr(options, f.name) for f in fields(StreamOptions)}
+    call = SummaryOptions(**{**kept, "max_tokens": max_tokens, "reasoning": reasoning})
     message = UserMessage(content=(TextContent(text=prompt),), timestamp=options.clock())
     context = Context(system_prompt=SYSTEM_PROMPT, messages=(message,))
-    reply = await stream(model, context, options).result()
-    return reply_problem(reply) or reply_text(reply)
+    reply = await stream(model, context, call).result()
+    return reply_problem(reply) or "\n".join(
+        block.text for block in reply.content if isinstance(block, TextContent))
 
 
 NO_PRIOR_HISTORY = "No prior history."
@@ -296,48 +260,34 @@ def conversation_text(messages: list[AnyMessage]) -> str:
     return serialize_conversation(convert_to_llm(messages))
 
 
-async def summarize_history(
-    prep: CompactionPreparation, model: Model, stream: StreamFunction,
-    focus: str | None, options: StreamOptions,
-) -> str | SummaryError:
-    previous = prep.previous_summary
-    instructions = UPDATE_INSTRUCTIONS if previous else HISTORY_INSTRUCTIONS
-    conversation = conversation_text(prep.messages_to_summarize)
-    prompt = summary_prompt(conversation, instructions, previous, focus)
-    cap = output_cap(prep.settings.reserve_tokens, 0.8, model)
-    reasoning: Reasoning | None = "high" if model.reasoning else None
-    return await ask_summariser(stream, model, prompt, summary_options(options, cap, reasoning))
-
-
-async def summarize_turn_prefix(
-    prep: CompactionPreparation, model: Model, stream: StreamFunction, options: StreamOptions
-) -> str | SummaryError:
-    prompt = summary_prompt(conversation_text(prep.turn_prefix_messages), TURN_PREFIX_INSTRUCTIONS)
-    cap = output_cap(prep.settings.reserve_tokens, 0.5, model)
-    return await ask_summariser(stream, model, prompt, summary_options(options, cap, None))
-
-
-async def no_prior_history() -> str:
-    return NO_PRIOR_HISTORY
-
-
 async def summary_text(
     prep: CompactionPreparation, model: Model, stream: StreamFunction,
     focus: str | None, options: StreamOptions,
 ) -> str | SummaryError:
-    """The summary before the file lists: history alone, or history + turn prefix."""
-    if not (prep.is_split_turn and prep.turn_prefix_messages):
-        return await summarize_history(prep, model, stream, focus, options)
-    has_history = bool(prep.messages_to_summarize) or bool(prep.previous_summary)
-    history, prefix = await asyncio.gather(
-        summarize_history(prep, model, stream, focus, options) if has_history
-        else no_prior_history(),
-        summarize_turn_prefix(prep, model, stream, options),
-    )
-    for part in (history, prefix):
+    """The summary before the file lists: the history (updating the previous summary), and
+    for a split turn a shorter summary of the turn's first half, asked for at the same time."""
+    def cap(share: float) -> int:  # a share of the reserve, never above the model's max
+        return min(math.floor(share * prep.settings.reserve_tokens), model.max_tokens)
+
+    previous, split = prep.previous_summary, prep.is_split_turn and prep.turn_prefix_messages
+    calls: list[Coroutine[Any, Any, str | SummaryError]] = []
+    if not split or prep.messages_to_summarize or previous:
+        instructions = UPDATE_INSTRUCTIONS if previous else HISTORY_INSTRUCTIONS
+        prompt = summary_prompt(conversation_text(prep.messages_to_summarize), instructions,
+                                previous, focus)
+        calls.append(ask_summariser(stream, model, prompt, options, cap(0.8),
+                                    "high" if model.reasoning else None))
+    if split:
+        prompt = summary_prompt(conversation_text(prep.turn_prefix_messages),
+                                TURN_PREFIX_INSTRUCTIONS)
+        calls.append(ask_summariser(stream, model, prompt, options, cap(0.5)))
+    parts = await asyncio.gather(*calls)
+    for part in parts:
         if isinstance(part, SummaryError):
             return part
-    return f"{history}{SPLIT_SEPARATOR}{prefix}"
+    if not split:
+        return parts[0]
+    return f"{parts[0] if len(parts) == 2 else NO_PRIOR_HISTORY}{SPLIT_SEPARATOR}{parts[-1]}"
 
 
 async def compact(

@@ -21,7 +21,6 @@ from pi.coding_agent.compaction.compact import (
     SummaryError,
     ask_summariser,
     conversation_text,
-    summary_options,
     summary_prompt,
 )
 from pi.coding_agent.compaction.prepare import (
@@ -137,8 +136,7 @@ async def generate_branch_summary(
         return BranchSummary(NOTHING_TO_SUMMARIZE, [], [])
     prompt = branch_prompt(conversation_text(prep.messages), focus, replace_instructions)
     cap = min(BRANCH_SUMMARY_MAX_TOKENS, model.max_tokens)
-    answer = await ask_summariser(
-        stream, model, prompt, summary_options(options or StreamOptions(), cap, None))
+    answer = await ask_summariser(stream, model, prompt, options or StreamOptions(), cap)
     if isinstance(answer, SummaryError):
         return answer
     read_files, modified_files = compute_file_lists(prep.file_ops)
