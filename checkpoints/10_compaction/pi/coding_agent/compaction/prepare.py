@@ -19,10 +19,10 @@ from pi.coding_agent.compaction.cut_points import CutPoint, find_cut_point
 from pi.coding_agent.compaction.thresholds import CompactionSettings
 from pi.coding_agent.messages import AnyMessage, BranchSummaryMessage
 from pi.coding_agent.session.context import (
+    context_messages,
     latest_compaction,
     message_of,
     summary_of,
-    visible_entries,
 )
 from pi.coding_agent.session.entries import (
     BranchSummaryEntry,
@@ -119,18 +119,6 @@ class CompactionPreparation:
         return self.cut.is_split_turn
 
 
-def search_start(path: Sequence[SessionEntry], compaction_index: int) -> int:
-    """Where the new history begins: the previous compaction's first kept entry, or just
-    after the compaction when that entry is not on the path (or there is no compaction)."""
-    if compaction_index < 0:
-        return 0
-    compaction = path[compaction_index]
-    assert isinstance(compaction, CompactionEntry)
-    ids = [entry.id for entry in path]
-    first_kept = compaction.first_kept_entry_id
-    return ids.index(first_kept) if first_kept in ids else compaction_index + 1
-
-
 def summarised_messages(path: Sequence[SessionEntry], start: int, end: int) -> list[AnyMessage]:
     """The messages of `path[start:end]` a summary covers: an old compaction in the range is
     skipped, its summary reaches the model as the previous summary instead."""
@@ -139,47 +127,39 @@ def summarised_messages(path: Sequence[SessionEntry], start: int, end: int) -> l
     return [message for message in found if message is not None]
 
 
-def context_tokens_of(path: Sequence[SessionEntry]) -> int:
-    """The estimate for the context this path gives (summary + kept + newer), as Pi counts."""
-    compaction, shown = visible_entries(path)
-    messages: list[AnyMessage] = [summary_of(compaction)] if compaction is not None else []
-    messages += [message for entry in shown if (message := message_of(entry)) is not None]
-    return estimate_context_tokens(messages).tokens
-
-
-def collect_file_ops(previous: SessionEntry | None, messages: list[AnyMessage]) -> FileOps:
-    """Files from the previous compaction's lists (unless an extension wrote it) + tool calls."""
-    ops = FileOps()
-    if isinstance(previous, CompactionEntry) and not previous.from_hook:
-        add_details_ops(previous.details, ops)
-    for message in messages:
-        add_message_ops(message, ops)
-    return ops
-
-
 def prepare_compaction(
     path: Sequence[SessionEntry], settings: CompactionSettings
 ) -> CompactionPreparation | None:
     """Pi's `prepareCompaction`; None when the path ends in a compaction (nothing new)."""
     if not path or isinstance(path[-1], CompactionEntry):
         return None
-    previous_index = latest_compaction(path)
-    previous = path[previous_index] if previous_index >= 0 else None
-    start, end = search_start(path, previous_index), len(path)
-    cut = find_cut_point(path, start, end, settings.keep_recent_tokens)
+    latest = latest_compaction(path)
+    previous = path[latest] if latest >= 0 else None
+    start = 0  # the previous compaction's first kept entry, else just after it
+    if isinstance(previous, CompactionEntry):
+        ids = [entry.id for entry in path]
+        first_kept = previous.first_kept_entry_id
+        start = ids.index(first_kept) if first_kept in ids else latest + 1
+    cut = find_cut_point(path, start, len(path), settings.keep_recent_tokens)
     history_end = cut.turn_start_index if cut.is_split_turn else cut.first_kept_entry_index
     history = summarised_messages(path, start, history_end)
     prefix_range = (cut.turn_start_index, cut.first_kept_entry_index) if cut.is_split_turn else None
     prefix = summarised_messages(path, *prefix_range) if prefix_range else []
+    ops = FileOps()  # the previous lists (unless an extension wrote them), then tool calls
+    if isinstance(previous, CompactionEntry) and not previous.from_hook:
+        add_details_ops(previous.details, ops)
+    for message in history + prefix:
+        add_message_ops(message, ops)
     return CompactionPreparation(
         first_kept_entry_id=path[cut.first_kept_entry_index].id,
         cut=cut,
-        tokens_before=context_tokens_of(path),
+        tokens_before=estimate_context_tokens(
+            [message for _, message in context_messages(path)]).tokens,
         previous_summary=previous.summary if isinstance(previous, CompactionEntry) else None,
         messages_to_summarize=history,
         history_range=(start, history_end),
         turn_prefix_messages=prefix,
         turn_prefix_range=prefix_range,
-        file_ops=collect_file_ops(previous, history + prefix),
+        file_ops=ops,
         settings=settings,
     )

@@ -63,19 +63,18 @@ def build_context(tree: SessionTree, leaf_id: str | None) -> SessionContext:
         return SessionContext(None, 0, (), ())
     leaf = leaf_id if leaf_id in tree.by_id else tree.entries[-1].id
     path = tree.path_to(leaf)
-    compaction, shown = visible_entries(path)
-    messages: list[AnyMessage] = []
-    entry_ids: list[str] = []
-    if compaction is not None:
-        messages.append(summary_of(compaction))
-        entry_ids.append(compaction.id)
-    for entry in shown:
-        message = message_of(entry)
-        if message is not None:
-            messages.append(message)
-            entry_ids.append(entry.id)
+    pairs = context_messages(path)
     thinking, model = settings_on(path)
-    return SessionContext(leaf, len(path), tuple(messages), tuple(entry_ids), thinking, model)
+    return SessionContext(leaf, len(path), tuple(message for _, message in pairs),
+                          tuple(entry_id for entry_id, _ in pairs), thinking, model)
+
+
+def context_messages(path: Sequence[SessionEntry]) -> list[tuple[str, AnyMessage]]:
+    """(entry id, message) for each message a model is shown of the path."""
+    compaction, shown = visible_entries(path)
+    pairs = [(compaction.id, summary_of(compaction))] if compaction is not None else []
+    return pairs + [(entry.id, message) for entry in shown
+                    if (message := message_of(entry)) is not None]
 
 
 def latest_compaction(path: Sequence[SessionEntry]) -> int:
