@@ -252,8 +252,9 @@ def generate(seed: int, forward: bool = False, unknown_entries: bool = False) ->
 
 def write_course_tree(ops: list[Op], path: Path, seed: int) -> None:
     """Play `ops` with the course's SessionWriter (ids seeded, clock counting up)."""
-    from pi.coding_agent.messages import parse_coding_message
-    from pi.coding_agent.session.entries import SessionHeader
+    from pydantic import TypeAdapter
+
+    from pi.coding_agent.session.entries import SessionHeader, StoredMessage
     from pi.coding_agent.session.ids import iso_timestamp, random_ids
     from pi.coding_agent.session.writer import SessionWriter
 
@@ -272,7 +273,7 @@ def write_course_tree(ops: list[Op], path: Path, seed: int) -> None:
             writer.branch(None)
             continue
         if kind == "message":
-            new = writer.append_message(parse_coding_message(op["message"]))
+            new = writer.append_message(TypeAdapter(StoredMessage).validate_python(op["message"]))
         elif kind == "compaction":
             new = writer.append_compaction(op["summary"], ids[op["firstKept"]],
                                            op["tokensBefore"], op["details"],

@@ -9,19 +9,8 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
-from pydantic import ValidationError
-
-from pi.ai import (
-    AgentMessage,
-    AppMessage,
-    Message,
-    ProtocolError,
-    TextContent,
-    UserMessage,
-    parse_message,
-)
+from pi.ai import AgentMessage, AppMessage, Message, TextContent, UserMessage
 from pi.ai.content import Stored, UserBlock
-from pi.ai.messages import describe_error
 
 
 class BashExecutionMessage(Stored):
@@ -65,27 +54,9 @@ CodingMessage = (
     BashExecutionMessage | CustomMessage | BranchSummaryMessage | CompactionSummaryMessage
 )
 AnyMessage = AgentMessage | CodingMessage  # a message of a transcript
-CODING_ROLES: dict[str, type[CodingMessage]] = {
-    "bashExecution": BashExecutionMessage,
-    "custom": CustomMessage,
-    "branchSummary": BranchSummaryMessage,
-    "compactionSummary": CompactionSummaryMessage,
-}
-
 # Our own wording; Pi's texts differ (the reference data keeps them out on purpose).
 COMPACTION_LEAD = "The conversation so far was compacted. This summary replaces the earlier part:"
 BRANCH_LEAD = "Before returning here, the user explored another branch. Its summary:"
-
-
-def parse_coding_message(data: object, where: str = "message") -> AnyMessage:
-    """Like `parse_message`, but the coding agent's roles get their typed shapes."""
-    role = data.get("role") if isinstance(data, dict) else None
-    if isinstance(role, str) and role in CODING_ROLES:
-        try:
-            return CODING_ROLES[role].model_validate(data)
-        except ValidationError as error:
-            raise ProtocolError(describe_error(error, where)) from None
-    return parse_message(data, where)
 
 
 def bash_text(message: BashExecutionMessage) -> str:

@@ -122,16 +122,14 @@ def summary_of(compaction: CompactionEntry) -> CompactionSummaryMessage:
 def settings_on(path: Sequence[SessionEntry]) -> tuple[str, ModelRef | None]:
     """The thinking level and model in force at the end of the path: each set by the last
     entry that says so (a model change, or a reply, which names the model that wrote it)."""
-    thinking = next((entry for entry in reversed(path)
-                     if isinstance(entry, ThinkingLevelChangeEntry)), None)
-    says_model = next((entry for entry in reversed(path) if isinstance(entry, ModelChangeEntry)
-                       or (isinstance(entry, MessageEntry)
-                           and isinstance(entry.message, AssistantMessage))), None)
-    model = None
-    if isinstance(says_model, ModelChangeEntry):
-        model = ModelRef(says_model.provider, says_model.model_id)
-    elif isinstance(says_model, MessageEntry) and isinstance(says_model.message,
-                                                             AssistantMessage):
-        model = ModelRef(says_model.message.provider, says_model.message.model)
-    level = thinking.thinking_level if isinstance(thinking, ThinkingLevelChangeEntry) else "off"
-    return level, model
+    level: str | None = None
+    model: ModelRef | None = None
+    for entry in reversed(path):
+        if level is None and isinstance(entry, ThinkingLevelChangeEntry):
+            level = entry.thinking_level
+        elif model is None and isinstance(entry, ModelChangeEntry):
+            model = ModelRef(entry.provider, entry.model_id)
+        elif model is None and isinstance(entry, MessageEntry) and isinstance(
+                entry.message, AssistantMessage):
+            model = ModelRef(entry.message.provider, entry.message.model)
+    return level or "off", model

@@ -23,7 +23,6 @@ from pi.ai import AppMessage, AssistantMessage, ToolResultMessage, UserMessage
 from pi.ai.content import UserBlock, Wire
 from pi.ai.messages import describe_error
 from pi.coding_agent.messages import (
-    CODING_ROLES,
     BashExecutionMessage,
     BranchSummaryMessage,
     CompactionSummaryMessage,
@@ -54,7 +53,8 @@ class Entry(Wire):
     timestamp: str
 
 
-MESSAGE_ROLES = frozenset({"user", "assistant", "toolResult", *CODING_ROLES})
+MESSAGE_ROLES = frozenset({"user", "assistant", "toolResult", "bashExecution", "custom",
+                           "branchSummary", "compactionSummary"})
 
 
 def role_we_do_not_know(message: AppMessage) -> AppMessage:
