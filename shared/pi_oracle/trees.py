@@ -335,7 +335,7 @@ def cut_json(cut: Any) -> dict[str, Any]:
 
 
 def prepare_json(prep: Any) -> dict[str, Any] | None:
-    from pi.coding_agent.compaction.compact import serialize_conversation
+    from pi.coding_agent.compaction.prompts import serialize_conversation
     from pi.coding_agent.messages import convert_to_llm
     from pi.coding_agent.session.tokens import estimate_tokens
 

@@ -65,7 +65,6 @@ from pi.coding_agent.compaction.compact import (
     SummaryError,
     SummaryOptions,
     compact,
-    serialize_conversation,
 )
 from pi.coding_agent.compaction.cut_points import CutPoint, find_cut_point
 from pi.coding_agent.compaction.prepare import (
@@ -75,6 +74,7 @@ from pi.coding_agent.compaction.prepare import (
     format_file_operations,
     prepare_compaction,
 )
+from pi.coding_agent.compaction.prompts import serialize_conversation
 from pi.coding_agent.compaction.thresholds import (
     DEFAULT_COMPACTION_SETTINGS,
     CompactionSettings,

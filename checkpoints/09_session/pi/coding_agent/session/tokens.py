@@ -31,7 +31,7 @@ IMAGE_CHARS = 4800  # Pi: "estimate images as 4000 chars, or 1200 tokens" (it ad
 
 def js_length(text: str) -> int:
     """JavaScript's `text.length`: UTF-16 code units, not Python's code points."""
-    return len(text) if text.isascii() else len(text.encode("utf-16-le", "surrogatepass")) // 2
+    return len(text.encode("utf-16-le", "surrogatepass")) // 2
 
 
 def estimate_tokens(message: AnyMessage) -> int:

@@ -12,11 +12,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from pi.ai import Model, StreamFunction, StreamOptions
-from pi.coding_agent.compaction.compact import (
+from pi.coding_agent.compaction.compact import SummaryError, ask_summariser
+from pi.coding_agent.compaction.prompts import (
     BRANCH_INSTRUCTIONS,
     BRANCH_PREAMBLE,
-    SummaryError,
-    ask_summariser,
     conversation_text,
     summary_prompt,
 )

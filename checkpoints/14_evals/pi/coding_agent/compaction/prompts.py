@@ -1,0 +1,184 @@
+"""What the summariser reads: the conversation as one transcript, and our instructions.
+
+Sent as real messages, a conversation invites the model to answer its last question; as a
+transcript (`[User]:`, `[Assistant]:` …, long tool results cut) inside one user message, it is
+a document to summarise. The wording of the instructions is ours; the shape is Pi's.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from pi.ai import AssistantMessage, Message, TextContent, UserMessage
+from pi.ai.content import ThinkingContent, ToolCall
+from pi.ai.messages import json_text
+from pi.coding_agent.messages import AnyMessage, convert_to_llm
+from pi.coding_agent.session.tokens import js_length
+
+TOOL_RESULT_MAX_CHARS = 2000
+
+
+def js_json(value: Any) -> str:
+    """`JSON.stringify(value)`: compact, non-ASCII kept, integral floats without `.0`."""
+    return json_text(integral(value))
+
+
+def integral(value: Any) -> Any:
+    if isinstance(value, float) and value.is_integer():
+        return int(value)
+    if isinstance(value, dict):
+        return {key: integral(item) for key, item in value.items()}
+    if isinstance(value, list):
+        return [integral(item) for item in value]
+    return value
+
+
+def js_slice(text: str, units: int) -> str:
+    """`text.slice(0, units)` in JavaScript: the first `units` UTF-16 code units."""
+    data = text.encode("utf-16-le", "surrogatepass")[: units * 2]
+    return data.decode("utf-16-le", "surrogatepass")
+
+
+def truncate_for_summary(text: str, limit: int = TOOL_RESULT_MAX_CHARS) -> str:
+    length = js_length(text)
+    if length <= limit:
+        return text
+    return f"{js_slice(text, limit)}\n\n[... {length - limit} more characters truncated]"
+
+
+def joined_text(content: str | Sequence[object]) -> str:
+    if isinstance(content, str):
+        return content
+    return "".join(block.text for block in content if isinstance(block, TextContent))
+
+
+def tool_call_text(call: ToolCall) -> str:
+    arguments = ", ".join(f"{key}={js_json(value)}" for key, value in call.arguments.items())
+    return f"{call.name}({arguments})"
+
+
+def assistant_parts(message: AssistantMessage) -> list[str]:
+    """Thinking, then text, then tool calls: each kind becomes one labelled part."""
+    thinking = [b.thinking for b in message.content if isinstance(b, ThinkingContent)]
+    texts = [b.text for b in message.content if isinstance(b, TextContent)]
+    calls = [tool_call_text(b) for b in message.content if isinstance(b, ToolCall)]
+    parts = []
+    if thinking:
+        parts.append("[Assistant thinking]: " + "\n".join(thinking))
+    if texts:
+        parts.append("[Assistant]: " + "\n".join(texts))
+    if calls:
+        parts.append("[Assistant tool calls]: " + "; ".join(calls))
+    return parts
+
+
+def serialize_conversation(messages: Sequence[Message]) -> str:
+    """Pi's `serializeConversation`, byte for byte: labelled parts joined by blank lines."""
+    parts: list[str] = []
+    for message in messages:
+        if isinstance(message, AssistantMessage):
+            parts.extend(assistant_parts(message))
+            continue
+        text = joined_text(message.content)
+        if text and isinstance(message, UserMessage):
+            parts.append(f"[User]: {text}")
+        elif text:
+            parts.append(f"[Tool result]: {truncate_for_summary(text)}")
+    return "\n\n".join(parts)
+
+
+SYSTEM_PROMPT = (
+    "You write checkpoint summaries of coding sessions. You are given a transcript of a user "
+    "working with a coding assistant. Do not carry on that conversation and do not answer "
+    "anything it asks: reply with the summary in the requested layout and nothing else."
+)
+
+CHECKPOINT_LAYOUT = """## Goal
+What the user wants done; several goals if the session moved between tasks.
+
+## Constraints & Preferences
+- Requirements, limits and preferences the user stated, or "(none)"
+
+## Progress
+### Done
+- [x] Work that is finished
+
+### In Progress
+- [ ] Work that was started and is not finished
+
+### Blocked
+- What stops the work, if anything
+
+## Key Decisions
+- **The decision**: why it was made
+
+## Next Steps
+1. What to do next, in order"""
+
+CRITICAL_CONTEXT = (
+    "\n\n## Critical Context\n"
+    '- Facts, data or references the next assistant cannot do without, or "(none)"'
+)
+
+BE_EXACT = (
+    "\n\nBe brief in every section. Copy file paths, function names and error messages exactly."
+)
+
+HISTORY_INSTRUCTIONS = (
+    "Summarise the conversation above as a checkpoint that another assistant will use to "
+    "continue the work. Use exactly this layout:\n\n"
+    + CHECKPOINT_LAYOUT + CRITICAL_CONTEXT + BE_EXACT
+)
+
+UPDATE_INSTRUCTIONS = (
+    "The conversation above continues the work described in <previous-summary>. Write the "
+    "updated checkpoint. Keep everything from the previous summary that still holds; add what "
+    "the new messages did, found and decided; move items that are now finished from In "
+    "Progress to Done; revise Next Steps; drop only what no longer matters. Use exactly this "
+    "layout:\n\n" + CHECKPOINT_LAYOUT + CRITICAL_CONTEXT + BE_EXACT
+)
+
+TURN_PREFIX_INSTRUCTIONS = """The conversation above is only the beginning of one long turn; \
+the rest of that turn is kept word for word after this summary. Summarise the beginning so \
+that the kept part makes sense on its own:
+
+## Original Request
+What the user asked for in this turn.
+
+## Early Progress
+- What was done and decided before the kept part
+
+## Context for Suffix
+- What a reader needs to follow the kept part
+
+Keep it short, and only what the kept part needs."""
+
+BRANCH_INSTRUCTIONS = (
+    "Summarise the conversation above: a branch the user worked on and then left, so that "
+    "the work can be picked up again later. Use exactly this layout:\n\n"
+    + CHECKPOINT_LAYOUT + BE_EXACT
+)
+
+BRANCH_PREAMBLE = (
+    "Before coming back to this point, the user followed another branch of the conversation.\n"
+    "What happened there:\n\n"
+)
+
+
+def summary_prompt(
+    conversation: str, instructions: str, previous: str | None = None, focus: str | None = None
+) -> str:
+    """The one user message of a summary request, in Pi's order of parts."""
+    text = f"<conversation>\n{conversation}\n</conversation>\n\n"
+    if previous:
+        text += f"<previous-summary>\n{previous}\n</previous-summary>\n\n"
+    if focus:
+        instructions = f"{instructions}\n\nAdditional focus: {focus}"
+    return text + instructions
+
+
+
+
+def conversation_text(messages: list[AnyMessage]) -> str:
+    return serialize_conversation(convert_to_llm(messages))
