@@ -252,8 +252,9 @@ def generate(seed: int, forward: bool = False, unknown_entries: bool = False) ->
 
 def write_course_tree(ops: list[Op], path: Path, seed: int) -> None:
     """Play `ops` with the course's SessionWriter (ids seeded, clock counting up)."""
-    from pi.coding_agent.messages import parse_coding_message
-    from pi.coding_agent.session.entries import SessionHeader
+    from pydantic import TypeAdapter
+
+    from pi.coding_agent.session.entries import SessionHeader, StoredMessage
     from pi.coding_agent.session.ids import iso_timestamp, random_ids
     from pi.coding_agent.session.writer import SessionWriter
 
@@ -272,7 +273,7 @@ def write_course_tree(ops: list[Op], path: Path, seed: int) -> None:
             writer.branch(None)
             continue
         if kind == "message":
-            new = writer.append_message(parse_coding_message(op["message"]))
+            new = writer.append_message(TypeAdapter(StoredMessage).validate_python(op["message"]))
         elif kind == "compaction":
             new = writer.append_compaction(op["summary"], ids[op["firstKept"]],
                                            op["tokensBefore"], op["details"],
@@ -334,7 +335,7 @@ def cut_json(cut: Any) -> dict[str, Any]:
 
 
 def prepare_json(prep: Any) -> dict[str, Any] | None:
-    from pi.coding_agent.compaction.serialize import serialize_conversation
+    from pi.coding_agent.compaction.prompts import serialize_conversation
     from pi.coding_agent.messages import convert_to_llm
     from pi.coding_agent.session.tokens import estimate_tokens
 
@@ -358,10 +359,10 @@ def prepare_json(prep: Any) -> dict[str, Any] | None:
 def course_facts(path: Path) -> dict[str, Any]:
     """What the course reads from one file, in the shape oracle.mjs gives for Pi's reading."""
     from pi.coding_agent.compaction.cut_points import find_cut_point
-    from pi.coding_agent.compaction.prepare import latest_compaction_index, prepare_compaction
+    from pi.coding_agent.compaction.prepare import prepare_compaction
     from pi.coding_agent.compaction.thresholds import CompactionSettings
     from pi.coding_agent.messages import convert_to_llm
-    from pi.coding_agent.session.context import build_context
+    from pi.coding_agent.session.context import build_context, latest_compaction
     from pi.coding_agent.session.reader import read_session
     from pi.coding_agent.session.tokens import estimate_context_tokens, estimate_tokens
 
@@ -374,7 +375,7 @@ def course_facts(path: Path) -> dict[str, Any]:
         messages = list(context.messages)
         estimate = estimate_context_tokens(messages)
         entries = tree.path_to(leaf)
-        after = latest_compaction_index(entries) + 1
+        after = latest_compaction(entries) + 1
         model = context.model
         facts["leaves"][leaf] = {
             "thinkingLevel": context.thinking_level,

@@ -16,7 +16,7 @@ from course.session_cli import session_app
 from pi.ai import AssistantMessage, ToolCall, UserMessage
 from pi.coding_agent.session.context import build_context
 from pi.coding_agent.session.entries import MessageEntry, UnknownEntry
-from pi.coding_agent.session.fork import fork_session
+from pi.coding_agent.session.writer import fork_session
 from pi.coding_agent.session.ids import fixed_clock, sequential_ids
 from pi.coding_agent.session.reader import read_session
 from pi.coding_agent.session.writer import SessionWriter

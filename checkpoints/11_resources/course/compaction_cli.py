@@ -23,7 +23,7 @@ from rich.text import Text
 
 from pi.coding_agent.compaction import thresholds
 from pi.coding_agent.compaction.cut_points import find_cut_point
-from pi.coding_agent.compaction.prepare import latest_compaction_index
+from pi.coding_agent.session.context import latest_compaction
 from pi.coding_agent.session.entries import SessionEntry
 from pi.coding_agent.session.errors import SessionError
 from pi.coding_agent.session.reader import read_session
@@ -40,7 +40,7 @@ def fail(text: str) -> typer.Exit:
 
 def cut_report(path: Sequence[SessionEntry], keep_recent: int) -> dict[str, Any] | None:
     """The cut a compaction at the end of `path` would make; None if it ends in a compaction."""
-    start = latest_compaction_index(path) + 1
+    start = latest_compaction(path) + 1
     if start >= len(path):
         return None
     point = find_cut_point(path, start, len(path), keep_recent)

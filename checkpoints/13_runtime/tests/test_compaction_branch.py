@@ -6,7 +6,7 @@ import asyncio
 from typing import Any
 
 import pytest
-from compaction_reference import MOCK, Recorder, load
+from compaction_reference import MOCK, Recorder, describe_prompt, load
 
 from mock_model import MockModel, fail, text, turn
 from pi.ai import AbortController, Model, StreamOptions
@@ -16,9 +16,9 @@ from pi.coding_agent.compaction.branch_summary import (
     generate_branch_summary,
     prepare_branch_entries,
 )
-from pi.coding_agent.compaction.file_ops import compute_file_lists
-from pi.coding_agent.compaction.prompts import BRANCH_PREAMBLE, describe_prompt
-from pi.coding_agent.compaction.summarize import SummaryError
+from pi.coding_agent.compaction.compact import SummaryError
+from pi.coding_agent.compaction.prepare import compute_file_lists
+from pi.coding_agent.compaction.prompts import BRANCH_PREAMBLE
 from pi.coding_agent.session.context import build_context
 from pi.coding_agent.session.ids import fixed_clock, sequential_ids
 from pi.coding_agent.session.reader import read_session

@@ -15,9 +15,13 @@ import pytest
 from compaction_reference import Reference, load
 
 from pi.ai import AssistantMessage, TextContent, Usage, UserMessage
-from pi.coding_agent.compaction.file_ops import compute_file_lists, format_file_operations
-from pi.coding_agent.compaction.prepare import CompactionPreparation, prepare_compaction
-from pi.coding_agent.compaction.serialize import serialize_conversation
+from pi.coding_agent.compaction.prepare import (
+    CompactionPreparation,
+    compute_file_lists,
+    format_file_operations,
+    prepare_compaction,
+)
+from pi.coding_agent.compaction.prompts import serialize_conversation
 from pi.coding_agent.compaction.thresholds import CompactionSettings
 from pi.coding_agent.messages import convert_to_llm
 from pi.coding_agent.session.context import build_context, summary_of

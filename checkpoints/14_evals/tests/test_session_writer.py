@@ -25,7 +25,7 @@ from pi.ai import (
 from pi.coding_agent.session.context import build_context
 from pi.coding_agent.session.entries import LabelEntry
 from pi.coding_agent.session.errors import SessionError
-from pi.coding_agent.session.fork import fork_session
+from pi.coding_agent.session.writer import fork_session
 from pi.coding_agent.session.ids import fixed_clock, sequential_ids
 from pi.coding_agent.session.reader import read_session
 from pi.coding_agent.session.storage import start_session
@@ -305,6 +305,7 @@ def test_a_fork_holds_only_the_path_and_its_labels(data_dir: Path, tmp_path: Pat
     assert [e.id for e in copy.entries[:-1]] == path_ids
     assert isinstance(copy.entries[-1], LabelEntry) and copy.tree.labels == {"3c9f5f28": "start"}
     assert len(copy.tree.children(None)) == 1, "the entry below the dropped label is relinked"
+    assert forked.tree.entries == copy.entries, "the fork's own tree is what it wrote"
     before, after = build_context(original.tree, "4bf4d3dd"), build_context(copy.tree, "4bf4d3dd")
     assert (after.messages, after.entry_ids) == (before.messages, before.entry_ids)
     clone = fork_session(w, tmp_path / "clone.jsonl", "clone-1")  # at the current leaf

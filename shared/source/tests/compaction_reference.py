@@ -9,8 +9,10 @@ function keeps each request with its options, to compare with `compactDryRun.llm
 
 from __future__ import annotations
 
+import hashlib
 import json
 import random
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -18,10 +20,10 @@ from typing import Any
 from mock_model import MockModel, text, turn
 from pi.ai import Context, MockProvider, Model, Providers, StreamOptions, TextContent
 from pi.ai.stream import AssistantMessageEventStream
-from pi.coding_agent.compaction.prompts import describe_prompt
 from pi.coding_agent.session.entries import SessionEntry
 from pi.coding_agent.session.ids import random_ids
 from pi.coding_agent.session.reader import LoadedSession, read_session
+from pi.coding_agent.session.tokens import js_length
 
 HISTORY_REPLY = "<<HISTORY_SUMMARY_FROM_LLM>>"
 PREFIX_REPLY = "<<TURN_PREFIX_SUMMARY_FROM_LLM>>"
@@ -97,3 +99,24 @@ def pi_call_structure(call: dict[str, Any]) -> dict[str, Any]:
             "previousSummarySha256": prompt["previousSummarySha256"],
             "instructionHeadings": prompt["instructionHeadings"],
             "hasAdditionalFocusLine": prompt["hasAdditionalFocusLine"]}
+
+
+def sha256(text: str) -> str:
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+def describe_prompt(prompt: str) -> dict[str, Any]:
+    """The structure of a summary request, as the reference data records it for Pi's."""
+    conversation = re.match(r"<conversation>\n(.*)\n</conversation>", prompt, re.DOTALL)
+    previous = re.search(r"\n\n<previous-summary>\n(.*)\n</previous-summary>", prompt, re.DOTALL)
+    rest_start = previous.end() if previous else conversation.end() if conversation else 0
+    instructions = prompt[rest_start:]
+    return {
+        "totalChars": js_length(prompt),
+        "startsWithConversationTag": prompt.startswith("<conversation>\n"),
+        "conversationChars": js_length(conversation[1]) if conversation else None,
+        "conversationSha256": sha256(conversation[1]) if conversation else None,
+        "previousSummarySha256": sha256(previous[1]) if previous else None,
+        "instructionHeadings": re.findall(r"^#{2,3} .*$", instructions, re.MULTILINE),
+        "hasAdditionalFocusLine": "\n\nAdditional focus: " in instructions,
+    }

@@ -8,6 +8,7 @@ show that the context shrank while the file lost nothing.
 """
 
 import asyncio
+import re
 import tempfile
 import textwrap
 from pathlib import Path
@@ -18,7 +19,6 @@ from pi.ai import AbortController, MockProvider, Model, Providers, UserMessage
 from pi.coding_agent import Workspace, read_only_tools
 from pi.coding_agent.compaction.compact import CompactionResult, compact
 from pi.coding_agent.compaction.prepare import prepare_compaction
-from pi.coding_agent.compaction.prompts import describe_prompt
 from pi.coding_agent.compaction.thresholds import (
     CompactionSettings,
     compaction_threshold,
@@ -28,7 +28,7 @@ from pi.coding_agent.messages import convert_to_llm
 from pi.coding_agent.session.entries import SessionHeader
 from pi.coding_agent.session.ids import fixed_clock, sequential_ids
 from pi.coding_agent.session.reader import read_session
-from pi.coding_agent.session.tokens import estimate_context_tokens, estimate_tokens
+from pi.coding_agent.session.tokens import estimate_context_tokens, estimate_tokens, js_length
 from pi.coding_agent.session.writer import SessionWriter
 
 WINDOW = 12_000
@@ -106,11 +106,13 @@ async def compact_now(writer: SessionWriter) -> CompactionResult:
 
     result = await compact(prep, MODEL, stream)
     for number, (request, cap) in enumerate(zip(summariser.requests, caps, strict=True), start=1):
-        shape = describe_prompt(request["messages"][0]["content"][0]["text"])
-        print(f"  request {number}: maxTokens {cap}, {shape['totalChars']:,} chars, "
-              f"conversation {shape['conversationChars']:,} chars, previous summary: "
-              f"{'yes' if shape['previousSummarySha256'] else 'no'}")
-        print(f"    headings: {', '.join(shape['instructionHeadings'])}")
+        prompt = request["messages"][0]["content"][0]["text"]
+        conversation = prompt[len("<conversation>\n"):prompt.index("\n</conversation>")]
+        print(f"  request {number}: maxTokens {cap}, {js_length(prompt):,} chars, "
+              f"conversation {js_length(conversation):,} chars, previous summary: "
+              f"{'yes' if '<previous-summary>' in prompt else 'no'}")
+        headings = re.findall(r"^#{2,3} .*$", prompt.split("</conversation>")[-1], re.MULTILINE)
+        print(f"    headings: {', '.join(headings)}")
     assert isinstance(result, CompactionResult)
     return result
 

@@ -42,10 +42,8 @@ from pi.coding_agent.messages import (
 from pi.coding_agent.session.context import ModelRef, SessionContext, build_context
 from pi.coding_agent.session.entries import SessionEntry, SessionHeader
 from pi.coding_agent.session.errors import SessionError
-from pi.coding_agent.session.fork import fork_session
 from pi.coding_agent.session.ids import fixed_clock, random_ids, sequential_ids
-from pi.coding_agent.session.migrate import migrate_file
-from pi.coding_agent.session.reader import LoadedSession, read_session
+from pi.coding_agent.session.reader import LoadedSession, migrate_file, read_session
 from pi.coding_agent.session.storage import sessions_root, start_session
 from pi.coding_agent.session.tokens import (
     ContextTokens,
@@ -54,7 +52,7 @@ from pi.coding_agent.session.tokens import (
     estimate_tokens,
 )
 from pi.coding_agent.session.tree import SessionTree
-from pi.coding_agent.session.writer import SessionWriter
+from pi.coding_agent.session.writer import SessionWriter, fork_session
 
 __all__ = [
     "DEFAULT_MAX_BYTES",

@@ -42,10 +42,8 @@ from pi.coding_agent.messages import (
 from pi.coding_agent.session.context import ModelRef, SessionContext, build_context
 from pi.coding_agent.session.entries import SessionEntry, SessionHeader
 from pi.coding_agent.session.errors import SessionError
-from pi.coding_agent.session.fork import fork_session
 from pi.coding_agent.session.ids import fixed_clock, random_ids, sequential_ids
-from pi.coding_agent.session.migrate import migrate_file
-from pi.coding_agent.session.reader import LoadedSession, read_session
+from pi.coding_agent.session.reader import LoadedSession, migrate_file, read_session
 from pi.coding_agent.session.storage import sessions_root, start_session
 from pi.coding_agent.session.tokens import (
     ContextTokens,
@@ -54,7 +52,7 @@ from pi.coding_agent.session.tokens import (
     estimate_tokens,
 )
 from pi.coding_agent.session.tree import SessionTree
-from pi.coding_agent.session.writer import SessionWriter
+from pi.coding_agent.session.writer import SessionWriter, fork_session
 
 from pi.coding_agent.compaction.branch_summary import (
     BranchSummary,
@@ -62,12 +60,21 @@ from pi.coding_agent.compaction.branch_summary import (
     generate_branch_summary,
     prepare_branch_entries,
 )
-from pi.coding_agent.compaction.compact import CompactionResult, compact
+from pi.coding_agent.compaction.compact import (
+    CompactionResult,
+    SummaryError,
+    SummaryOptions,
+    compact,
+)
 from pi.coding_agent.compaction.cut_points import CutPoint, find_cut_point
-from pi.coding_agent.compaction.file_ops import FileOps, compute_file_lists, format_file_operations
-from pi.coding_agent.compaction.prepare import CompactionPreparation, prepare_compaction
-from pi.coding_agent.compaction.serialize import serialize_conversation
-from pi.coding_agent.compaction.summarize import SummaryError, SummaryOptions
+from pi.coding_agent.compaction.prepare import (
+    CompactionPreparation,
+    FileOps,
+    compute_file_lists,
+    format_file_operations,
+    prepare_compaction,
+)
+from pi.coding_agent.compaction.prompts import serialize_conversation
 from pi.coding_agent.compaction.thresholds import (
     DEFAULT_COMPACTION_SETTINGS,
     CompactionSettings,

@@ -28,7 +28,7 @@ from pi.coding_agent.runtime.events import AutoCompactionEnd, AutoCompactionStar
 from pi.coding_agent.runtime.runtime import Runtime, RuntimePoisoned
 from pi.coding_agent.session.entries import MessageEntry
 from pi.coding_agent.session.errors import SessionError
-from pi.coding_agent.session.fork import fork_session
+from pi.coding_agent.session.writer import fork_session
 from pi.coding_agent.session.ids import iso_timestamp
 from pi.coding_agent.session.show import entry_kind, preview, row_parts, tree_rows
 from pi.coding_agent.session.storage import free_path, session_file_name

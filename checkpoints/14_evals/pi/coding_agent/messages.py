@@ -1,30 +1,16 @@
 """The coding agent's own message roles, and what a model is shown for each.
 
-Pi's coding agent keeps more in its transcript than a model can read: shell commands the
-user ran (`!cmd`), messages from extensions, and summaries of branches and compactions. They
-are stored as they are, and turned into plain user messages only when a request is built
-(`convert_to_llm`), so the history says what happened and the request says what the model
-needs. To pi.ai these roles are opaque AppMessages; here they get their real shapes (a field a
-newer Pi adds to one of them is kept, as in pi.ai).
+Shell commands the user ran (`!cmd`), extension messages and summaries are stored as they are
+and become plain user messages only when a request is built (`convert_to_llm`). To pi.ai
+they are opaque AppMessages; here they get their real shapes.
 """
 
 from __future__ import annotations
 
 from typing import Any, Literal
 
-from pydantic import ValidationError
-
-from pi.ai import (
-    AgentMessage,
-    AppMessage,
-    Message,
-    ProtocolError,
-    TextContent,
-    UserMessage,
-    parse_message,
-)
+from pi.ai import AgentMessage, AppMessage, Message, TextContent, UserMessage
 from pi.ai.content import Stored, UserBlock
-from pi.ai.messages import describe_error
 
 
 class BashExecutionMessage(Stored):
@@ -67,27 +53,10 @@ class CompactionSummaryMessage(Stored):
 CodingMessage = (
     BashExecutionMessage | CustomMessage | BranchSummaryMessage | CompactionSummaryMessage
 )
-CODING_ROLES: dict[str, type[CodingMessage]] = {
-    "bashExecution": BashExecutionMessage,
-    "custom": CustomMessage,
-    "branchSummary": BranchSummaryMessage,
-    "compactionSummary": CompactionSummaryMessage,
-}
-
+AnyMessage = AgentMessage | CodingMessage  # a message of a transcript
 # Our own wording; Pi's texts differ (the reference data keeps them out on purpose).
 COMPACTION_LEAD = "The conversation so far was compacted. This summary replaces the earlier part:"
 BRANCH_LEAD = "Before returning here, the user explored another branch. Its summary:"
-
-
-def parse_coding_message(data: object, where: str = "message") -> AgentMessage | CodingMessage:
-    """Like `parse_message`, but the coding agent's roles get their typed shapes."""
-    role = data.get("role") if isinstance(data, dict) else None
-    if isinstance(role, str) and role in CODING_ROLES:
-        try:
-            return CODING_ROLES[role].model_validate(data)
-        except ValidationError as error:
-            raise ProtocolError(describe_error(error, where)) from None
-    return parse_message(data, where)
 
 
 def bash_text(message: BashExecutionMessage) -> str:
@@ -104,27 +73,25 @@ def bash_text(message: BashExecutionMessage) -> str:
     return "\n\n".join([head, *notes])
 
 
-def as_user(text: str, timestamp: int) -> UserMessage:
-    return UserMessage(content=(TextContent(text=text),), timestamp=timestamp)
-
-
-def convert_to_llm(messages: list[AgentMessage | CodingMessage]) -> tuple[Message, ...]:
+def convert_to_llm(messages: list[AnyMessage]) -> tuple[Message, ...]:
     """What a model is sent for a transcript: coding roles become user messages, in place."""
     out: list[Message] = []
     for message in messages:
+        content: str | tuple[UserBlock, ...]
         if isinstance(message, BashExecutionMessage):
-            if not message.exclude_from_context:
-                out.append(as_user(bash_text(message), message.timestamp))
+            if message.exclude_from_context:
+                continue
+            content = bash_text(message)
         elif isinstance(message, CustomMessage):
             content = message.content
-            blocks = (TextContent(text=content),) if isinstance(content, str) else content
-            out.append(UserMessage(content=blocks, timestamp=message.timestamp))
         elif isinstance(message, BranchSummaryMessage):
-            text = f"{BRANCH_LEAD}\n\n<summary>\n{message.summary}</summary>"
-            out.append(as_user(text, message.timestamp))
+            content = f"{BRANCH_LEAD}\n\n<summary>\n{message.summary}</summary>"
         elif isinstance(message, CompactionSummaryMessage):
-            text = f"{COMPACTION_LEAD}\n\n<summary>\n{message.summary}\n</summary>"
-            out.append(as_user(text, message.timestamp))
-        elif not isinstance(message, AppMessage):
-            out.append(message)
+            content = f"{COMPACTION_LEAD}\n\n<summary>\n{message.summary}\n</summary>"
+        else:
+            if not isinstance(message, AppMessage):
+                out.append(message)
+            continue
+        blocks = (TextContent(text=content),) if isinstance(content, str) else content
+        out.append(UserMessage(content=blocks, timestamp=message.timestamp))
     return tuple(out)

@@ -1,14 +1,10 @@
-"""Where entry ids and timestamps come from, always injected.
-
-Pi gives every entry an 8-hex-digit id from a random UUID and stamps it with the wall clock.
-Here both are parameters: a test or a demo passes a counter and a fixed clock and gets the same
-file byte for byte on every run; a real runtime passes `random_ids(random.Random())` and a
-clock reading the system time. Timestamps are written the way JavaScript writes them
-(`2026-11-30T16:31:02.345Z`), because real Pi reads these files too.
+"""Entry ids and the clock, always injected (a test gets the same file byte for byte on
+every run), and timestamps written as JavaScript writes them, because Pi reads them too.
 """
 
 from __future__ import annotations
 
+import itertools
 import random
 from collections.abc import Callable, Container
 from datetime import UTC, datetime, timedelta
@@ -23,14 +19,8 @@ MAX_TRIES = 100  # Pi's generateId tries 100 random ids before giving up
 
 def sequential_ids(start: int = 1) -> IdSource:
     """Ids 00000001, 00000002, …: deterministic, for tests, demos and migrating old files."""
-    counter = start - 1
-
-    def next_id() -> str:
-        nonlocal counter
-        counter += 1
-        return f"{counter:08x}"
-
-    return next_id
+    counter = itertools.count(start)
+    return lambda: f"{next(counter):08x}"
 
 
 def random_ids(rng: random.Random) -> IdSource:
@@ -64,11 +54,4 @@ def ms_from_iso(text: str) -> int:
 
 def fixed_clock(start_ms: int, step_ms: int = 1) -> Clock:
     """A clock that starts at `start_ms` and advances `step_ms` at every reading."""
-    now = start_ms - step_ms
-
-    def read() -> int:
-        nonlocal now
-        now += step_ms
-        return now
-
-    return read
+    return itertools.count(start_ms, step_ms).__next__

@@ -1,13 +1,8 @@
 """What a model is shown for one leaf of the session tree (Pi's buildSessionContext).
 
-The context is the path from the root to the leaf, read in order. Settings entries on the
-path decide the thinking level and the model (every assistant reply also says which model
-wrote it). Entries that carry a message contribute it. A compaction on the path replaces
-everything before it with its summary, except the entries it chose to keep (from
-`firstKeptEntryId` on); only the latest compaction counts. Error and aborted replies stay in
-the context: a provider skips them when it builds a request, the session never hides them.
-Each message remembers the entry it came from, so a caller can go back from the context to
-the tree (the command line shows it; compaction needs it to choose where to cut).
+The path root → leaf, in order: entries that carry a message contribute it, the latest
+compaction replaces what it summarised, settings entries decide the thinking level and model.
+Error and aborted replies stay (a provider skips them). Each message keeps its entry's id.
 """
 
 from __future__ import annotations
@@ -15,10 +10,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from pi.ai import AgentMessage, AssistantMessage, Message
+from pi.ai import AssistantMessage, Message
 from pi.coding_agent.messages import (
+    AnyMessage,
     BranchSummaryMessage,
-    CodingMessage,
     CompactionSummaryMessage,
     CustomMessage,
     convert_to_llm,
@@ -34,9 +29,6 @@ from pi.coding_agent.session.entries import (
 )
 from pi.coding_agent.session.ids import ms_from_iso
 from pi.coding_agent.session.tree import SessionTree
-
-ContextMessage = AgentMessage | CodingMessage
-
 
 @dataclass(frozen=True)
 class ModelRef:
@@ -55,7 +47,7 @@ class SessionContext:
 
     leaf_id: str | None
     path_length: int
-    messages: tuple[ContextMessage, ...]
+    messages: tuple[AnyMessage, ...]
     entry_ids: tuple[str, ...]
     thinking_level: str = "off"
     model: ModelRef | None = None
@@ -71,19 +63,18 @@ def build_context(tree: SessionTree, leaf_id: str | None) -> SessionContext:
         return SessionContext(None, 0, (), ())
     leaf = leaf_id if leaf_id in tree.by_id else tree.entries[-1].id
     path = tree.path_to(leaf)
-    compaction, shown = visible_entries(path)
-    messages: list[ContextMessage] = []
-    entry_ids: list[str] = []
-    if compaction is not None:
-        messages.append(summary_of(compaction))
-        entry_ids.append(compaction.id)
-    for entry in shown:
-        message = message_of(entry)
-        if message is not None:
-            messages.append(message)
-            entry_ids.append(entry.id)
+    pairs = context_messages(path)
     thinking, model = settings_on(path)
-    return SessionContext(leaf, len(path), tuple(messages), tuple(entry_ids), thinking, model)
+    return SessionContext(leaf, len(path), tuple(message for _, message in pairs),
+                          tuple(entry_id for entry_id, _ in pairs), thinking, model)
+
+
+def context_messages(path: Sequence[SessionEntry]) -> list[tuple[str, AnyMessage]]:
+    """(entry id, message) for each message a model is shown of the path."""
+    compaction, shown = visible_entries(path)
+    pairs = [(compaction.id, summary_of(compaction))] if compaction is not None else []
+    return pairs + [(entry.id, message) for entry in shown
+                    if (message := message_of(entry)) is not None]
 
 
 def latest_compaction(path: Sequence[SessionEntry]) -> int:
@@ -94,12 +85,9 @@ def latest_compaction(path: Sequence[SessionEntry]) -> int:
 def visible_entries(
     path: Sequence[SessionEntry],
 ) -> tuple[CompactionEntry | None, Sequence[SessionEntry]]:
-    """The latest compaction on the path (or None) and the entries shown after its summary.
-
-    With no compaction, that is the whole path. With one, it is the entries before it from
-    the one whose id is `firstKeptEntryId` (none, when that id is not before it on the
-    path), followed by every entry after the compaction.
-    """
+    """The latest compaction on the path (or None) and the entries shown after its summary:
+    the whole path without one; with one, the entries before it from `firstKeptEntryId` on
+    (none, when that id is not before it on the path), then every entry after it."""
     latest = latest_compaction(path)
     if latest < 0:
         return None, path
@@ -111,7 +99,7 @@ def visible_entries(
     return compaction, kept + list(path[latest + 1:])
 
 
-def message_of(entry: SessionEntry) -> ContextMessage | None:
+def message_of(entry: SessionEntry) -> AnyMessage | None:
     """The message an entry puts into a context, if any (compactions are handled apart)."""
     if isinstance(entry, MessageEntry):
         return entry.message
@@ -132,21 +120,16 @@ def summary_of(compaction: CompactionEntry) -> CompactionSummaryMessage:
 
 
 def settings_on(path: Sequence[SessionEntry]) -> tuple[str, ModelRef | None]:
-    """The thinking level and model in force at the end of the path.
-
-    Each is set by the last entry on the path that says so (a model change, or a reply,
-    which names the model that wrote it), so the path is read backwards.
-    """
-    thinking = next((entry for entry in reversed(path)
-                     if isinstance(entry, ThinkingLevelChangeEntry)), None)
-    says_model = next((entry for entry in reversed(path) if isinstance(entry, ModelChangeEntry)
-                       or (isinstance(entry, MessageEntry)
-                           and isinstance(entry.message, AssistantMessage))), None)
-    model = None
-    if isinstance(says_model, ModelChangeEntry):
-        model = ModelRef(says_model.provider, says_model.model_id)
-    elif isinstance(says_model, MessageEntry) and isinstance(says_model.message,
-                                                             AssistantMessage):
-        model = ModelRef(says_model.message.provider, says_model.message.model)
-    level = thinking.thinking_level if isinstance(thinking, ThinkingLevelChangeEntry) else "off"
-    return level, model
+    """The thinking level and model in force at the end of the path: each set by the last
+    entry that says so (a model change, or a reply, which names the model that wrote it)."""
+    level: str | None = None
+    model: ModelRef | None = None
+    for entry in reversed(path):
+        if level is None and isinstance(entry, ThinkingLevelChangeEntry):
+            level = entry.thinking_level
+        elif model is None and isinstance(entry, ModelChangeEntry):
+            model = ModelRef(entry.provider, entry.model_id)
+        elif model is None and isinstance(entry, MessageEntry) and isinstance(
+                entry.message, AssistantMessage):
+            model = ModelRef(entry.message.provider, entry.message.model)
+    return level or "off", model

@@ -1,27 +1,36 @@
-"""Writing a session file: append-only, one line per entry, and nothing after a failure.
+"""Writing a session file: append-only, one flushed line per entry, nothing after a failure.
 
-Every entry becomes one line, written and flushed the moment it is appended (Pi waits for
-the first assistant reply before it writes anything; writing at once means a crash loses
-nothing that happened). A new entry is a child of the current leaf and becomes the leaf;
-`branch` only moves the leaf, so the next entry starts a new branch and no line is changed.
-If a write fails (a full disk, a file that became read-only), the writer refuses every later
-write with the same error: a file with a hole in its history is worse than a short one. The
-lines before the failure stay readable; a half-written last line is ignored when read.
+A new entry is a child of the current leaf and becomes the leaf; `branch` only moves the leaf.
+After a failed write (a full disk) every later write is refused: a file with a hole in its
+history is worse than a short one. A fork copies one path into a new file (Pi's
+createBranchedSession).
 """
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any, TextIO, cast
 
+from pi.ai import AgentMessage, ImageContent, TextContent
 from pi.ai.messages import json_text
-from pi.coding_agent.session.appends import Base, EntryAppends
+from pi.coding_agent.messages import CodingMessage
 from pi.coding_agent.session.context import SessionContext, build_context
 from pi.coding_agent.session.entries import (
+    CURRENT_VERSION,
     BranchSummaryEntry,
+    CompactionEntry,
+    CustomEntry,
+    CustomMessageEntry,
+    LabelEntry,
+    MessageEntry,
+    ModelChangeEntry,
     SessionEntry,
     SessionHeader,
+    SessionInfoEntry,
+    ThinkingLevel,
+    ThinkingLevelChangeEntry,
     dump_line,
 )
 from pi.coding_agent.session.errors import SessionError
@@ -37,7 +46,7 @@ def open_text(path: Path, mode: str) -> TextIO:
     return cast(TextIO, path.open(mode, encoding="utf-8", newline="\n"))
 
 
-class SessionWriter(EntryAppends):
+class SessionWriter:
     """Appends entries to one session file; `tree` and `leaf_id` follow what was written."""
 
     def __init__(self, path: Path, file: TextIO, header: SessionHeader, tree: SessionTree,
@@ -100,32 +109,54 @@ class SessionWriter(EntryAppends):
             raise SessionError(f"{self.path}: write failed ({describe(error)}); the writer "
                                "is closed") from error
 
-    def append(self, entry: SessionEntry) -> str:
-        """Write a complete entry (its id must be new); it becomes the leaf. Returns its id."""
+    def append(self, entry: SessionEntry, line: bytes | None = None) -> str:
+        """Write a complete entry (its id must be new), or `line`, the very line it was in
+        another file; it becomes the leaf. Returns its id."""
         if entry.id in self.tree.by_id:
             raise SessionError(f"{self.path}: entry id {entry.id} is already used")
-        self.write_line(entry)
-        self.tree.add(entry)
-        self.leaf_id = entry.id
-        return entry.id
-
-    def append_copy(self, entry: SessionEntry, line: bytes | None) -> str:
-        """Append an entry read from another file as the very `line` it was there (a fork
-        keeps every byte, fields this course does not know included); an entry without a
-        line (made here, or migrated) is written like any new entry."""
         if line is None:
-            return self.append(entry)
-        if entry.id in self.tree.by_id:
-            raise SessionError(f"{self.path}: entry id {entry.id} is already used")
-        self.write_text(line.decode("utf-8"))
+            self.write_line(entry)
+        else:
+            self.write_text(line.decode("utf-8"))
         self.tree.add(entry, line)
         self.leaf_id = entry.id
         return entry.id
 
-    def next_base(self) -> Base:
-        """A fresh id, the current leaf as parent, and the clock's time."""
-        return Base(id=fresh_id(self.ids, self.tree.by_id), parent_id=self.leaf_id,
-                    timestamp=iso_timestamp(self.clock()))
+    def new(self, kind: Callable[..., SessionEntry], **fields: Any) -> str:
+        """Append an entry of `kind` with a fresh id, the leaf as parent and the clock's time."""
+        return self.append(kind(id=fresh_id(self.ids, self.tree.by_id), parent_id=self.leaf_id,
+                                timestamp=iso_timestamp(self.clock()), **fields))
+
+    def append_message(self, message: AgentMessage | CodingMessage) -> str:
+        return self.new(MessageEntry, message=message)
+
+    def append_model_change(self, provider: str, model_id: str) -> str:
+        return self.new(ModelChangeEntry, provider=provider, model_id=model_id)
+
+    def append_thinking_level_change(self, level: ThinkingLevel) -> str:
+        return self.new(ThinkingLevelChangeEntry, thinking_level=level)
+
+    def append_compaction(self, summary: str, first_kept_entry_id: str, tokens_before: int,
+                          details: Any = None, from_hook: bool | None = None) -> str:
+        return self.new(CompactionEntry, summary=summary, first_kept_entry_id=first_kept_entry_id,
+                        tokens_before=tokens_before, details=details, from_hook=from_hook)
+
+    def append_custom(self, custom_type: str, data: Any = None) -> str:
+        return self.new(CustomEntry, custom_type=custom_type, data=data)
+
+    def append_custom_message(self, custom_type: str,
+                              content: str | tuple[TextContent | ImageContent, ...],
+                              display: bool, details: Any = None) -> str:
+        return self.new(CustomMessageEntry, custom_type=custom_type, content=content,
+                        display=display, details=details)
+
+    def append_label(self, target_id: str, label: str | None) -> str:
+        """Set (or, with None or "", clear) the label of an entry; the target must exist."""
+        self.require(target_id)
+        return self.new(LabelEntry, target_id=target_id, label=label)
+
+    def append_session_info(self, name: str) -> str:
+        return self.new(SessionInfoEntry, name=name.strip())
 
     def branch(self, entry_id: str | None) -> None:
         """Move the leaf (None = before the first entry); nothing is written."""
@@ -137,9 +168,8 @@ class SessionWriter(EntryAppends):
                             from_hook: bool | None = None) -> str:
         """Move the leaf to `from_id` and append a summary of the branch left behind there."""
         self.branch(from_id)
-        return self.append(BranchSummaryEntry(from_id=from_id or "root", summary=summary,
-                                              details=details, from_hook=from_hook,
-                                              **self.next_base()))
+        return self.new(BranchSummaryEntry, from_id=from_id or "root", summary=summary,
+                        details=details, from_hook=from_hook)
 
     def require(self, entry_id: str) -> SessionEntry:
         entry = self.tree.by_id.get(entry_id)
@@ -162,3 +192,46 @@ class SessionWriter(EntryAppends):
 def describe(error: Exception) -> str:
     strerror = getattr(error, "strerror", None)
     return str(strerror) if strerror else str(error) or type(error).__name__
+
+
+def branched_path(tree: SessionTree, leaf_id: str) -> list[tuple[SessionEntry, bytes | None]]:
+    """(entry, its line) root → `leaf_id` without label entries. Pi leaves an entry below a
+    dropped label pointing at a missing id (a second root); here it hangs below the entry
+    before it, its line changed in `parentId` only."""
+    kept: list[tuple[SessionEntry, bytes | None]] = []
+    dropped: set[str] = set()
+    for entry in tree.path_to(leaf_id):
+        line = tree.lines.get(entry.id)
+        if entry.type == "label":
+            dropped.add(entry.id)
+            continue
+        if entry.parent_id in dropped:
+            parent_id = kept[-1][0].id if kept else None
+            entry = entry.model_copy(update={"parent_id": parent_id})
+            if line is not None:
+                line = (json_text({**json.loads(line), "parentId": parent_id}) + "\n").encode()
+        kept.append((entry, line))
+    return kept
+
+
+def fork_session(writer: SessionWriter, path: Path, session_id: str,
+                 leaf_id: str | None = None) -> SessionWriter:
+    """A new file with only the path to `leaf_id` (default: the writer's leaf), its header
+    naming the old file as `parentSession`; lines read from a file are copied byte for byte
+    and the labels of path entries are appended at the end."""
+    leaf = leaf_id or writer.leaf_id
+    if leaf is None:
+        raise SessionError(f"{writer.path}: nothing to fork, the leaf is before the first entry")
+    copied = branched_path(writer.tree, writer.require(leaf).id)
+    header = SessionHeader(version=CURRENT_VERSION, id=session_id, cwd=writer.header.cwd,
+                           timestamp=iso_timestamp(writer.clock()),
+                           parent_session=str(writer.path))
+    forked = SessionWriter.create(path, header, ids=writer.ids, clock=writer.clock,
+                                  opener=writer.opener, sync=writer.sync)
+    for entry, line in copied:
+        forked.append(entry, line)
+    ids = {entry.id for entry, _ in copied}
+    for target, label in writer.tree.labels.items():
+        if target in ids:
+            forked.append_label(target, label)
+    return forked

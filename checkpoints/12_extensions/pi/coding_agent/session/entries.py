@@ -1,14 +1,8 @@
-"""The lines of a session file, as Pi writes them (JSONL, version 3).
+"""The lines of a session file, as Pi writes them (JSONL v3): a header, then entries.
 
-The first line is a header; every other line is an entry with an `id`, the `parentId` of the
-entry it follows, and a `timestamp`. Entries form a tree: a branch is just a second child.
-Each entry type is a model here, so a file is validated line by line as it is read, and an
-entry written back is exactly the JSON it came from. Old headers carry extra keys (provider,
-modelId, …) that Pi ignores; they are kept, never interpreted.
-
-Reading is forward-compatible, as Pi's is: a field this course does not know is kept (and
-written back), and an entry of a type it does not know becomes an `UnknownEntry`: part of the
-tree, never part of a model's context.
+One model per entry type, each line validated once. As in Pi, unknown fields are kept (and
+written back) and an entry of an unknown type becomes an `UnknownEntry`: in the tree, never
+in a model's context. A new entry type is one class here, added to `SessionEntry`.
 """
 
 from __future__ import annotations
@@ -25,22 +19,16 @@ from pydantic import (
     ValidationError,
 )
 
-from pi.ai import (
-    AppMessage,
-    AssistantMessage,
-    ProtocolError,
-    ToolResultMessage,
-    UserMessage,
-)
+from pi.ai import AppMessage, AssistantMessage, ToolResultMessage, UserMessage
 from pi.ai.content import UserBlock, Wire
 from pi.ai.messages import describe_error
 from pi.coding_agent.messages import (
-    CODING_ROLES,
     BashExecutionMessage,
     BranchSummaryMessage,
     CompactionSummaryMessage,
     CustomMessage,
 )
+from pi.coding_agent.session.errors import SessionError
 
 ThinkingLevel = Literal["off", "minimal", "low", "medium", "high", "xhigh"]
 CURRENT_VERSION = 3
@@ -65,7 +53,8 @@ class Entry(Wire):
     timestamp: str
 
 
-MESSAGE_ROLES = frozenset({"user", "assistant", "toolResult", *CODING_ROLES})
+MESSAGE_ROLES = frozenset({"user", "assistant", "toolResult", "bashExecution", "custom",
+                           "branchSummary", "compactionSummary"})
 
 
 def role_we_do_not_know(message: AppMessage) -> AppMessage:
@@ -185,11 +174,11 @@ ENTRY = TypeAdapter[SessionEntry](SessionEntry)
 
 
 def parse_entry(data: object, where: str) -> SessionEntry:
-    """Validate one entry line's JSON, or raise ProtocolError naming where and what."""
+    """Validate one entry line's JSON, or raise SessionError naming where and what."""
     try:
         return ENTRY.validate_python(data)
     except ValidationError as error:
-        raise ProtocolError(describe_entry_error(error, where)) from None
+        raise SessionError(describe_entry_error(error, where)) from None
 
 
 def describe_entry_error(error: ValidationError, where: str) -> str:
@@ -212,7 +201,7 @@ def parse_header(data: object, where: str) -> SessionHeader:
     try:
         return SessionHeader.model_validate(data)
     except ValidationError as error:
-        raise ProtocolError(describe_error(error, where)) from None
+        raise SessionError(describe_error(error, where)) from None
 
 
 FIRST_KEYS = ("type", "id", "parentId", "timestamp")

@@ -1,10 +1,5 @@
-"""Entries described in one short line, and a tree laid out for reading.
-
-A session of a thousand entries is mostly one long chain, and drawing it as a tree a
-thousand levels deep helps nobody. Pi's tree view keeps a chain in one column and indents
-only where the conversation branches; `tree_rows` gives that layout to any screen (the
-command line draws it with rich): each child of a branch point (and each root, when there
-are several) opens a new level, and the rest of its chain is listed beneath it.
+"""Entries described in one short line, and a tree laid out for reading: as in Pi's tree
+view, a chain stays in one column and only a branch point indents.
 """
 
 from __future__ import annotations
@@ -38,7 +33,8 @@ def entry_kind(entry: SessionEntry) -> str:
 
 def preview(entry: SessionEntry) -> str:
     """The first words of what an entry says, on one line."""
-    return shorten(entry_text(entry))
+    flat = printable(" ".join(entry_text(entry).split()))
+    return flat if len(flat) <= PREVIEW else flat[: PREVIEW - 1] + "…"
 
 
 def row_parts(entry: SessionEntry, label: str | None, is_leaf: bool) -> list[tuple[str, str]]:
@@ -92,27 +88,14 @@ def blocks_text(content: str | tuple[object, ...]) -> str:
     return " ".join(b.text for b in content if isinstance(b, TextContent))
 
 
-def shorten(text: str) -> str:
-    flat = printable(" ".join(text.split()))
-    return flat if len(flat) <= PREVIEW else flat[: PREVIEW - 1] + "…"
-
-
 UNPRINTABLE = re.compile("[\x00-\x1f\x7f-\x9f\ud800-\udfff]")
 
 
 def printable(text: str) -> str:
-    """`text` safe for a terminal: control characters and lone surrogates shown escaped.
-
-    A session file is data, and data may hold `ESC ] 0 ;` (set the window title), `ESC ] 52`
-    (write the clipboard) or half an emoji, which no terminal can print. Shown as `\\x1b`,
-    `\\ud800`, … they are visible and harmless.
-    """
-    return UNPRINTABLE.sub(lambda found: escaped(found.group()), text)
-
-
-def escaped(char: str) -> str:
-    code = ord(char)
-    return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}"
+    """`text` safe for a terminal: control characters (a title or clipboard escape) and lone
+    surrogates shown escaped, as `\\x1b` or `\\ud800`."""
+    return UNPRINTABLE.sub(lambda found: f"\\x{ord(found[0]):02x}" if ord(found[0]) < 0x100
+                           else f"\\u{ord(found[0]):04x}", text)
 
 
 def in_loops(tree: SessionTree) -> list[SessionEntry]:

@@ -1,40 +1,86 @@
-"""Run a prepared compaction: one or two summary calls, then the entry to record.
+"""Run a prepared compaction: one or two summary calls through the model boundary, then
+the entry to record.
 
-The history summary updates the previous one when there is one. A split turn adds a second,
-shorter summary of the turn's first half, asked for at the same time; the two are merged with
-a fixed separator. The file lists are appended last. Either every call succeeds and there is
-a `CompactionResult`, or there is a `SummaryError` and nothing to record. Recording it is the
-session writer's job (`append_compaction`, step 09): one more entry, nothing removed.
+The history summary updates the previous one; a split turn adds a shorter summary of the
+turn's first half, asked for at the same time. A failed, aborted or cut-off reply is a
+`SummaryError` value and nothing is recorded (Pi throws).
 
 One deliberate difference from Pi: when a split turn has no older history, Pi writes
-"No prior history." and drops the previous summary. We still ask for the history summary when
-a previous summary exists, so it is carried forward.
+"No prior history." and drops the previous summary; we still summarise the previous summary.
 """
 
 from __future__ import annotations
 
 import asyncio
-from dataclasses import dataclass, field
+import math
+from collections.abc import Coroutine
+from dataclasses import dataclass, field, fields
+from typing import Any, Literal
 
-from pi.ai import Model, StreamFunction, StreamOptions
-from pi.coding_agent.compaction.entry_messages import AnyMessage
-from pi.coding_agent.compaction.file_ops import compute_file_lists, format_file_operations
-from pi.coding_agent.compaction.prepare import CompactionPreparation
+from pi.ai import (
+    AssistantMessage,
+    Context,
+    Model,
+    StreamFunction,
+    StreamOptions,
+    TextContent,
+    UserMessage,
+)
 from pi.coding_agent.compaction.prompts import (
     HISTORY_INSTRUCTIONS,
+    SYSTEM_PROMPT,
     TURN_PREFIX_INSTRUCTIONS,
     UPDATE_INSTRUCTIONS,
+    conversation_text,
     summary_prompt,
 )
-from pi.coding_agent.compaction.serialize import serialize_conversation
-from pi.coding_agent.compaction.summarize import (
-    Reasoning,
-    SummaryError,
-    ask_summariser,
-    output_cap,
-    summary_options,
+from pi.coding_agent.compaction.prepare import (
+    CompactionPreparation,
+    compute_file_lists,
+    format_file_operations,
 )
-from pi.coding_agent.messages import convert_to_llm
+Reasoning = Literal["minimal", "low", "medium", "high", "xhigh"]
+
+
+@dataclass(frozen=True)
+class SummaryOptions(StreamOptions):
+    """StreamOptions plus Pi's `reasoning` level, which a summary call may ask for."""
+
+    reasoning: Reasoning | None = None
+
+
+@dataclass(frozen=True)
+class SummaryError:
+    """Why no summary was written: the model failed, the call was aborted, or it was cut off."""
+
+    reason: Literal["error", "aborted", "length"]
+    text: str
+
+
+def reply_problem(reply: AssistantMessage) -> SummaryError | None:
+    """Why a reply cannot be used as a summary; None when the model finished normally."""
+    if reply.stop_reason == "error":
+        return SummaryError("error", reply.error_message or "the summary call failed")
+    if reply.stop_reason == "aborted":
+        return SummaryError("aborted", reply.error_message or "the summary call was aborted")
+    if reply.stop_reason == "length":
+        return SummaryError("length", "the summary was cut off at its output limit")
+    return None
+
+
+async def ask_summariser(stream: StreamFunction, model: Model, prompt: str,
+                         options: StreamOptions, max_tokens: int,
+                         reasoning: Reasoning | None = None) -> str | SummaryError:
+    """Send one summary request with this call's output cap and reasoning level; the summary
+    text, or why there is none."""
+    kept = {f.name: getattr(options, f.name) for f in fields(StreamOptions)}
+    call = SummaryOptions(**{**kept, "max_tokens": max_tokens, "reasoning": reasoning})
+    message = UserMessage(content=(TextContent(text=prompt),), timestamp=options.clock())
+    context = Context(system_prompt=SYSTEM_PROMPT, messages=(message,))
+    reply = await stream(model, context, call).result()
+    return reply_problem(reply) or "\n".join(
+        block.text for block in reply.content if isinstance(block, TextContent))
+
 
 NO_PRIOR_HISTORY = "No prior history."
 SPLIT_SEPARATOR = "\n\n---\n\n**Turn Context (split turn):**\n\n"
@@ -48,52 +94,34 @@ class CompactionResult:
     details: dict[str, list[str]] = field(default_factory=dict)  # readFiles, modifiedFiles
 
 
-def conversation_text(messages: list[AnyMessage]) -> str:
-    return serialize_conversation(convert_to_llm(messages))
-
-
-async def summarize_history(
-    prep: CompactionPreparation, model: Model, stream: StreamFunction,
-    focus: str | None, options: StreamOptions,
-) -> str | SummaryError:
-    previous = prep.previous_summary
-    instructions = UPDATE_INSTRUCTIONS if previous else HISTORY_INSTRUCTIONS
-    conversation = conversation_text(prep.messages_to_summarize)
-    prompt = summary_prompt(conversation, instructions, previous, focus)
-    cap = output_cap(prep.settings.reserve_tokens, 0.8, model)
-    reasoning: Reasoning | None = "high" if model.reasoning else None
-    return await ask_summariser(stream, model, prompt, summary_options(options, cap, reasoning))
-
-
-async def summarize_turn_prefix(
-    prep: CompactionPreparation, model: Model, stream: StreamFunction, options: StreamOptions
-) -> str | SummaryError:
-    prompt = summary_prompt(conversation_text(prep.turn_prefix_messages), TURN_PREFIX_INSTRUCTIONS)
-    cap = output_cap(prep.settings.reserve_tokens, 0.5, model)
-    return await ask_summariser(stream, model, prompt, summary_options(options, cap, None))
-
-
-async def no_prior_history() -> str:
-    return NO_PRIOR_HISTORY
-
-
 async def summary_text(
     prep: CompactionPreparation, model: Model, stream: StreamFunction,
     focus: str | None, options: StreamOptions,
 ) -> str | SummaryError:
-    """The summary before the file lists: history alone, or history + turn prefix."""
-    if not (prep.is_split_turn and prep.turn_prefix_messages):
-        return await summarize_history(prep, model, stream, focus, options)
-    has_history = bool(prep.messages_to_summarize) or bool(prep.previous_summary)
-    history, prefix = await asyncio.gather(
-        summarize_history(prep, model, stream, focus, options) if has_history
-        else no_prior_history(),
-        summarize_turn_prefix(prep, model, stream, options),
-    )
-    for part in (history, prefix):
+    """The summary before the file lists: the history (updating the previous summary), and
+    for a split turn a shorter summary of the turn's first half, asked for at the same time."""
+    def cap(share: float) -> int:  # a share of the reserve, never above the model's max
+        return min(math.floor(share * prep.settings.reserve_tokens), model.max_tokens)
+
+    previous, split = prep.previous_summary, prep.is_split_turn and prep.turn_prefix_messages
+    calls: list[Coroutine[Any, Any, str | SummaryError]] = []
+    if not split or prep.messages_to_summarize or previous:
+        instructions = UPDATE_INSTRUCTIONS if previous else HISTORY_INSTRUCTIONS
+        prompt = summary_prompt(conversation_text(prep.messages_to_summarize), instructions,
+                                previous, focus)
+        calls.append(ask_summariser(stream, model, prompt, options, cap(0.8),
+                                    "high" if model.reasoning else None))
+    if split:
+        prompt = summary_prompt(conversation_text(prep.turn_prefix_messages),
+                                TURN_PREFIX_INSTRUCTIONS)
+        calls.append(ask_summariser(stream, model, prompt, options, cap(0.5)))
+    parts = await asyncio.gather(*calls)
+    for part in parts:
         if isinstance(part, SummaryError):
             return part
-    return f"{history}{SPLIT_SEPARATOR}{prefix}"
+    if not split:
+        return parts[0]
+    return f"{parts[0] if len(parts) == 2 else NO_PRIOR_HISTORY}{SPLIT_SEPARATOR}{parts[-1]}"
 
 
 async def compact(
@@ -111,4 +139,3 @@ async def compact(
         tokens_before=prep.tokens_before,
         details={"readFiles": read_files, "modifiedFiles": modified_files},
     )
-

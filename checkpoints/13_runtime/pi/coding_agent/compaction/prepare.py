@@ -1,36 +1,104 @@
-"""Everything a compaction needs, worked out before any model is asked.
+"""Everything a compaction needs, worked out before any model is asked (pure, so a test or
+an extension can look at it without a model call): the cut point, the messages to summarise,
+a split turn's first half, the previous summary, the context's size, the files touched.
 
-Preparing is pure: from the path root→leaf it finds the latest compaction, the cut point, the
-messages to summarise, the first half of a split turn, the previous summary to update, how
-big the context was, and which files were touched. An extension, a test or a dry run can look
-at all of it without spending a model call.
-
-What is new since the latest compaction starts at the entry it kept first (`firstKeptEntryId`),
-not after the compaction entry: the entries it kept verbatim are still in the context, so the
-next summary must cover them again, or they would vanish from every later context unsummarised.
-`tokensBefore` is the whole context's size (summary and kept entries included). Both are Pi
-0.73's rules; Pi 0.58.3 started after the compaction entry and counted from there.
+As in Pi 0.73, the new history starts at the previous compaction's first kept entry (what it
+kept verbatim must be summarised again, or it would vanish), and `tokensBefore` is the whole
+context's size. A summary may forget a path; the file lists computed from `read`, `write`
+and `edit` calls cannot, and they travel from one compaction to the next in `details`.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from dataclasses import dataclass
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
 
+from pi.ai import AssistantMessage, ToolCall
 from pi.coding_agent.compaction.cut_points import CutPoint, find_cut_point
-from pi.coding_agent.compaction.entry_messages import AnyMessage, entry_message
-from pi.coding_agent.compaction.file_ops import FileOps, add_details_ops, add_message_ops
 from pi.coding_agent.compaction.thresholds import CompactionSettings
+from pi.coding_agent.messages import AnyMessage, BranchSummaryMessage
 from pi.coding_agent.session.context import (
+    context_messages,
     latest_compaction,
     message_of,
     summary_of,
-    visible_entries,
 )
-from pi.coding_agent.session.entries import CompactionEntry, SessionEntry
+from pi.coding_agent.session.entries import (
+    BranchSummaryEntry,
+    CompactionEntry,
+    MessageEntry,
+    SessionEntry,
+)
+from pi.coding_agent.session.ids import ms_from_iso
 from pi.coding_agent.session.tokens import estimate_context_tokens
 
 Range = tuple[int, int]  # path indices [from, to)
+
+TRACKED_TOOLS = {"read": "read", "write": "written", "edit": "edited"}
+
+
+@dataclass
+class FileOps:
+    read: set[str] = field(default_factory=set)
+    written: set[str] = field(default_factory=set)
+    edited: set[str] = field(default_factory=set)
+
+
+def add_message_ops(message: AnyMessage, ops: FileOps) -> None:
+    """Record the files an assistant message's tool calls read, wrote or edited."""
+    if not isinstance(message, AssistantMessage):
+        return
+    for block in message.content:
+        if not isinstance(block, ToolCall) or block.name not in TRACKED_TOOLS:
+            continue
+        path = block.arguments.get("path")
+        if isinstance(path, str) and path:
+            getattr(ops, TRACKED_TOOLS[block.name]).add(path)
+
+
+def add_details_ops(details: Any, ops: FileOps) -> None:
+    """Carry the lists an earlier summary stored: read stays read, modified counts as edited."""
+    if not isinstance(details, dict):
+        return
+    for name, target in (("readFiles", ops.read), ("modifiedFiles", ops.edited)):
+        files = details.get(name)
+        if isinstance(files, list):
+            target.update(item for item in files if isinstance(item, str))
+
+
+def js_sorted(items: Iterable[str]) -> list[str]:
+    """Sorted as JavaScript's default sort does: by UTF-16 code units."""
+    return sorted(items, key=lambda item: item.encode("utf-16-be", "surrogatepass"))
+
+
+def compute_file_lists(ops: FileOps) -> tuple[list[str], list[str]]:
+    """(read-only files, modified files): a file both read and changed counts as modified."""
+    modified = ops.edited | ops.written
+    return js_sorted(ops.read - modified), js_sorted(modified)
+
+
+def format_file_operations(read_files: list[str], modified_files: list[str]) -> str:
+    """The block appended to a summary; empty when no file was touched."""
+    sections = []
+    if read_files:
+        sections.append("<read-files>\n" + "\n".join(read_files) + "\n</read-files>")
+    if modified_files:
+        sections.append("<modified-files>\n" + "\n".join(modified_files) + "\n</modified-files>")
+    return "\n\n" + "\n\n".join(sections) if sections else ""
+
+
+def entry_message(entry: SessionEntry) -> AnyMessage | None:
+    """The message `entry` contributes to a summary, or None for bookkeeping entries; unlike
+    in a context, a compaction stands for its summary and an empty branch summary counts."""
+    if isinstance(entry, MessageEntry):
+        return entry.message
+    if isinstance(entry, CompactionEntry):
+        return summary_of(entry)
+    if isinstance(entry, BranchSummaryEntry):
+        return BranchSummaryMessage(summary=entry.summary, from_id=entry.from_id,
+                                    timestamp=ms_from_iso(entry.timestamp))
+    return message_of(entry)
 
 
 @dataclass(frozen=True)
@@ -51,46 +119,12 @@ class CompactionPreparation:
         return self.cut.is_split_turn
 
 
-def latest_compaction_index(path: Sequence[SessionEntry]) -> int:
-    return latest_compaction(path)
-
-
-def search_start(path: Sequence[SessionEntry], compaction_index: int) -> int:
-    """Where the new history begins: the previous compaction's first kept entry, or just
-    after the compaction when that entry is not on the path (or there is no compaction)."""
-    if compaction_index < 0:
-        return 0
-    compaction = path[compaction_index]
-    assert isinstance(compaction, CompactionEntry)
-    ids = [entry.id for entry in path]
-    first_kept = compaction.first_kept_entry_id
-    return ids.index(first_kept) if first_kept in ids else compaction_index + 1
-
-
 def summarised_messages(path: Sequence[SessionEntry], start: int, end: int) -> list[AnyMessage]:
     """The messages of `path[start:end]` a summary covers: an old compaction in the range is
     skipped, its summary reaches the model as the previous summary instead."""
     found = (entry_message(entry) for entry in path[start:end]
-             if entry.type != "compaction")  # the tag: most entries are not (file_ops.py)
+             if not isinstance(entry, CompactionEntry))
     return [message for message in found if message is not None]
-
-
-def context_tokens_of(path: Sequence[SessionEntry]) -> int:
-    """The estimate for the context this path gives (summary + kept + newer), as Pi counts."""
-    compaction, shown = visible_entries(path)
-    messages: list[AnyMessage] = [summary_of(compaction)] if compaction is not None else []
-    messages += [message for entry in shown if (message := message_of(entry)) is not None]
-    return estimate_context_tokens(messages).tokens
-
-
-def collect_file_ops(previous: SessionEntry | None, messages: list[AnyMessage]) -> FileOps:
-    """Files from the previous compaction's lists (unless an extension wrote it) + tool calls."""
-    ops = FileOps()
-    if isinstance(previous, CompactionEntry) and not previous.from_hook:
-        add_details_ops(previous.details, ops)
-    for message in messages:
-        add_message_ops(message, ops)
-    return ops
 
 
 def prepare_compaction(
@@ -99,23 +133,33 @@ def prepare_compaction(
     """Pi's `prepareCompaction`; None when the path ends in a compaction (nothing new)."""
     if not path or isinstance(path[-1], CompactionEntry):
         return None
-    previous_index = latest_compaction_index(path)
-    previous = path[previous_index] if previous_index >= 0 else None
-    start, end = search_start(path, previous_index), len(path)
-    cut = find_cut_point(path, start, end, settings.keep_recent_tokens)
+    latest = latest_compaction(path)
+    previous = path[latest] if latest >= 0 else None
+    start = 0  # the previous compaction's first kept entry, else just after it
+    if isinstance(previous, CompactionEntry):
+        ids = [entry.id for entry in path]
+        first_kept = previous.first_kept_entry_id
+        start = ids.index(first_kept) if first_kept in ids else latest + 1
+    cut = find_cut_point(path, start, len(path), settings.keep_recent_tokens)
     history_end = cut.turn_start_index if cut.is_split_turn else cut.first_kept_entry_index
     history = summarised_messages(path, start, history_end)
     prefix_range = (cut.turn_start_index, cut.first_kept_entry_index) if cut.is_split_turn else None
     prefix = summarised_messages(path, *prefix_range) if prefix_range else []
+    ops = FileOps()  # the previous lists (unless an extension wrote them), then tool calls
+    if isinstance(previous, CompactionEntry) and not previous.from_hook:
+        add_details_ops(previous.details, ops)
+    for message in history + prefix:
+        add_message_ops(message, ops)
     return CompactionPreparation(
         first_kept_entry_id=path[cut.first_kept_entry_index].id,
         cut=cut,
-        tokens_before=context_tokens_of(path),
+        tokens_before=estimate_context_tokens(
+            [message for _, message in context_messages(path)]).tokens,
         previous_summary=previous.summary if isinstance(previous, CompactionEntry) else None,
         messages_to_summarize=history,
         history_range=(start, history_end),
         turn_prefix_messages=prefix,
         turn_prefix_range=prefix_range,
-        file_ops=collect_file_ops(previous, history + prefix),
+        file_ops=ops,
         settings=settings,
     )

@@ -1,18 +1,92 @@
-"""What the summariser is told. The wording is ours; the shape is Pi's.
+"""What the summariser reads: the conversation as one transcript, and our instructions.
 
-Every request is one user message: the serialised conversation inside `<conversation>` tags,
-the previous summary (when there is one) inside `<previous-summary>` tags, then instructions
-that ask for a fixed Markdown layout. A fixed layout makes summaries comparable from one
-compaction to the next, and lets the update prompt say "move this from In Progress to Done".
+Sent as real messages, a conversation invites the model to answer its last question; as a
+transcript (`[User]:`, `[Assistant]:` …, long tool results cut) inside one user message, it is
+a document to summarise. The wording of the instructions is ours; the shape is Pi's.
 """
 
 from __future__ import annotations
 
-import hashlib
-import re
+from collections.abc import Sequence
 from typing import Any
 
+from pi.ai import AssistantMessage, Message, TextContent, UserMessage
+from pi.ai.content import ThinkingContent, ToolCall
+from pi.ai.messages import json_text
+from pi.coding_agent.messages import AnyMessage, convert_to_llm
 from pi.coding_agent.session.tokens import js_length
+
+TOOL_RESULT_MAX_CHARS = 2000
+
+
+def js_json(value: Any) -> str:
+    """`JSON.stringify(value)`: compact, non-ASCII kept, integral floats without `.0`."""
+    return json_text(integral(value))
+
+
+def integral(value: Any) -> Any:
+    if isinstance(value, float) and value.is_integer():
+        return int(value)
+    if isinstance(value, dict):
+        return {key: integral(item) for key, item in value.items()}
+    if isinstance(value, list):
+        return [integral(item) for item in value]
+    return value
+
+
+def js_slice(text: str, units: int) -> str:
+    """`text.slice(0, units)` in JavaScript: the first `units` UTF-16 code units."""
+    data = text.encode("utf-16-le", "surrogatepass")[: units * 2]
+    return data.decode("utf-16-le", "surrogatepass")
+
+
+def truncate_for_summary(text: str, limit: int = TOOL_RESULT_MAX_CHARS) -> str:
+    length = js_length(text)
+    if length <= limit:
+        return text
+    return f"{js_slice(text, limit)}\n\n[... {length - limit} more characters truncated]"
+
+
+def joined_text(content: str | Sequence[object]) -> str:
+    if isinstance(content, str):
+        return content
+    return "".join(block.text for block in content if isinstance(block, TextContent))
+
+
+def tool_call_text(call: ToolCall) -> str:
+    arguments = ", ".join(f"{key}={js_json(value)}" for key, value in call.arguments.items())
+    return f"{call.name}({arguments})"
+
+
+def assistant_parts(message: AssistantMessage) -> list[str]:
+    """Thinking, then text, then tool calls: each kind becomes one labelled part."""
+    thinking = [b.thinking for b in message.content if isinstance(b, ThinkingContent)]
+    texts = [b.text for b in message.content if isinstance(b, TextContent)]
+    calls = [tool_call_text(b) for b in message.content if isinstance(b, ToolCall)]
+    parts = []
+    if thinking:
+        parts.append("[Assistant thinking]: " + "\n".join(thinking))
+    if texts:
+        parts.append("[Assistant]: " + "\n".join(texts))
+    if calls:
+        parts.append("[Assistant tool calls]: " + "; ".join(calls))
+    return parts
+
+
+def serialize_conversation(messages: Sequence[Message]) -> str:
+    """Pi's `serializeConversation`, byte for byte: labelled parts joined by blank lines."""
+    parts: list[str] = []
+    for message in messages:
+        if isinstance(message, AssistantMessage):
+            parts.extend(assistant_parts(message))
+            continue
+        text = joined_text(message.content)
+        if text and isinstance(message, UserMessage):
+            parts.append(f"[User]: {text}")
+        elif text:
+            parts.append(f"[Tool result]: {truncate_for_summary(text)}")
+    return "\n\n".join(parts)
+
 
 SYSTEM_PROMPT = (
     "You write checkpoint summaries of coding sessions. You are given a transcript of a user "
@@ -104,22 +178,7 @@ def summary_prompt(
     return text + instructions
 
 
-def sha256(text: str) -> str:
-    return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 
-def describe_prompt(prompt: str) -> dict[str, Any]:
-    """The structure of a summary request, as the reference data records it for Pi's."""
-    conversation = re.match(r"<conversation>\n(.*)\n</conversation>", prompt, re.DOTALL)
-    previous = re.search(r"\n\n<previous-summary>\n(.*)\n</previous-summary>", prompt, re.DOTALL)
-    rest_start = previous.end() if previous else conversation.end() if conversation else 0
-    instructions = prompt[rest_start:]
-    return {
-        "totalChars": js_length(prompt),
-        "startsWithConversationTag": prompt.startswith("<conversation>\n"),
-        "conversationChars": js_length(conversation[1]) if conversation else None,
-        "conversationSha256": sha256(conversation[1]) if conversation else None,
-        "previousSummarySha256": sha256(previous[1]) if previous else None,
-        "instructionHeadings": re.findall(r"^#{2,3} .*$", instructions, re.MULTILINE),
-        "hasAdditionalFocusLine": "\n\nAdditional focus: " in instructions,
-    }
+def conversation_text(messages: list[AnyMessage]) -> str:
+    return serialize_conversation(convert_to_llm(messages))

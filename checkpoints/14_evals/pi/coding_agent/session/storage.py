@@ -1,13 +1,7 @@
-"""Where session files live: one folder per working directory, one file per session.
+"""Where session files live: Pi's `<root>/--<cwd>--/<time>_<session id>.jsonl`.
 
-The layout is Pi's: `<root>/--<cwd>--/<time>_<session id>.jsonl`, where the working
-directory loses one leading separator and has every `/`, `\\` and `:` replaced by `-`, and the
-file name starts with the creation time, so files sort by age. A name already taken (a
-deterministic run repeated: same clock, same ids) gets the first free suffix, `…_id-2.jsonl`,
-`…_id-3.jsonl`: a new session never overwrites an old one, nor refuses to start because of
-it. The root is the course's own (`~/.pi-course/agent/sessions`), never Pi's `~/.pi`: a
-learner's experiments must not end up in the sessions of the real tool, so a root inside
-`~/.pi` is refused.
+A name already taken gets the first free suffix (`…_id-2.jsonl`): a new session never
+overwrites an old one. The root is the course's own, never Pi's `~/.pi`.
 """
 
 from __future__ import annotations
@@ -32,12 +26,6 @@ def sessions_root(home: Path, override: Path | None = None) -> Path:
     return root
 
 
-def cwd_folder_name(cwd: str) -> str:
-    """Pi's folder name for a working directory: `/home/me/app` → `--home-me-app--`."""
-    trimmed = cwd[1:] if cwd[:1] in ("/", "\\") else cwd
-    return "--" + re.sub(r"[/\\:]", "-", trimmed) + "--"
-
-
 def session_file_name(timestamp: str, session_id: str) -> str:
     """`2026-11-30T16:31:02.345Z` and `abc` → `2026-11-30T16-31-02-345Z_abc.jsonl`."""
     return f"{re.sub(r'[:.]', '-', timestamp)}_{session_id}.jsonl"
@@ -46,6 +34,12 @@ def session_file_name(timestamp: str, session_id: str) -> str:
 def session_path(root: Path, cwd: str, timestamp: str, session_id: str) -> Path:
     """The first free name for this session: Pi's name, else the same with `-2`, `-3`, …"""
     return free_path(root / cwd_folder_name(cwd) / session_file_name(timestamp, session_id))
+
+
+def cwd_folder_name(cwd: str) -> str:
+    """Pi's folder name for a working directory: `/home/me/app` → `--home-me-app--`."""
+    trimmed = cwd[1:] if cwd[:1] in ("/", "\\") else cwd
+    return "--" + re.sub(r"[/\\:]", "-", trimmed) + "--"
 
 
 def free_path(path: Path) -> Path:

@@ -1,22 +1,13 @@
-"""How big a context is, in Pi's estimated tokens.
-
-Counting real tokens needs each model's tokenizer. Pi estimates instead: a message's
-characters divided by four, rounded up, counting characters the way JavaScript does (UTF-16
-code units, so an emoji counts 2). Which characters count depends on the role; images are
-guessed at 4,800 characters where a tool or extension sent them and 0 in a user message.
-For the whole context, the last successful reply's reported usage is better than any guess:
-the estimate takes it and adds only the messages after it.
-
-Step 10 (compaction) imports these functions from here.
+"""How big a context is, in Pi's estimated tokens: UTF-16 characters / 4 with a rule per
+role, and for a whole context the last successful reply's reported usage plus estimates of
+the messages after it.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TypeGuard
 
 from pi.ai import (
-    AgentMessage,
     AssistantMessage,
     ImageContent,
     TextContent,
@@ -28,9 +19,9 @@ from pi.ai import (
 )
 from pi.ai.messages import COMPACT_JSON
 from pi.coding_agent.messages import (
+    AnyMessage,
     BashExecutionMessage,
     BranchSummaryMessage,
-    CodingMessage,
     CompactionSummaryMessage,
     CustomMessage,
 )
@@ -40,15 +31,15 @@ IMAGE_CHARS = 4800  # Pi: "estimate images as 4000 chars, or 1200 tokens" (it ad
 
 def js_length(text: str) -> int:
     """JavaScript's `text.length`: UTF-16 code units, not Python's code points."""
-    return len(text) if text.isascii() else len(text.encode("utf-16-le", "surrogatepass")) // 2
+    return len(text.encode("utf-16-le", "surrogatepass")) // 2
 
 
-def estimate_tokens(message: AgentMessage | CodingMessage) -> int:
+def estimate_tokens(message: AnyMessage) -> int:
     """Pi's `estimateTokens`: ceil(characters / 4) with the role's rule for characters."""
     return -(-message_chars(message) // 4)
 
 
-def message_chars(message: AgentMessage | CodingMessage) -> int:
+def message_chars(message: AnyMessage) -> int:
     if isinstance(message, AssistantMessage):
         return sum(block_chars(block) for block in message.content)
     if isinstance(message, ToolResultMessage | CustomMessage):
@@ -93,18 +84,18 @@ class ContextTokens:
     last_usage_index: int | None
 
 
-def reports_usage(message: AgentMessage | CodingMessage) -> TypeGuard[AssistantMessage]:
-    """A reply that finished normally: its usage measured the context up to there."""
-    return isinstance(message, AssistantMessage) and message.stop_reason not in ("aborted",
-                                                                                 "error")
+def last_usage_index(messages: list[AnyMessage]) -> int | None:
+    """The index of the last reply that finished normally (its usage measured the context
+    up to there), or None."""
+    for i in reversed(range(len(messages))):
+        message = messages[i]
+        if isinstance(message, AssistantMessage) and message.stop_reason not in ("aborted",
+                                                                                 "error"):
+            return i
+    return None
 
 
-def last_usage_index(messages: list[AgentMessage | CodingMessage]) -> int | None:
-    """The index of the last message that `reports_usage`, or None."""
-    return next((i for i in reversed(range(len(messages))) if reports_usage(messages[i])), None)
-
-
-def estimate_context_tokens(messages: list[AgentMessage | CodingMessage]) -> ContextTokens:
+def estimate_context_tokens(messages: list[AnyMessage]) -> ContextTokens:
     """The last usable reported usage plus estimates of every message after it."""
     index = last_usage_index(messages)
     if index is None:

@@ -1,12 +1,9 @@
-"""Leaving a branch without forgetting it.
+"""Leaving a branch without forgetting it (Pi's branch summaries).
 
-When a person moves to another point of the session tree, the work on the branch they leave
-is not in the new context. A branch summary brings it along: the entries from the old leaf
-back to the deepest ancestor both positions share are summarised, newest first as far as a
-token budget allows, and the summary is recorded as a `branch_summary` entry at the new
-position (the session writer's `branch_with_summary`, step 09). Tool results are left out
-(the calls say what was done); earlier summaries are squeezed in while there is still some
-room, because they stand for much more.
+The old path's entries below the deepest ancestor it shares with the new position are
+summarised, newest first as far as a token budget allows, and recorded with the writer's
+`branch_with_summary`. Tool results are left out; earlier summaries are squeezed in while
+there is still some room, because they stand for much more.
 """
 
 from __future__ import annotations
@@ -15,21 +12,25 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from pi.ai import Model, StreamFunction, StreamOptions
-from pi.coding_agent.compaction.compact import conversation_text
-from pi.coding_agent.compaction.entry_messages import AnyMessage, entry_message
-from pi.coding_agent.compaction.file_ops import (
+from pi.coding_agent.compaction.compact import SummaryError, ask_summariser
+from pi.coding_agent.compaction.prompts import (
+    BRANCH_INSTRUCTIONS,
+    BRANCH_PREAMBLE,
+    conversation_text,
+    summary_prompt,
+)
+from pi.coding_agent.compaction.prepare import (
     FileOps,
     add_details_ops,
     add_message_ops,
     compute_file_lists,
+    entry_message,
     format_file_operations,
 )
-from pi.coding_agent.compaction.prompts import BRANCH_INSTRUCTIONS, BRANCH_PREAMBLE, summary_prompt
-from pi.coding_agent.compaction.summarize import SummaryError, ask_summariser, summary_options
+from pi.coding_agent.messages import AnyMessage
 from pi.coding_agent.session.entries import (
     BranchSummaryEntry,
     CompactionEntry,
-    MessageEntry,
     SessionEntry,
 )
 from pi.coding_agent.session.tokens import estimate_tokens
@@ -75,30 +76,19 @@ def collect_entries_for_branch_summary(
     return BranchEntries(list(old_path[start:]), ancestor)
 
 
-def branch_message(entry: SessionEntry) -> AnyMessage | None:
-    if isinstance(entry, MessageEntry) and entry.message.role == "toolResult":
-        return None
-    return entry_message(entry)
-
-
-def earlier_summary_ops(entries: Sequence[SessionEntry]) -> FileOps:
-    ops = FileOps()
-    for entry in entries:
-        if isinstance(entry, BranchSummaryEntry) and not entry.from_hook:
-            add_details_ops(entry.details, ops)
-    return ops
-
-
 def prepare_branch_entries(
     entries: Sequence[SessionEntry], token_budget: int = 0
 ) -> BranchPreparation:
     """Pi's `prepareBranchEntries`: newest → oldest until the budget (0 = no limit) is used."""
-    ops = earlier_summary_ops(entries)
+    ops = FileOps()
+    for entry in entries:
+        if isinstance(entry, BranchSummaryEntry) and not entry.from_hook:
+            add_details_ops(entry.details, ops)
     messages: list[AnyMessage] = []
     total = 0
     for entry in reversed(entries):
-        message = branch_message(entry)
-        if message is None:
+        message = entry_message(entry)
+        if message is None or message.role == "toolResult":
             continue
         add_message_ops(message, ops)
         tokens = estimate_tokens(message)
@@ -113,12 +103,6 @@ def prepare_branch_entries(
     return BranchPreparation(messages, ops, total)
 
 
-def branch_prompt(conversation: str, focus: str | None, replace_instructions: bool) -> str:
-    if focus and replace_instructions:
-        return summary_prompt(conversation, focus)
-    return summary_prompt(conversation, BRANCH_INSTRUCTIONS, focus=focus)
-
-
 async def generate_branch_summary(
     entries: Sequence[SessionEntry], model: Model, stream: StreamFunction,
     reserve_tokens: int = 16_384, focus: str | None = None,
@@ -128,10 +112,13 @@ async def generate_branch_summary(
     prep = prepare_branch_entries(entries, model.context_window - reserve_tokens)
     if not prep.messages:
         return BranchSummary(NOTHING_TO_SUMMARIZE, [], [])
-    prompt = branch_prompt(conversation_text(prep.messages), focus, replace_instructions)
+    conversation = conversation_text(prep.messages)
+    if focus and replace_instructions:
+        prompt = summary_prompt(conversation, focus)
+    else:
+        prompt = summary_prompt(conversation, BRANCH_INSTRUCTIONS, focus=focus)
     cap = min(BRANCH_SUMMARY_MAX_TOKENS, model.max_tokens)
-    answer = await ask_summariser(
-        stream, model, prompt, summary_options(options or StreamOptions(), cap, None))
+    answer = await ask_summariser(stream, model, prompt, options or StreamOptions(), cap)
     if isinstance(answer, SummaryError):
         return answer
     read_files, modified_files = compute_file_lists(prep.file_ops)

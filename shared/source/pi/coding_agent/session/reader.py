@@ -1,35 +1,32 @@
 """Opening a session file: every line decoded and validated once, old versions migrated.
 
-Each line is decoded (by the bounded JSON reader) and validated with the entry models, then
-the tree is built from those entries: a bad file is an error naming the first bad line,
-never half a tree. A version-3 file is read line by line, so only one line's decoded JSON
-is alive at a time; an older file is decoded whole first, because Pi's migration works on
-the whole list (a v1 compaction names the entry it keeps by its position).
-
-The file is never written: Pi rewrites an old file when it opens it (and starts a fresh
-session over a file whose header it cannot read); here an old file is migrated in memory
-only, and a bad file is an error that names the line.
+Errors name `FILE:LINE` (the header is line 1). The file is never rewritten: an old file is
+migrated in memory (Pi's two plain functions), and `migrate_file` writes a migrated copy.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+import io
+import json
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from pi.coding_agent.session.entries import CURRENT_VERSION, SessionEntry, SessionHeader
-from pi.coding_agent.session.ids import IdSource, sequential_ids
-from pi.coding_agent.session.lines import (
-    Line,
-    committed_lines,
-    decode,
-    entry_at,
-    header_at,
-    no_header,
+from pi.ai.bounded import TooLarge, read_bytes, read_json
+from pi.ai.messages import json_text
+
+from pi.coding_agent.session.entries import (
+    CURRENT_VERSION,
+    SessionEntry,
+    SessionHeader,
+    parse_entry,
+    parse_header,
 )
-from pi.coding_agent.session.migrate import file_version, migrate
+from pi.coding_agent.session.errors import SessionError
+from pi.coding_agent.session.ids import IdSource, fresh_id, sequential_ids
 from pi.coding_agent.session.tree import SessionTree
+
+REFUSE_TO_OVERWRITE = "Pi would start a new session in this file; it is left as it is"
 
 
 @dataclass(frozen=True)
@@ -52,35 +49,133 @@ class LoadedSession:
         return self.file_version != self.header.version
 
 
+def committed_lines(path: Path, warnings: list[str]) -> list[tuple[int, bytes]]:
+    """(number, bytes) of every finished, non-blank line; an unfinished last line (a write
+    cut short) is left out with a warning."""
+    try:
+        lines = io.BytesIO(read_bytes(path)).readlines()  # a FIFO or /dev/zero is not read
+    except OSError as error:  # NotAFile says what is there: "is a FIFO, not a file"
+        raise SessionError(f"{path}: {error.strerror or error}") from None
+    if lines and not lines[-1].endswith(b"\n"):
+        warnings.append(f"{path}:{len(lines)}: the last line has no newline (a write that "
+                        "did not finish); ignored")
+        lines.pop()
+    numbered = [(number, raw) for number, raw in enumerate(lines, start=1)
+                if not raw.isspace()]  # Pi skips blank lines too
+    if not numbered:
+        why = "its only line is unfinished" if warnings else "the file is empty"
+        raise SessionError(f"{path}: no session header ({why}); {REFUSE_TO_OVERWRITE}")
+    return numbered
+
+
+def decode(raw: bytes, where: str) -> Any:
+    """One line's JSON, within the course's bounds (depth, size)."""
+    try:
+        return read_json(raw)
+    except json.JSONDecodeError as error:
+        raise SessionError(f"{where}: not valid JSON ({error.msg}, column {error.colno})") from None
+    except UnicodeDecodeError:
+        raise SessionError(f"{where}: not valid UTF-8") from None
+    except TooLarge as error:
+        raise SessionError(f"{where}: too large to read ({error})") from None
+
+
+def header_version(data: Any, where: str) -> tuple[SessionHeader, int]:
+    """The header and its version (none = 1); a newer version than we know is refused."""
+    try:
+        header = parse_header(data, where)
+    except SessionError as error:
+        raise SessionError(f"{error} (not a session header; {REFUSE_TO_OVERWRITE})") from None
+    version = header.version or 1
+    if version > CURRENT_VERSION:
+        raise SessionError(f"{where}: session version {version} is newer than this reader "
+                           f"(version {CURRENT_VERSION})")
+    return header, version
+
+
+def migrate_v1_to_v2(items: list[Any], ids: IdSource) -> None:
+    """Pi's migrateV1ToV2: each entry gets a fresh id and the entry before it as parent,
+    and a compaction's `firstKeptEntryIndex` (an index into these lines, the header being 0)
+    becomes `firstKeptEntryId`, when it names an entry that already has its id."""
+    items[0]["version"] = 2
+    taken: set[str] = set()
+    previous: str | None = None
+    for position, item in enumerate(items[1:], start=1):
+        if not isinstance(item, dict):
+            continue  # not an entry at all: validating it will say so
+        item["id"] = fresh_id(ids, taken)
+        item["parentId"] = previous
+        taken.add(item["id"])
+        previous = item["id"]
+        index = item.get("firstKeptEntryIndex")
+        # JavaScript's `typeof index === "number"`: true/false are not numbers
+        if item.get("type") == "compaction" and isinstance(index, int | float) and (
+                not isinstance(index, bool)):
+            del item["firstKeptEntryIndex"]
+            if float(index).is_integer() and 0 < index <= position and isinstance(
+                    items[int(index)], dict):
+                item["firstKeptEntryId"] = items[int(index)]["id"]
+
+
+def migrate_v2_to_v3(items: list[Any]) -> None:
+    """Pi's migrateV2ToV3: a message with role `hookMessage` becomes role `custom`."""
+    items[0]["version"] = 3
+    for item in items[1:]:
+        message = item.get("message") if isinstance(item, dict) else None
+        if isinstance(message, dict) and item.get("type") == "message" and (
+            message.get("role") == "hookMessage"
+        ):
+            message["role"] = "custom"
+
+
+def migrate(items: list[Any], version: int, ids: IdSource) -> None:
+    """Bring decoded lines (the header first) from `version` to version 3, in place."""
+    if version < 2:
+        migrate_v1_to_v2(items, ids)
+    if version < 3:
+        migrate_v2_to_v3(items)
+
+
 def read_session(path: Path, ids: IdSource | None = None) -> LoadedSession:
     """Read and validate a whole session file; raise SessionError naming `file:line`.
 
-    `ids` gives the ids a version-1 file's entries receive; by default they count up from
-    00000001, so reading the same old file twice gives the same ids.
+    `ids` gives the ids a version-1 file's entries receive (by default 00000001 up, so
+    reading the same old file twice gives the same ids).
     """
     warnings: list[str] = []
     lines = committed_lines(path, warnings)
-    if not lines:
-        raise no_header(path, warnings)
     where = f"{path}:{lines[0][0]}"
     first = decode(lines[0][1], where)
-    header = header_at(first, where)
-    version = file_version(header, where)
+    header, version = header_version(first, where)
     tree = SessionTree()
-    if version == CURRENT_VERSION:
+    if version == CURRENT_VERSION:  # line by line: one line's JSON alive at a time
         for number, raw in lines[1:]:
             entry_where = f"{path}:{number}"
-            tree.add(entry_at(decode(raw, entry_where), entry_where), raw, entry_where)
-    else:
-        items = [first, *decoded(path, lines[1:])]
+            tree.add(parse_entry(decode(raw, entry_where), entry_where), raw,
+                     entry_where)
+    else:  # Pi's migration works on the whole list (a v1 compaction names a position)
+        items = [first, *(decode(raw, f"{path}:{number}") for number, raw in lines[1:])]
         migrate(items, version, ids or sequential_ids())
-        header = header_at(items[0], where)
+        header = header_version(items[0], where)[0]
         for (number, _), item in zip(lines[1:], items[1:], strict=True):
             entry_where = f"{path}:{number}"
-            tree.add(entry_at(item, entry_where), None, entry_where)  # its line is old
+            tree.add(parse_entry(item, entry_where), None, entry_where)  # old line
     return LoadedSession(path, header, tree, version, tuple(warnings))
 
 
-def decoded(path: Path, lines: Iterable[Line]) -> list[Any]:
-    """The JSON of each line, in file order; the first that is not JSON is named."""
-    return [decode(raw, f"{path}:{number}") for number, raw in lines]
+def migrate_file(source: Path, target: Path, ids: IdSource) -> int:
+    """Write a version-3 copy of `source` to `target` (which must not exist); every line is
+    checked first, so a broken source leaves no half copy. Returns the source's version."""
+    lines = committed_lines(source, [])
+    wheres = [f"{source}:{number}" for number, _ in lines]
+    items = [decode(raw, where) for (_, raw), where in zip(lines, wheres, strict=True)]
+    version = header_version(items[0], wheres[0])[1]
+    migrate(items, version, ids)
+    for item, where in zip(items[1:], wheres[1:], strict=True):
+        parse_entry(item, where)
+    try:
+        with target.open("x", encoding="utf-8") as file:
+            file.write("".join(json_text(item) + "\n" for item in items))
+    except OSError as error:
+        raise SessionError(f"{target}: {error.strerror or error}") from None
+    return version

@@ -1,11 +1,8 @@
-"""The entries of a session as a tree.
+"""The entries of a session as a tree that only grows: a branch is a second child.
 
-Every entry names its parent, so the file is a tree that only grows: a branch is just a
-second child of some earlier entry, and nothing is ever moved or deleted. Three questions are
-asked of it all the time: which entry has this id, what is the path from the root to this
-leaf (that path is the conversation a model sees), and what hangs below an entry (for a
-screen that draws the tree). Labels and the session name are stored as entries too, but their
-effect is global: the last label entry for a target wins, wherever it sits in the tree.
+It answers: which entry has this id, what is the path root → leaf (the conversation a model
+sees), and what hangs below an entry. Labels and the session name are global: the last
+entry that sets one wins, wherever it sits.
 """
 
 from __future__ import annotations
@@ -31,11 +28,8 @@ class SessionTree:
             self.add(entry)
 
     def add(self, entry: SessionEntry, line: bytes | None = None, where: str = "") -> None:
-        """Record one more entry (its id must be new) and what it says about labels or name.
-
-        `line` is the line it was read from, kept so that a fork copies it byte for byte;
-        `where` (`file:line`) goes into the error about a repeated id.
-        """
+        """Record one more entry (its id must be new) and what it says about labels or name;
+        `line` (the line it was read from) lets a fork copy it byte for byte."""
         if entry.id in self.by_id:
             place = f"{where}: " if where else ""
             raise SessionError(f"{place}entry id {entry.id} is already used by an earlier entry")
@@ -45,10 +39,6 @@ class SessionTree:
             self.kids.setdefault(entry.parent_id, []).append(entry)
         if line is not None:
             self.lines[entry.id] = line
-        self.note(entry)
-
-    def note(self, entry: SessionEntry) -> None:
-        """What a label or session-info entry says for the whole tree."""
         if isinstance(entry, LabelEntry):
             if entry.label:
                 self.labels[entry.target_id] = entry.label
@@ -65,12 +55,8 @@ class SessionTree:
         # [end]
 
     def path_to(self, leaf_id: str) -> list[SessionEntry]:
-        """The entries from the root down to `leaf_id`, walking the parent links once.
-
-        An unknown `leaf_id` is a SessionError (`no entry with id …`). A broken file can hold
-        a chain of parents that never reaches a root; a path longer than the tree has entries
-        is a SessionError too, `entry {leaf_id}: its chain of parents loops`, never a hang.
-        """
+        """The entries from the root down to `leaf_id`; an unknown id, or a chain of parents
+        that loops (a path longer than the tree has entries), is a SessionError."""
         # [exercise 09-path-to]
         entry = self.by_id.get(leaf_id)
         if entry is None:
