@@ -9,7 +9,7 @@ import pytest
 from pi.agent import ToolRegistry, run_tool_call
 from pi.ai import AbortSignal, ToolCall
 from pi.coding_agent import EditTool, Workspace
-from pi.coding_agent.tools.edit_apply import EditError, Replacement, apply_edits
+from pi.coding_agent.tools.edit import EditError, Replacement, apply_edits
 
 STEP = 7
 

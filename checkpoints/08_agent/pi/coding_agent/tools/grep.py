@@ -1,18 +1,10 @@
-"""`grep`, search file contents with a regex, in pure Python.
+"""`grep`, file contents searched with a Python regex, in ripgrep-based Pi's format.
 
-Pi runs ripgrep; this course uses Python regular expressions and the `.gitignore`-aware
-walk, which needs no program installed and is fast enough for a project. The output is what
-ripgrep-based Pi prints: `path:12: text` for a match and `path-11- text` for context lines,
-paths relative to the searched folder. Three limits keep it small: 100 matches (by default),
-500 characters per line, 50 KB in all; each one that bites adds a notice. Binary files are
-skipped. Python's regex syntax differs from ripgrep's in corners (e.g. `\\d` also matches
-non-ASCII digits).
-
-The search runs in a worker thread, so it never stalls the agent, and an abort ends the call
-at once. Patterns are compiled by the `regex` package in its `re`-compatible mode, not by
-`re`, for two things `re` cannot do: give up on a line after a second or so (a pattern like
-`(a+)+$` can backtrack for hours) and let other threads run meanwhile. FIFOs and devices
-are skipped: reading one would wait for ever, or never end.
+`path:12: text` per match and `path-11- text` for context, paths relative to the searched
+folder; 100 matches, 500 characters a line and 50 KB in all, each limit with a notice; binary
+files, FIFOs and devices skipped. It runs in a worker thread, so an abort ends it at once, and
+patterns are compiled by `regex` (re-compatible V0), which can give up on a runaway pattern
+like `(a+)+$` after LINE_TIMEOUT seconds per line, where `re` would backtrack for hours.
 """
 
 from __future__ import annotations
@@ -28,13 +20,9 @@ from pydantic import Field
 from pi.agent import AgentTool, ProgressCallback, ToolResult
 from pi.ai import AbortSignal
 from pi.ai.bounded import what_is_at
-from pi.coding_agent.tools.files import looks_binary, read_regular
-from pi.coding_agent.tools.globs import compile_glob
-from pi.coding_agent.tools.params import ToolParams
-from pi.coding_agent.tools.listing import listing_result
 from pi.coding_agent.tools.truncate import DEFAULT_MAX_BYTES, GREP_MAX_LINE_LENGTH, truncate_line
-from pi.coding_agent.tools.walk import walk
-from pi.coding_agent.tools.workspace import Workspace
+from pi.coding_agent.tools.walk import Note, compile_glob, listing_result, read_regular, walk
+from pi.coding_agent.tools.workspace import ToolParams, Workspace
 
 DEFAULT_GREP_LIMIT = 100
 LINE_TIMEOUT = 1.0  # seconds one line may take; only a runaway pattern needs that long
@@ -86,11 +74,13 @@ class GrepTool(AgentTool[GrepParams]):
         for path, label in files_to_search(self.workspace, top, params.glob, signal):
             for number, found in search_file(path, regex, signal):
                 if matches == params.limit:
-                    return finish(lines, params.limit, cut)
+                    return finish(lines, cut, (f"{matches} matches limit reached. Use "
+                                               f"limit={matches * 2} for more, or refine pattern",
+                                               "matchLimitReached", matches))
                 block, was_cut = context_block(found, number, params.context, label)
                 lines += block
                 matches, cut = matches + 1, cut or was_cut
-        return finish(lines, None, cut) if matches else ToolResult.text("No matches found")
+        return finish(lines, cut, None) if matches else ToolResult.text("No matches found")
 
 
 async def off_the_loop(work: Callable[[], ToolResult], signal: AbortSignal) -> ToolResult:
@@ -139,7 +129,7 @@ def search_file(path: Path, pattern: Pattern, signal: AbortSignal) -> (
     """(line number, all lines of the file) for each matching line; binary files give none,
     nor do FIFOs and devices (reading one would wait for ever, or never end)."""
     data = read_regular(path)
-    if data is None or looks_binary(data[:8192]):
+    if data is None or b"\x00" in data[:8192]:
         return []
     text = data.decode("utf-8", errors="replace").replace("\r\n", "\n").replace("\r", "\n")
     lines = text.removesuffix("\n").split("\n")
@@ -176,13 +166,7 @@ def context_block(lines: list[str], number: int, context: int, label: str) -> (
     return block, cut
 
 
-def finish(lines: list[str], limit_hit: int | None, cut: bool) -> ToolResult:
-    limit_note = None
-    if limit_hit is not None:
-        limit_note = (f"{limit_hit} matches limit reached. Use limit={limit_hit * 2} for more, "
-                      "or refine pattern", "matchLimitReached", limit_hit)
-    cut_note = None
-    if cut:
-        cut_note = (f"Some lines truncated to {GREP_MAX_LINE_LENGTH} chars. Use read tool to "
-                    "see full lines", "linesTruncated", True)
+def finish(lines: list[str], cut: bool, limit_note: Note | None) -> ToolResult:
+    cut_note = (f"Some lines truncated to {GREP_MAX_LINE_LENGTH} chars. Use read tool to see "
+                "full lines", "linesTruncated", True) if cut else None
     return listing_result(lines, limit_note, cut_note)

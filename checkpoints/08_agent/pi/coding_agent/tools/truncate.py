@@ -1,13 +1,8 @@
 """Pi's output limits, so no tool result can flood the model's context window.
 
-Every tool that returns text passes it through one of these helpers: a file read keeps its
-beginning (`truncate_head`), a command's output keeps its end, where errors and results are
-(`truncate_tail`). Both stop at whichever limit is hit first, 2,000 lines or 50 KB of UTF-8,
-and never cut a line in half (except the one case a line alone is over the limit). The result
-says exactly what was kept, so the tool can tell the model how to ask for the rest.
-
-Lines are counted like Pi's JavaScript, with `split("\n")`: a trailing newline counts as one
-more, empty, line. `truncate_line` counts like JavaScript too, in UTF-16 units.
+A read keeps the beginning (`truncate_head`), a command's output the end (`truncate_tail`):
+at most 2,000 lines or 50 KB of UTF-8, whole lines only (unless one line alone is too big).
+Lines are counted like Pi's JavaScript `split("\n")`; `truncate_line` counts UTF-16 units.
 """
 
 from __future__ import annotations

@@ -1,8 +1,6 @@
-"""`ls`, one folder's entries: sorted ignoring case, dot files included.
+"""`ls`, one folder's entries: sorted ignoring case, dot files and ignored files included.
 
-Folders end in `/` so the model can tell them from files without another call. Unlike
-`grep` and `find`, `ls` shows ignored entries too: it answers "what is here", not "what is
-worth searching". Entries that cannot be examined (a dangling symlink) are left out, like Pi.
+Folders end in `/`; entries that cannot be examined (a dangling symlink) are left out, like Pi.
 """
 
 from __future__ import annotations
@@ -15,10 +13,9 @@ from pydantic import Field
 
 from pi.agent import AgentTool, ProgressCallback, ToolResult
 from pi.ai import AbortSignal
-from pi.coding_agent.tools.params import ToolParams
-from pi.coding_agent.tools.listing import listing_result
 from pi.coding_agent.tools.truncate import DEFAULT_MAX_BYTES
-from pi.coding_agent.tools.workspace import Workspace
+from pi.coding_agent.tools.walk import listing_result
+from pi.coding_agent.tools.workspace import ToolParams, Workspace
 
 DEFAULT_LS_LIMIT = 500
 
@@ -55,7 +52,11 @@ class LsTool(AgentTool[LsParams]):
         entries = [entry for name in names if (entry := describe(folder / name, name))]
         if not entries:
             return ToolResult.text("(empty directory)")
-        return listing(entries, params.limit)
+        limit, note = params.limit, None
+        if len(entries) > limit:
+            note = (f"{limit} entries limit reached. Use limit={limit * 2} for more",
+                    "entryLimitReached", limit)
+        return listing_result(entries[:limit], note)
 
 
 def describe(path: Path, name: str) -> str | None:
@@ -66,10 +67,3 @@ def describe(path: Path, name: str) -> str | None:
         return None
     return name + "/" if stat.S_ISDIR(mode) else name
 
-
-def listing(items: list[str], limit: int) -> ToolResult:
-    limit_note = None
-    if len(items) > limit:
-        limit_note = (f"{limit} entries limit reached. Use limit={limit * 2} for more",
-                      "entryLimitReached", limit)
-    return listing_result(items[:limit], limit_note)

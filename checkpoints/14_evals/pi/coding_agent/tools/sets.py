@@ -1,9 +1,5 @@
-"""The coding tools of one workspace, and Pi's two standard selections of them.
-
-Pi gives the model `read, bash, edit, write` by default: with bash it can search and list on
-its own. The read-only set, `read, grep, find, ls`, cannot change anything, which suits a
-model that should only look (planning, reviewing).
-"""
+"""The coding tools of one workspace, and Pi's two standard selections of them:
+`read, bash, edit, write` by default, and `read, grep, find, ls`, which change nothing."""
 
 from __future__ import annotations
 
