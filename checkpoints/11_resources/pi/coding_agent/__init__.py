@@ -75,35 +75,40 @@ from pi.coding_agent.compaction.thresholds import (
 )
 
 from pi.coding_agent.resources.context_files import ContextFile, load_context_files
-from pi.coding_agent.resources.diagnostics import Collision, Diagnostic
-from pi.coding_agent.resources.discovery import discover_skills
-from pi.coding_agent.resources.frontmatter import FrontmatterError, parse_markdown
-from pi.coding_agent.resources.loader import ResourceLoader, Resources, default_agent_dir
+from pi.coding_agent.resources.discovery import discover_skills, load_skills, load_skills_from_dir
+from pi.coding_agent.resources.frontmatter import (
+    Collision,
+    Diagnostic,
+    FrontmatterError,
+    parse_markdown,
+)
+from pi.coding_agent.resources.loader import (
+    ResourceLoader,
+    Resources,
+    TrustedProjects,
+    TrustPolicy,
+    default_agent_dir,
+    trust_everything,
+    trust_nothing,
+)
 from pi.coding_agent.resources.prompt_templates import (
     PromptTemplate,
     expand_prompt_template,
     load_prompt_templates,
 )
-from pi.coding_agent.resources.skill_dirs import load_skills_from_dir
-from pi.coding_agent.resources.skill_prompt import (
+from pi.coding_agent.resources.skills import (
+    LoadedSkills,
+    Skill,
     SkillCommandError,
     expand_skill_command,
     format_skills_for_prompt,
 )
-from pi.coding_agent.resources.skill_registry import load_skills
-from pi.coding_agent.resources.skills import LoadedSkills, Skill
 from pi.coding_agent.resources.system_prompt import (
     BUILTIN_TOOL_PROMPTS,
     Guideline,
     ToolPrompt,
     build_system_prompt,
     tool_prompts_for,
-)
-from pi.coding_agent.resources.trust import (
-    TrustedProjects,
-    TrustPolicy,
-    trust_everything,
-    trust_nothing,
 )
 
 __all__ = [

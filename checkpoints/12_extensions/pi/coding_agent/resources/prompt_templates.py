@@ -16,8 +16,14 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from pi.ai.bounded import read_file
-from pi.coding_agent.resources.diagnostics import Diagnostic, collision, warning
-from pi.coding_agent.resources.frontmatter import FrontmatterError, parse_markdown, read_problem
+from pi.coding_agent.resources.frontmatter import (
+    Diagnostic,
+    FrontmatterError,
+    collision,
+    parse_markdown,
+    read_problem,
+    warning,
+)
 
 PLACEHOLDER = re.compile(r"\$(?:(\d+)|ARGUMENTS|@)")
 DESCRIPTION_FALLBACK_CHARS = 60

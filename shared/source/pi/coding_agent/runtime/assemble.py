@@ -17,9 +17,14 @@ from pi.coding_agent.extensions.hooks import tool_hooks
 from pi.coding_agent.extensions.loader import LoadedExtensions, discover, load_extensions
 from pi.coding_agent.extensions.runner import ExtensionRunner
 from pi.coding_agent.messages import convert_to_llm
-from pi.coding_agent.resources.loader import ResourceLoader, Resources, default_agent_dir
+from pi.coding_agent.resources.loader import (
+    ResourceLoader,
+    Resources,
+    default_agent_dir,
+    trust_everything,
+    trust_nothing,
+)
 from pi.coding_agent.resources.system_prompt import tool_prompts_for
-from pi.coding_agent.resources.trust import trust_everything, trust_nothing
 from pi.coding_agent.runtime.config import RuntimeConfig
 from pi.coding_agent.tools.sets import default_tools
 from pi.coding_agent.tools.workspace import Workspace
