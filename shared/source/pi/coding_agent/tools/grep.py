@@ -65,22 +65,31 @@ class GrepTool(AgentTool[GrepParams]):
         regex = compile_pattern(params)
         return await off_the_loop(lambda: self.search(top, regex, params, signal), signal)
 
-    def search(self, top: Path, regex: Pattern, params: GrepParams, signal: AbortSignal) -> (
+    def search(self, top: Path, pattern: Pattern, params: GrepParams, signal: AbortSignal) -> (
         ToolResult
     ):
         """The whole search; it runs in a worker thread and stops at an abort."""
-        lines: list[str] = []
+        out: list[str] = []
         matches, cut = 0, False
         for path, label in files_to_search(self.workspace, top, params.glob, signal):
-            for number, found in search_file(path, regex, signal):
+            lines = text_lines(path)
+            for number, line in enumerate(lines, 1):
+                if signal.aborted:
+                    raise RuntimeError("Operation aborted")
+                if not line_matches(pattern, line, path, number):
+                    continue
                 if matches == params.limit:
-                    return finish(lines, cut, (f"{matches} matches limit reached. Use "
-                                               f"limit={matches * 2} for more, or refine pattern",
-                                               "matchLimitReached", matches))
-                block, was_cut = context_block(found, number, params.context, label)
-                lines += block
-                matches, cut = matches + 1, cut or was_cut
-        return finish(lines, cut, None) if matches else ToolResult.text("No matches found")
+                    return finish(out, cut, (f"{matches} matches limit reached. Use "
+                                             f"limit={matches * 2} for more, or refine pattern",
+                                             "matchLimitReached", matches))
+                matches += 1
+                last = min(len(lines), number + params.context)
+                for current in range(max(1, number - params.context), last + 1):
+                    text, was_cut = truncate_line(lines[current - 1])
+                    mark = ":" if current == number else "-"
+                    out.append(f"{label}{mark}{current}{mark} {text}")
+                    cut = cut or was_cut
+        return finish(out, cut, None) if matches else ToolResult.text("No matches found")
 
 
 async def off_the_loop(work: Callable[[], ToolResult], signal: AbortSignal) -> ToolResult:
@@ -123,26 +132,17 @@ def files_to_search(workspace: Workspace, top: Path, glob: str | None, signal: A
     return found
 
 
-def search_file(path: Path, pattern: Pattern, signal: AbortSignal) -> (
-    list[tuple[int, list[str]]]
-):
-    """(line number, all lines of the file) for each matching line; binary files give none,
-    nor do FIFOs and devices (reading one would wait for ever, or never end)."""
+def text_lines(path: Path) -> list[str]:
+    """The lines of a text file; none for a binary file (a NUL near the start, ripgrep's
+    rule), a FIFO or a device (reading one would wait for ever, or never end)."""
     data = read_regular(path)
     if data is None or b"\x00" in data[:8192]:
         return []
     text = data.decode("utf-8", errors="replace").replace("\r\n", "\n").replace("\r", "\n")
-    lines = text.removesuffix("\n").split("\n")
-    found = []
-    for number, line in enumerate(lines, 1):
-        if signal.aborted:
-            raise RuntimeError("Operation aborted")
-        if matches(pattern, line, path, number):
-            found.append((number, lines))
-    return found
+    return text.removesuffix("\n").split("\n")
 
 
-def matches(pattern: Pattern, line: str, path: Path, number: int) -> bool:
+def line_matches(pattern: Pattern, line: str, path: Path, number: int) -> bool:
     """Whether `line` matches; a pattern still busy after LINE_TIMEOUT seconds on one line
     backtracks without end (`(a+)+$` on `aaaa…b`), and the search is refused, not waited for."""
     try:
@@ -151,19 +151,6 @@ def matches(pattern: Pattern, line: str, path: Path, number: int) -> bool:
         raise TimeoutError(
             f"The pattern took more than {LINE_TIMEOUT:g} s on {path.name}:{number}; it "
             "backtracks too much (nested repeats like (a+)+). Simplify it.") from None
-
-
-def context_block(lines: list[str], number: int, context: int, label: str) -> (
-    tuple[list[str], bool]
-):
-    """The match line and its context lines, each cut to 500 characters."""
-    block, cut = [], False
-    for current in range(max(1, number - context), min(len(lines), number + context) + 1):
-        text, was_cut = truncate_line(lines[current - 1])
-        mark = ":" if current == number else "-"
-        block.append(f"{label}{mark}{current}{mark} {text}")
-        cut = cut or was_cut
-    return block, cut
 
 
 def finish(lines: list[str], cut: bool, limit_note: Note | None) -> ToolResult:
