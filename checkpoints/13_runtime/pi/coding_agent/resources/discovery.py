@@ -13,11 +13,9 @@ import os
 from collections.abc import Iterator, Sequence
 from pathlib import Path
 
-import pathspec
-
 from pi.coding_agent.resources.frontmatter import Diagnostic, collision, warning
 from pi.coding_agent.resources.skills import LoadedSkills, Skill, load_skill_file
-from pi.coding_agent.tools.walk import Rules, is_ignored
+from pi.coding_agent.tools.walk import Rules, is_ignored, load_rules
 
 SKILL_FILE = "SKILL.md"
 IGNORE_FILES = (".gitignore", ".ignore", ".fdignore")
@@ -25,7 +23,8 @@ PROJECT_DIR = ".pi"
 SHARED_SKILLS = Path(".agents") / "skills"
 
 
-def skill_files(folder: Path, stop_at_skill: bool) -> Iterator[Path]:
+def skill_files(folder: Path, stop_at_skill: bool, top: bool = True, rules: Rules | None = None,
+                seen: frozenset[Path] = frozenset()) -> Iterator[Path]:
     """Every candidate skill file below `folder`, depth first, names in bytewise order.
 
     A skills folder holds skill folders (`calendar/SKILL.md`), groups of them and loose `.md`
@@ -33,16 +32,9 @@ def skill_files(folder: Path, stop_at_skill: bool) -> Iterator[Path]:
     symlinked folders followed. `stop_at_skill` is Pi's `loadSkillsFromDir`: nothing below a
     `SKILL.md` is looked at; Pi's start-up instead takes every `SKILL.md` at any depth.
     """
-    yield from _walk(folder, stop_at_skill, top=True, rules=[], seen=set())
-
-
-def _walk(folder: Path, stop_at_skill: bool, top: bool, rules: Rules, seen: set[Path]) -> (
-    Iterator[Path]
-):
     real = folder.resolve()
     if real in seen:  # a symlink loop: this folder is being walked already
         return
-    seen = seen | {real}
     try:
         names = sorted(os.listdir(folder))  # bytewise, like Node's readdir
     except OSError:
@@ -50,7 +42,7 @@ def _walk(folder: Path, stop_at_skill: bool, top: bool, rules: Rules, seen: set[
     if stop_at_skill and SKILL_FILE in names and (folder / SKILL_FILE).is_file():
         yield folder / SKILL_FILE
         return
-    rules = rules + ignore_rules(folder)
+    rules = [*(rules or []), *load_rules(folder, IGNORE_FILES)]
     for name in names:
         path = folder / name
         if name.startswith(".") or name == "node_modules":
@@ -59,20 +51,9 @@ def _walk(folder: Path, stop_at_skill: bool, top: bool, rules: Rules, seen: set[
         if (not is_dir and not is_file) or is_ignored(path, is_dir, rules):
             continue
         if is_dir:
-            yield from _walk(path, stop_at_skill, False, rules, seen)
+            yield from skill_files(path, stop_at_skill, False, rules, seen | {real})
         elif (top and name.endswith(".md")) or (not stop_at_skill and name == SKILL_FILE):
             yield path
-
-
-def ignore_rules(folder: Path) -> Rules:
-    """The rules of the ignore files in `folder`, each relative to `folder`."""
-    lines: list[str] = []
-    for name in IGNORE_FILES:
-        try:
-            lines += (folder / name).read_text(encoding="utf-8", errors="replace").splitlines()
-        except OSError:
-            continue
-    return [(folder, pathspec.GitIgnoreSpec.from_lines(lines))] if lines else []
 
 
 def load_skills_from_dir(folder: Path, source: str) -> LoadedSkills:

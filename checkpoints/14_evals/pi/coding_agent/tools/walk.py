@@ -43,13 +43,14 @@ def read_regular(path: Path) -> bytes | None:
         return None  # not a file, unreadable, vanished: nothing to report
 
 
-def load_rules(folder: Path) -> Rules:
-    """The rules of `folder/.gitignore`; none if it is missing or no regular file."""
-    data = read_regular(folder / ".gitignore")
-    if data is None:
-        return []
-    lines = data.decode("utf-8", errors="replace").splitlines()
-    return [(folder, pathspec.GitIgnoreSpec.from_lines(lines))]
+def load_rules(folder: Path, names: tuple[str, ...] = (".gitignore",)) -> Rules:
+    """The rules of the ignore files `names` in `folder`; a missing one, or one that is no
+    regular file (a FIFO would make every search wait for ever), has none."""
+    lines: list[str] = []
+    for name in names:
+        data = read_regular(folder / name)
+        lines += [] if data is None else data.decode("utf-8", errors="replace").splitlines()
+    return [(folder, pathspec.GitIgnoreSpec.from_lines(lines))] if lines else []
 
 
 def is_ignored(path: Path, is_dir: bool, rules: Rules) -> bool:

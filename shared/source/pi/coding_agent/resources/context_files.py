@@ -51,39 +51,23 @@ def read_inside(path: Path, folder: Path) -> str | None:
         raise Unsafe("is not valid UTF-8; not read") from None
 
 
-def context_file_in(folder: Path, problems: list[Diagnostic] | None = None) -> ContextFile | None:
-    """The first readable file of CONTEXT_FILE_NAMES in `folder`, or None; one that must not
-    be read is skipped with a diagnostic in `problems`."""
-    for name in CONTEXT_FILE_NAMES:
-        path = folder / name
-        try:
-            content = read_inside(path, folder)
-        except Unsafe as problem:
-            if problems is not None:
-                problems.append(warning(path, str(problem)))
-            continue
-        if content is not None:
-            return ContextFile(path, content)
-    return None
-
-
-def folders_down_to(cwd: Path, ceiling: Path | None) -> list[Path]:
-    """The root (or `ceiling`), each folder below it, and finally `cwd` itself."""
-    chain = [*reversed(cwd.parents), cwd]
-    if ceiling is None:
-        return chain
-    return [folder for folder in chain if folder.is_relative_to(ceiling)]
-
-
 def load_context_files(cwd: Path, agent_dir: Path, ceiling: Path | None = None,
                        problems: list[Diagnostic] | None = None) -> tuple[ContextFile, ...]:
     """The agent folder's file, then one per folder from the top down to `cwd`, no repeats;
     files that are there but must not be read are reported in `problems`, if given."""
-    found: list[ContextFile] = []
-    seen: set[Path] = set()
-    for folder in [agent_dir, *folders_down_to(cwd, ceiling)]:
-        context = context_file_in(folder, problems)
-        if context is not None and context.path.resolve() not in seen:
-            seen.add(context.path.resolve())
-            found.append(context)
-    return tuple(found)
+    chain = [*reversed(cwd.parents), cwd]
+    folders = [agent_dir, *(f for f in chain if ceiling is None or f.is_relative_to(ceiling))]
+    found: dict[Path, ContextFile] = {}
+    for folder in folders:
+        for name in CONTEXT_FILE_NAMES:  # the first readable one is the folder's file
+            path = folder / name
+            try:
+                content = read_inside(path, folder)
+            except Unsafe as problem:
+                if problems is not None:
+                    problems.append(warning(path, str(problem)))
+                continue
+            if content is not None:
+                found.setdefault(path.resolve(), ContextFile(path, content))
+                break
+    return tuple(found.values())
