@@ -21,15 +21,9 @@ READ_ONLY_TOOL_NAMES = ("read", "grep", "find", "ls")
 
 def coding_tools(workspace: Workspace, temp_dir: Path | None = None) -> list[AnyTool]:
     """All seven tools, sharing `workspace` (and so its file locks)."""
-    return [
-        ReadTool(workspace),
-        WriteTool(workspace),
-        EditTool(workspace),
-        BashTool(workspace, temp_dir),
-        GrepTool(workspace),
-        FindTool(workspace),
-        LsTool(workspace),
-    ]
+    return [ReadTool(workspace), WriteTool(workspace), EditTool(workspace),
+            BashTool(workspace, temp_dir), GrepTool(workspace), FindTool(workspace),
+            LsTool(workspace)]
 
 
 def select_tools(workspace: Workspace, names: tuple[str, ...], temp_dir: Path | None = None) -> (

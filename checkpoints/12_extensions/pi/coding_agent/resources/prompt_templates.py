@@ -15,15 +15,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from pi.ai.bounded import read_file
-from pi.coding_agent.resources.frontmatter import (
-    Diagnostic,
-    FrontmatterError,
-    collision,
-    parse_markdown,
-    read_problem,
-    warning,
-)
+from pi.coding_agent.resources.frontmatter import Diagnostic, collision, read_markdown
 
 PLACEHOLDER = re.compile(r"\$(?:(\d+)|ARGUMENTS|@)")
 DESCRIPTION_FALLBACK_CHARS = 60
@@ -48,12 +40,9 @@ def describe(frontmatter_description: object, body: str) -> str:
 
 
 def load_template(path: Path, source: str) -> PromptTemplate | Diagnostic:
-    try:
-        markdown = parse_markdown(read_file(path))
-    except (OSError, UnicodeDecodeError) as error:
-        return warning(path, read_problem(error))
-    except FrontmatterError as error:
-        return warning(path, str(error))
+    markdown = read_markdown(path)
+    if isinstance(markdown, Diagnostic):
+        return markdown
     description = describe(markdown.frontmatter.get("description"), markdown.body)
     return PromptTemplate(path.stem, description, markdown.body, path, source)
 

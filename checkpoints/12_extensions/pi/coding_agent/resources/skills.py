@@ -20,9 +20,7 @@ from xml.sax.saxutils import escape
 from pi.ai.bounded import read_file
 from pi.coding_agent.resources.frontmatter import (
     Diagnostic,
-    FrontmatterError,
-    parse_markdown,
-    read_problem,
+    read_markdown,
     strip_frontmatter,
     warning,
 )
@@ -107,12 +105,10 @@ def given(value: object) -> bool:
 
 def load_skill_file(path: Path, source: str) -> tuple[Skill | None, list[Diagnostic]]:
     """The skill in `path` (None when it cannot be loaded) and every warning about it."""
-    try:
-        frontmatter = parse_markdown(read_file(path)).frontmatter
-    except (OSError, UnicodeDecodeError) as error:
-        return None, [warning(path, read_problem(error))]
-    except FrontmatterError as error:
-        return None, [warning(path, str(error))]
+    markdown = read_markdown(path)
+    if isinstance(markdown, Diagnostic):
+        return None, [markdown]
+    frontmatter = markdown.frontmatter
     description = frontmatter.get("description")
     name = frontmatter.get("name") if given(frontmatter.get("name")) else path.parent.name
     problem = description_problem(description)

@@ -17,7 +17,7 @@ from typing import Any, Literal
 
 import yaml  # type: ignore[import-untyped, unused-ignore]
 
-from pi.ai.bounded import NotAFile, TooLarge, within_bounds
+from pi.ai.bounded import NotAFile, TooLarge, read_file, within_bounds
 
 FENCE = "---"
 
@@ -147,10 +147,15 @@ def strip_frontmatter(text: str) -> str:
     return split_frontmatter(text)[1].strip()
 
 
-def read_problem(error: OSError | UnicodeDecodeError) -> str:
-    """Why a resource file could not be read, in words for its author."""
-    if isinstance(error, UnicodeDecodeError):
-        return f"not valid UTF-8 (byte {error.start}); save the file as UTF-8"
-    if isinstance(error, NotAFile):
-        return str(error.strerror)  # "is a folder, not a file"
-    return f"cannot be read ({error.strerror or error})"
+def read_markdown(path: Path) -> Markdown | Diagnostic:
+    """The Markdown file at `path`, or the warning that says, for its author, why not."""
+    try:
+        return parse_markdown(read_file(path))
+    except UnicodeDecodeError as error:
+        return warning(path, f"not valid UTF-8 (byte {error.start}); save the file as UTF-8")
+    except NotAFile as error:
+        return warning(path, str(error.strerror))  # "is a folder, not a file"
+    except OSError as error:
+        return warning(path, f"cannot be read ({error.strerror or error})")
+    except FrontmatterError as error:
+        return warning(path, str(error))

@@ -175,12 +175,9 @@ async def run_command(
     signal: AbortSignal,
     timeout: float | None,
 ) -> Ending:
-    """Run `command` to its end, feeding output chunks to `on_output` as they arrive.
-
-    The end is the shell's, not its pipe's: a process left in the background (`server &`,
-    `setsid sleep 20 &`) may hold the pipe open for ever. So the pipe is made here, not by
-    asyncio (whose `wait()` would wait for it), and read for GRACE seconds once the shell is gone.
-    """
+    """Run `command` to its end, feeding output chunks to `on_output` as they arrive. The end
+    is the shell's: a process left in the background (`server &`) may hold the pipe open for
+    ever, so the pipe is made here and read for GRACE seconds once the shell is gone."""
     reading, writing = os.pipe()
     try:
         process = await asyncio.create_subprocess_exec(

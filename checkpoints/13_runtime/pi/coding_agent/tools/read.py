@@ -62,15 +62,10 @@ class ReadTool(AgentTool[ReadParams]):
         shown = params.path.removeprefix("@")
         data = read_named(path, shown)
         mime = image_type(data[:16])
-        if mime is not None:
-            return read_image(data, mime)
-        return read_text(data.decode("utf-8", errors="replace"), shown, params)
-
-
-def read_image(data: bytes, mime: str) -> ToolResult:
-    note = TextContent(text=f"Read image file [{mime}]")
-    image = ImageContent(data=base64.b64encode(data).decode("ascii"), mime_type=mime)
-    return ToolResult((note, image))
+        if mime is None:
+            return read_text(data.decode("utf-8", errors="replace"), shown, params)
+        image = ImageContent(data=base64.b64encode(data).decode("ascii"), mime_type=mime)
+        return ToolResult((TextContent(text=f"Read image file [{mime}]"), image))
 
 
 def read_text(text: str, shown: str, params: ReadParams) -> ToolResult:
