@@ -1,10 +1,8 @@
-"""`bash`, a shell command in the workspace, its output cut to the last 50 KB.
+"""`bash`, a shell command in the workspace, its output cut to the last 2,000 lines or 50 KB.
 
-The end of a command's output matters most (the error, the summary), so `bash` keeps the last
-2,000 lines or 50 KB; when it cuts, the full output is in a log file named in the notice. The
-command runs as `bash -c` in its own process group, stderr merged into stdout, and ends by
-exiting, by a timeout or by an abort; each raises with its own wording (a non-zero exit
-code too, with the output), and a timeout or an abort kills the whole group.
+When it cuts, the full output is in a log file named in the notice. The command runs as
+`bash -c` in its own process group (killed whole on a timeout or an abort), stderr merged in;
+an exit code, a timeout and an abort each raise with their own wording, the output first.
 """
 
 from __future__ import annotations

@@ -1,15 +1,9 @@
-"""Everything the agent is told at start-up, loaded in one call, and whose files it may read.
+"""Everything the agent is told at start-up, loaded in one call.
 
-The runtime needs the system prompt, the skills (`/skill:` commands), the prompt templates
-(`/name` commands) and the problems found on the way. `ResourceLoader` gathers them from the
-agent folder (`~/.pi-course/agent`, never Pi's `~/.pi`: `SYSTEM.md`, `APPEND_SYSTEM.md`,
-`AGENTS.md`, `skills/`, `prompts/`), from the project's `.pi/` folder (which wins) and the
-`AGENTS.md` files from the root down to the working directory. The date is injected, so the
-same folders give the same prompt byte for byte.
-
-A project's `.pi/` is written by whoever wrote the repository, so it is used only when an
-injected trust policy says so, and the policy is asked before anything in it is opened (Pi
-itself loads any working directory's `.pi/`).
+`ResourceLoader` reads the agent folder (`~/.pi-course/agent`, never Pi's `~/.pi`), the
+project's `.pi/` (which wins) and the `AGENTS.md` files down to the working directory. A
+project's `.pi/` is used only when an injected trust policy says so, asked before anything in
+it is opened (Pi loads any `.pi/`). The date is injected: same folders, same prompt.
 """
 
 from __future__ import annotations

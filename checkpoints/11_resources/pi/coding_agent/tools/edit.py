@@ -1,16 +1,15 @@
 """`edit`, several exact replacements in one file, applied together or not at all.
 
-The model quotes the text to change (`oldText`) and what it becomes (`newText`); quoting
-survives a few lines of drift, and a unique match stops it from changing the wrong one of two
-similar lines. Each `oldText` must occur exactly once in the *original* text, spans must not
-overlap, and the result must differ. Line endings become `\n` for the match and are restored,
-and a byte-order mark is kept. Unlike Pi, there is no fuzzy fallback match.
+Each `oldText` must occur exactly once in the *original* text (quoting survives drift, and a
+unique match cannot hit the wrong line), spans must not overlap and the result must differ.
+Line endings and a byte-order mark are kept. Unlike Pi, there is no fuzzy fallback match.
 """
 
 from __future__ import annotations
 
 import difflib
 import itertools
+import re
 from dataclasses import dataclass
 from typing import Any
 
@@ -92,13 +91,9 @@ class EditTool(AgentTool[EditParams]):
 
 
 def line_ending(text: str) -> str:
-    """The file's line ending, judged like Pi by its first line break."""
-    for index, char in enumerate(text):
-        if char == "\n":
-            return "\n"
-        if char == "\r":
-            return "\r\n" if text[index + 1 : index + 2] == "\n" else "\n"
-    return "\n"
+    """The file's line ending, judged like Pi by its first line break (a lone CR counts as LF)."""
+    first = re.search(r"\r\n|\r|\n", text)
+    return "\r\n" if first and first[0] == "\r\n" else "\n"
 
 
 def to_lf(text: str) -> str:

@@ -1,10 +1,8 @@
-"""Where skills come from: the folders Pi looks in, walked the two ways Pi walks them, and
-one name each, the first one found winning.
+"""Where skills come from: the folders Pi looks in, walked the two ways Pi walks them, one
+name each, the first one found winning (a later one is a collision naming both files).
 
-The application takes the project's folders first (`.pi/skills`, and `.agents/skills` from
-the working directory up to the git root; only if the project is trusted), then the user's
-(`skills` in the agent folder, `~/.agents/skills`), then paths named on the command line. A
-later skill of a taken name is a collision naming both files (PI-BEHAVIOUR §7.2).
+The application takes the project's folders first (`.pi/skills`, `.agents/skills` up to the
+git root; only if trusted), then the user's, then paths from the command line.
 """
 
 from __future__ import annotations

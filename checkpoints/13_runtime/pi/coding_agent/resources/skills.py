@@ -1,11 +1,9 @@
-"""Skills: folders with a `SKILL.md` whose name and description the model sees up front and
-whose instructions it reads only when a task needs them (progressive disclosure).
+"""Skills: a `SKILL.md` whose name and description the model sees up front and whose body
+it reads only when a task needs it (progressive disclosure).
 
-The rules are the Agent Skills standard as Pi applies them: no description, no skill (the
-model could never know when to use it); a name that breaks the naming rules only warns. Lengths
-count UTF-16 units like JavaScript. A `name` or `description` that is not text makes Pi's checks
-throw, so the skill is skipped with one warning. `disable-model-invocation: true` keeps a skill
-out of the catalog; `/skill:name` still runs it.
+Pi's rules: no description, no skill; a bad name only warns; lengths count UTF-16 units; a
+`name` or `description` that is not text skips the skill with one warning.
+`disable-model-invocation: true` keeps a skill out of the catalog, not from `/skill:name`.
 """
 
 from __future__ import annotations

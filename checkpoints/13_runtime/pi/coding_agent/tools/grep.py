@@ -1,10 +1,9 @@
 """`grep`, file contents searched with a Python regex, in ripgrep-based Pi's format.
 
-`path:12: text` per match and `path-11- text` for context, paths relative to the searched
-folder; 100 matches, 500 characters a line and 50 KB in all, each limit with a notice; binary
-files, FIFOs and devices skipped. It runs in a worker thread, so an abort ends it at once, and
-patterns are compiled by `regex` (re-compatible V0), which can give up on a runaway pattern
-like `(a+)+$` after LINE_TIMEOUT seconds per line, where `re` would backtrack for hours.
+`path:12: text` per match, `path-11- text` for context; 100 matches, 500 characters a line,
+50 KB in all, each limit with a notice; binary files, FIFOs and devices skipped. It runs in a
+thread, so an abort ends it at once, and `regex` (V0, like `re`) gives up on a runaway
+pattern like `(a+)+$` after LINE_TIMEOUT seconds on one line.
 """
 
 from __future__ import annotations

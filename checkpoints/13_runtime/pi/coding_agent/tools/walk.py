@@ -1,10 +1,9 @@
 """What `grep`, `find` and `ls` share: a walk that sees files the way git does, fd-style
 globs, and the capped listing they all end with.
 
-Pi hands searching to ripgrep and fd, which skip ignored files; without that one `grep` would
-drown in `node_modules/`. Here pathspec applies every `.gitignore` from the root down, each
-relative to its folder (a deeper `!pattern` re-includes); `.git/` is skipped, hidden files are
-kept, symlinked folders are not followed and symlinked files leading outside are skipped.
+Pi uses ripgrep and fd, which skip ignored files; here pathspec applies every `.gitignore`
+from the root down (a deeper `!pattern` re-includes). `.git/` is skipped, hidden files kept,
+symlinked folders not followed, symlinked files leading outside skipped.
 """
 
 from __future__ import annotations

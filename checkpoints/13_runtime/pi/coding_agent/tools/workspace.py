@@ -1,9 +1,6 @@
-"""What every coding tool shares: one root folder that no path may leave, its file locks,
-Pi's camelCase arguments, and safe ways to read and write a file.
-
-The model chooses the paths, and a model can be wrong or talked into mischief, so no tool
-opens a path directly: the workspace refuses `..`, absolute paths and symlinks that lead out.
-"""
+"""What every coding tool shares: one root folder no path may leave (`..`, absolute paths
+and symlinks leading out are refused), its file locks, Pi's camelCase arguments, and safe
+ways to read and write a file."""
 
 from __future__ import annotations
 

@@ -1,11 +1,7 @@
-"""Reading resource files: the YAML frontmatter at the top of a skill or template, and
-the diagnostics a broken file becomes instead of an exception.
-
-The block between two `---` lines holds metadata (name, description); the rest is Markdown
-for the model. A block that is not valid YAML is an error naming the line, which the caller
-turns into a warning: one broken skill must not stop the others. Diagnostics have the JSON
-shape of Pi's `ResourceDiagnostic`. PyYAML reads YAML 1.1 where Pi reads 1.2 (`yes` is true
-here, text there); a key given twice is an error in both.
+"""Reading resource files: the YAML frontmatter above a skill or template's Markdown, and the
+diagnostics (Pi's `ResourceDiagnostic`) a broken file becomes, so one bad file never stops
+the others. PyYAML reads YAML 1.1 (`yes` is true; text in Pi's 1.2); a repeated key is an
+error in both.
 """
 
 from __future__ import annotations
