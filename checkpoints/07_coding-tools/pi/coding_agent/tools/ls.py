@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import os
 import stat
-from pathlib import Path
 
 from pydantic import Field
 
@@ -48,8 +47,13 @@ class LsTool(AgentTool[LsParams]):
             raise FileNotFoundError(f"Path not found: {shown}")
         if not folder.is_dir():
             raise NotADirectoryError(f"Not a directory: {shown}")
-        names = sorted(os.listdir(folder), key=lambda name: (name.lower(), name))
-        entries = [entry for name in names if (entry := describe(folder / name, name))]
+        entries = []
+        for name in sorted(os.listdir(folder), key=lambda name: (name.lower(), name)):
+            try:
+                mode = (folder / name).stat().st_mode  # a link to a folder is a folder
+            except OSError:  # a dangling symlink cannot be examined: left out, like Pi
+                continue
+            entries.append(name + "/" if stat.S_ISDIR(mode) else name)
         if not entries:
             return ToolResult.text("(empty directory)")
         limit, note = params.limit, None
@@ -57,13 +61,4 @@ class LsTool(AgentTool[LsParams]):
             note = (f"{limit} entries limit reached. Use limit={limit * 2} for more",
                     "entryLimitReached", limit)
         return listing_result(entries[:limit], note)
-
-
-def describe(path: Path, name: str) -> str | None:
-    """`name`, with `/` for a folder; None when it cannot be examined."""
-    try:
-        mode = path.stat().st_mode  # follows symlinks, so a link to a folder is a folder
-    except OSError:
-        return None
-    return name + "/" if stat.S_ISDIR(mode) else name
 
