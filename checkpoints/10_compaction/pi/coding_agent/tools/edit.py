@@ -10,7 +10,6 @@ from __future__ import annotations
 import difflib
 import itertools
 import re
-from dataclasses import dataclass
 from typing import Any
 
 from pydantic import Field, model_validator
@@ -20,12 +19,6 @@ from pi.ai import AbortSignal
 from pi.coding_agent.tools.workspace import ToolParams, Workspace, atomic_write, read_named
 
 BOM = "\ufeff"
-
-
-@dataclass(frozen=True)
-class Replacement:
-    old_text: str
-    new_text: str
 
 
 class EditError(ValueError):
@@ -72,7 +65,7 @@ class EditTool(AgentTool[EditParams]):
             raise RuntimeError("Operation aborted")
         path = self.workspace.resolve(params.path)
         shown = params.path.removeprefix("@")
-        edits = [Replacement(item.old_text, item.new_text) for item in params.edits]
+        edits = params.edits
         async with self.workspace.locks.lock(path):
             try:
                 before = read_named(path, shown).decode("utf-8")
@@ -100,7 +93,7 @@ def to_lf(text: str) -> str:
     return text.replace("\r\n", "\n").replace("\r", "\n")
 
 
-def apply_edits(original: str, edits: list[Replacement], shown: str) -> str:
+def apply_edits(original: str, edits: list[EditItem], shown: str) -> str:
     """The new text after every edit; raises EditError naming the first broken rule."""
     bom = BOM if original.startswith(BOM) else ""
     body = original.removeprefix(BOM)
@@ -121,7 +114,7 @@ def apply_edits(original: str, edits: list[Replacement], shown: str) -> str:
     return bom + (result.replace("\n", "\r\n") if ending == "\r\n" else result)
 
 
-def _span(text: str, edit: Replacement, index: int, count: int, shown: str) -> tuple[int, int]:
+def _span(text: str, edit: EditItem, index: int, count: int, shown: str) -> tuple[int, int]:
     """Where `edit.old_text` occurs in `text`; it must occur exactly once."""
     which = "" if count == 1 else f" of edits[{index}]"
     unchanged = "" if count == 1 else " No edits were applied."
