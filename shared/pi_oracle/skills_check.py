@@ -69,7 +69,7 @@ def make_root(rng: random.Random, root: Path) -> None:
 
 
 def course_load(root: Path) -> dict[str, Any]:
-    from pi.coding_agent.resources.skill_dirs import load_skills_from_dir
+    from pi.coding_agent.resources.discovery import load_skills_from_dir
 
     loaded = load_skills_from_dir(root, "oracle").to_json()
     for skill in loaded["skills"]:

@@ -14,8 +14,7 @@ import pytest
 from pi.agent import ToolRegistry, run_tool_call
 from pi.ai import AbortController, AbortSignal, ToolCall
 from pi.coding_agent import BashTool, Workspace
-from pi.coding_agent.tools.bash import report
-from pi.coding_agent.tools.process import Ending
+from pi.coding_agent.tools.bash import Ending, report
 
 STEP = 7
 

@@ -14,9 +14,13 @@ from pi.coding_agent import (
     truncate_line,
     truncate_tail,
 )
-from pi.coding_agent.tools.truncate import utf16_len
 
 STEP = 7
+
+
+def utf16_len(text: str) -> int:
+    """JavaScript's `String.length`, as Pi's driver counted: outside the BMP counts twice."""
+    return len(text.encode("utf-16-le", "surrogatepass")) // 2
 
 # The inputs Pi's driver generated, rebuilt from each entry's `generator` description.
 INPUTS = {

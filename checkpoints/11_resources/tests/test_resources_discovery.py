@@ -15,8 +15,13 @@ from datetime import date
 from pathlib import Path
 
 from pi.coding_agent.resources.discovery import discover_skills, project_skill_dirs
-from pi.coding_agent.resources.loader import ResourceLoader, default_agent_dir
-from pi.coding_agent.resources.trust import TrustedProjects, trust_everything, trust_nothing
+from pi.coding_agent.resources.loader import (
+    ResourceLoader,
+    TrustedProjects,
+    default_agent_dir,
+    trust_everything,
+    trust_nothing,
+)
 
 STEP = 11
 AUDITED = {"open", "os.listdir", "os.scandir"}

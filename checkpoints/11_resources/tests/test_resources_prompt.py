@@ -15,8 +15,8 @@ from pathlib import Path
 import pytest
 
 from pi.coding_agent.resources.context_files import ContextFile, load_context_files
-from pi.coding_agent.resources.skill_dirs import load_skills_from_dir
-from pi.coding_agent.resources.skill_prompt import SkillCommandError, expand_skill_command
+from pi.coding_agent.resources.discovery import load_skills_from_dir
+from pi.coding_agent.resources.skills import SkillCommandError, expand_skill_command
 from pi.coding_agent.resources.system_prompt import (
     BUILTIN_TOOL_PROMPTS,
     build_system_prompt,

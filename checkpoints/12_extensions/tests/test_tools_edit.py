@@ -9,7 +9,7 @@ import pytest
 from pi.agent import ToolRegistry, run_tool_call
 from pi.ai import AbortSignal, ToolCall
 from pi.coding_agent import EditTool, Workspace
-from pi.coding_agent.tools.edit_apply import EditError, Replacement, apply_edits
+from pi.coding_agent.tools.edit import EditError, EditItem, apply_edits
 
 STEP = 7
 
@@ -74,7 +74,8 @@ def test_several_edits_apply_in_one_call(workspace) -> None:
 def test_each_old_text_is_matched_against_the_original_not_the_edited_text() -> None:
     # The second edit's oldText only exists after the first edit: it must not be found.
     with pytest.raises(EditError, match=r"edits\[1\]"):
-        apply_edits("a\n", [Replacement("a", "b"), Replacement("b", "c")], "f")
+        edits = [EditItem(old_text="a", new_text="b"), EditItem(old_text="b", new_text="c")]
+        apply_edits("a\n", edits, "f")
 
 
 @pytest.mark.parametrize(("pairs", "error"), [

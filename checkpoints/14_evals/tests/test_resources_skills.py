@@ -11,15 +11,13 @@ from pathlib import Path
 
 import pytest
 
+from pi.coding_agent.resources.discovery import load_skills, load_skills_from_dir
 from pi.coding_agent.resources.frontmatter import (
     FrontmatterError,
     parse_markdown,
     strip_frontmatter,
 )
-from pi.coding_agent.resources.skill_dirs import load_skills_from_dir
-from pi.coding_agent.resources.skill_prompt import format_skills_for_prompt
-from pi.coding_agent.resources.skill_registry import load_skills
-from pi.coding_agent.resources.skills import validate_name
+from pi.coding_agent.resources.skills import format_skills_for_prompt, validate_name
 
 STEP = 11
 

@@ -5,7 +5,7 @@ from pathlib import Path
 
 import pytest
 
-from pi.coding_agent.resources.loader import ResourceLoader
+from pi.coding_agent.resources.loader import ResourceLoader, trust_everything
 from pi.coding_agent.resources.prompt_templates import (
     PromptTemplate,
     expand_prompt_template,
@@ -13,7 +13,6 @@ from pi.coding_agent.resources.prompt_templates import (
     parse_command_args,
     substitute_args,
 )
-from pi.coding_agent.resources.trust import trust_everything
 
 STEP = 11
 

@@ -10,8 +10,13 @@ injected, and absolute paths are printed as <DATA>/..., so the output never chan
 from datetime import date
 from pathlib import Path
 
-from pi.coding_agent.resources.loader import ResourceLoader, Resources
-from pi.coding_agent.resources.trust import TrustedProjects, TrustPolicy, trust_nothing
+from pi.coding_agent.resources.loader import (
+    ResourceLoader,
+    Resources,
+    TrustedProjects,
+    TrustPolicy,
+    trust_nothing,
+)
 
 HERE = Path(__file__).resolve().parent
 

@@ -8,7 +8,6 @@ from pi.coding_agent.tools.bash import BashTool
 from pi.coding_agent.tools.edit import EditTool
 from pi.coding_agent.tools.find import FindTool
 from pi.coding_agent.tools.grep import GrepTool
-from pi.coding_agent.tools.locks import FileLocks
 from pi.coding_agent.tools.ls import LsTool
 from pi.coding_agent.tools.read import ReadTool
 from pi.coding_agent.tools.sets import (
@@ -29,7 +28,7 @@ from pi.coding_agent.tools.truncate import (
     truncate_line,
     truncate_tail,
 )
-from pi.coding_agent.tools.workspace import Workspace, WorkspaceError
+from pi.coding_agent.tools.workspace import FileLocks, Workspace, WorkspaceError
 from pi.coding_agent.tools.write import WriteTool
 
 __all__ = [

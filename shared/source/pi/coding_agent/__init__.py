@@ -8,7 +8,6 @@ from pi.coding_agent.tools.bash import BashTool
 from pi.coding_agent.tools.edit import EditTool
 from pi.coding_agent.tools.find import FindTool
 from pi.coding_agent.tools.grep import GrepTool
-from pi.coding_agent.tools.locks import FileLocks
 from pi.coding_agent.tools.ls import LsTool
 from pi.coding_agent.tools.read import ReadTool
 from pi.coding_agent.tools.sets import (
@@ -29,7 +28,7 @@ from pi.coding_agent.tools.truncate import (
     truncate_line,
     truncate_tail,
 )
-from pi.coding_agent.tools.workspace import Workspace, WorkspaceError
+from pi.coding_agent.tools.workspace import FileLocks, Workspace, WorkspaceError
 from pi.coding_agent.tools.write import WriteTool
 
 # [from 09]
@@ -88,35 +87,40 @@ from pi.coding_agent.compaction.thresholds import (
 # [end]
 # [from 11]
 from pi.coding_agent.resources.context_files import ContextFile, load_context_files
-from pi.coding_agent.resources.diagnostics import Collision, Diagnostic
-from pi.coding_agent.resources.discovery import discover_skills
-from pi.coding_agent.resources.frontmatter import FrontmatterError, parse_markdown
-from pi.coding_agent.resources.loader import ResourceLoader, Resources, default_agent_dir
+from pi.coding_agent.resources.discovery import discover_skills, load_skills, load_skills_from_dir
+from pi.coding_agent.resources.frontmatter import (
+    Collision,
+    Diagnostic,
+    FrontmatterError,
+    parse_markdown,
+)
+from pi.coding_agent.resources.loader import (
+    ResourceLoader,
+    Resources,
+    TrustedProjects,
+    TrustPolicy,
+    default_agent_dir,
+    trust_everything,
+    trust_nothing,
+)
 from pi.coding_agent.resources.prompt_templates import (
     PromptTemplate,
     expand_prompt_template,
     load_prompt_templates,
 )
-from pi.coding_agent.resources.skill_dirs import load_skills_from_dir
-from pi.coding_agent.resources.skill_prompt import (
+from pi.coding_agent.resources.skills import (
+    LoadedSkills,
+    Skill,
     SkillCommandError,
     expand_skill_command,
     format_skills_for_prompt,
 )
-from pi.coding_agent.resources.skill_registry import load_skills
-from pi.coding_agent.resources.skills import LoadedSkills, Skill
 from pi.coding_agent.resources.system_prompt import (
     BUILTIN_TOOL_PROMPTS,
     Guideline,
     ToolPrompt,
     build_system_prompt,
     tool_prompts_for,
-)
-from pi.coding_agent.resources.trust import (
-    TrustedProjects,
-    TrustPolicy,
-    trust_everything,
-    trust_nothing,
 )
 
 # [end]

@@ -1,13 +1,8 @@
 """Pi's output limits, so no tool result can flood the model's context window.
 
-Every tool that returns text passes it through one of these helpers: a file read keeps its
-beginning (`truncate_head`), a command's output keeps its end, where errors and results are
-(`truncate_tail`). Both stop at whichever limit is hit first, 2,000 lines or 50 KB of UTF-8,
-and never cut a line in half (except the one case a line alone is over the limit). The result
-says exactly what was kept, so the tool can tell the model how to ask for the rest.
-
-Lines are counted like Pi's JavaScript, with `split("\n")`: a trailing newline counts as one
-more, empty, line. `truncate_line` counts like JavaScript too, in UTF-16 units.
+A read keeps the beginning (`truncate_head`), a command's output the end (`truncate_tail`):
+at most 2,000 lines or 50 KB of UTF-8, whole lines only (unless one line alone is too big).
+Lines are counted like Pi's JavaScript `split("\n")`; `truncate_line` counts UTF-16 units.
 """
 
 from __future__ import annotations
@@ -51,87 +46,48 @@ def utf8_len(text: str) -> int:
     return len(text.encode("utf-8"))
 
 
-def utf16_len(text: str) -> int:
-    """JavaScript's `String.length`: characters outside the BMP count twice."""
-    return len(text.encode("utf-16-le", "surrogatepass")) // 2
-
-
-def _result(
-    text: str,
-    lines: list[str],
-    kept: str,
-    limits: tuple[int, int],
-    by: Literal["lines", "bytes"] | None,
-    output_lines: int,
-    *,
-    last_line_partial: bool = False,
-    first_line_exceeds_limit: bool = False,
-) -> TruncationResult:
-    return TruncationResult(
-        content=kept,
-        truncated=by is not None,
-        truncated_by=by,
-        total_lines=len(lines),
-        total_bytes=utf8_len(text),
-        output_lines=output_lines,
-        output_bytes=utf8_len(kept),
-        last_line_partial=last_line_partial,
-        first_line_exceeds_limit=first_line_exceeds_limit,
-        max_lines=limits[0],
-        max_bytes=limits[1],
-    )
-
-
 def truncate_head(
     text: str, max_lines: int = DEFAULT_MAX_LINES, max_bytes: int = DEFAULT_MAX_BYTES
 ) -> TruncationResult:
     """Keep whole lines from the start; a first line over the limit gives empty content."""
-    lines, limits = text.split("\n"), (max_lines, max_bytes)
-    if len(lines) <= max_lines and utf8_len(text) <= max_bytes:
-        return _result(text, lines, text, limits, None, len(lines))
-    if utf8_len(lines[0]) > max_bytes:
-        return _result(text, lines, "", limits, "bytes", 0, first_line_exceeds_limit=True)
-    kept: list[str] = []
-    used = 0
-    for line in lines[:max_lines]:
-        size = utf8_len(line) + (1 if kept else 0)  # the newline that joins it to the previous
-        if used + size > max_bytes:
-            break
-        kept.append(line)
-        used += size
-    by: Literal["lines", "bytes"] = "lines" if len(kept) == max_lines else "bytes"
-    return _result(text, lines, "\n".join(kept), limits, by, len(kept))
+    return _truncate(text, max_lines, max_bytes, from_end=False)
 
 
 def truncate_tail(
     text: str, max_lines: int = DEFAULT_MAX_LINES, max_bytes: int = DEFAULT_MAX_BYTES
 ) -> TruncationResult:
     """Keep whole lines from the end; a last line over the limit keeps its final bytes."""
-    lines, limits = text.split("\n"), (max_lines, max_bytes)
+    return _truncate(text, max_lines, max_bytes, from_end=True)
+
+
+def _truncate(text: str, max_lines: int, max_bytes: int, from_end: bool) -> TruncationResult:
+    lines = text.split("\n")
+
+    def result(kept: str, by: Literal["lines", "bytes"] | None, count: int,
+               partial: bool = False, too_long: bool = False) -> TruncationResult:
+        return TruncationResult(kept, by is not None, by, len(lines), utf8_len(text), count,
+                                utf8_len(kept), partial, too_long, max_lines, max_bytes)
+
     if len(lines) <= max_lines and utf8_len(text) <= max_bytes:
-        return _result(text, lines, text, limits, None, len(lines))
+        return result(text, None, len(lines))
+    if not from_end and utf8_len(lines[0]) > max_bytes:
+        return result("", "bytes", 0, too_long=True)
     kept: list[str] = []
     used = 0
-    for line in reversed(lines[-max_lines:]):
-        size = utf8_len(line) + (1 if kept else 0)
+    for line in reversed(lines[-max_lines:]) if from_end else lines[:max_lines]:
+        size = utf8_len(line) + (1 if kept else 0)  # the newline that joins it to the others
         if used + size > max_bytes:
-            if not kept:  # the very last line alone is too big: keep its end
-                end = _last_bytes(line, max_bytes)
-                return _result(text, lines, end, limits, "bytes", 1, last_line_partial=True)
+            if from_end and not kept:  # the very last line alone is too big: keep its end
+                data = line.encode("utf-8")
+                start = len(data) - max_bytes
+                while start < len(data) and data[start] & 0xC0 == 0x80:  # mid-character
+                    start += 1
+                return result(data[start:].decode("utf-8"), "bytes", 1, partial=True)
             break
         kept.append(line)
         used += size
     by: Literal["lines", "bytes"] = "lines" if len(kept) == max_lines else "bytes"
-    return _result(text, lines, "\n".join(reversed(kept)), limits, by, len(kept))
-
-
-def _last_bytes(line: str, max_bytes: int) -> str:
-    """The end of `line` in at most `max_bytes`, starting on a whole UTF-8 character."""
-    data = line.encode("utf-8")
-    start = len(data) - max_bytes
-    while start < len(data) and data[start] & 0xC0 == 0x80:  # a continuation byte
-        start += 1
-    return data[start:].decode("utf-8")
+    return result("\n".join(reversed(kept) if from_end else kept), by, len(kept))
 
 
 def truncate_line(line: str, max_chars: int = GREP_MAX_LINE_LENGTH) -> tuple[str, bool]:
@@ -151,4 +107,3 @@ def format_size(size: int) -> str:
     unit, divisor = ("KB", 1024) if size < 1024 * 1024 else ("MB", 1024 * 1024)
     exact = Decimal(size) / Decimal(divisor)  # exact: the divisor is a power of two
     return f"{exact.quantize(Decimal('0.1'), rounding=ROUND_HALF_UP)}{unit}"
-

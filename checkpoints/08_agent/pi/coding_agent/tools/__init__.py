@@ -1,1 +1,1 @@
-"""The seven coding tools, one module per concern; import them from `pi.coding_agent`."""
+"""The seven coding tools, one module per tool as in Pi; import them from `pi.coding_agent`."""

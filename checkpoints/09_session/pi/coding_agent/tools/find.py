@@ -1,9 +1,7 @@
 """`find`, files and folders by glob, honouring `.gitignore`, sorted.
 
-Pi runs fd; this walks in Python (see walk.py). Results are relative to the searched folder,
-folders end in `/`, and the list is sorted so the same tree always gives the same answer.
-The limit notice appears only when more paths matched than were shown (Pi's appears whenever
-the count reaches the limit, even if nothing was left out).
+Pi runs fd. Paths are relative to the searched folder, folders end in `/`; the limit notice
+appears only when something was left out (Pi's also when the count just reaches the limit).
 """
 
 from __future__ import annotations
@@ -12,12 +10,9 @@ from pydantic import Field
 
 from pi.agent import AgentTool, ProgressCallback, ToolResult
 from pi.ai import AbortSignal
-from pi.coding_agent.tools.globs import compile_glob
-from pi.coding_agent.tools.params import ToolParams
-from pi.coding_agent.tools.listing import listing_result
 from pi.coding_agent.tools.truncate import DEFAULT_MAX_BYTES
-from pi.coding_agent.tools.walk import walk
-from pi.coding_agent.tools.workspace import Workspace
+from pi.coding_agent.tools.walk import compile_glob, listing_result, walk
+from pi.coding_agent.tools.workspace import ToolParams, Workspace
 
 DEFAULT_FIND_LIMIT = 1000
 
@@ -56,12 +51,9 @@ class FindTool(AgentTool[FindParams]):
         )
         if not found:
             return ToolResult.text("No files found matching pattern")
-        return listing(found, params.limit)
+        limit, note = params.limit, None
+        if len(found) > limit:
+            note = (f"{limit} results limit reached. Use limit={limit * 2} for more, or refine "
+                    "pattern", "resultLimitReached", limit)
+        return listing_result(found[:limit], note)
 
-
-def listing(items: list[str], limit: int) -> ToolResult:
-    limit_note = None
-    if len(items) > limit:
-        notice = f"{limit} results limit reached. Use limit={limit * 2} for more, or refine pattern"
-        limit_note = (notice, "resultLimitReached", limit)
-    return listing_result(items[:limit], limit_note)

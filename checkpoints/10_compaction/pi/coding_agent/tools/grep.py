@@ -1,18 +1,9 @@
-"""`grep`, search file contents with a regex, in pure Python.
+"""`grep`, file contents searched with a Python regex, in ripgrep-based Pi's format.
 
-Pi runs ripgrep; this course uses Python regular expressions and the `.gitignore`-aware
-walk, which needs no program installed and is fast enough for a project. The output is what
-ripgrep-based Pi prints: `path:12: text` for a match and `path-11- text` for context lines,
-paths relative to the searched folder. Three limits keep it small: 100 matches (by default),
-500 characters per line, 50 KB in all; each one that bites adds a notice. Binary files are
-skipped. Python's regex syntax differs from ripgrep's in corners (e.g. `\\d` also matches
-non-ASCII digits).
-
-The search runs in a worker thread, so it never stalls the agent, and an abort ends the call
-at once. Patterns are compiled by the `regex` package in its `re`-compatible mode, not by
-`re`, for two things `re` cannot do: give up on a line after a second or so (a pattern like
-`(a+)+$` can backtrack for hours) and let other threads run meanwhile. FIFOs and devices
-are skipped: reading one would wait for ever, or never end.
+`path:12: text` per match, `path-11- text` for context; 100 matches, 500 characters a line,
+50 KB in all, each limit with a notice; binary files, FIFOs and devices skipped. It runs in a
+thread, so an abort ends it at once, and `regex` (V0, like `re`) gives up on a runaway
+pattern like `(a+)+$` after LINE_TIMEOUT seconds on one line.
 """
 
 from __future__ import annotations
@@ -28,13 +19,9 @@ from pydantic import Field
 from pi.agent import AgentTool, ProgressCallback, ToolResult
 from pi.ai import AbortSignal
 from pi.ai.bounded import what_is_at
-from pi.coding_agent.tools.files import looks_binary, read_regular
-from pi.coding_agent.tools.globs import compile_glob
-from pi.coding_agent.tools.params import ToolParams
-from pi.coding_agent.tools.listing import listing_result
 from pi.coding_agent.tools.truncate import DEFAULT_MAX_BYTES, GREP_MAX_LINE_LENGTH, truncate_line
-from pi.coding_agent.tools.walk import walk
-from pi.coding_agent.tools.workspace import Workspace
+from pi.coding_agent.tools.walk import Note, compile_glob, listing_result, read_regular, walk
+from pi.coding_agent.tools.workspace import ToolParams, Workspace
 
 DEFAULT_GREP_LIMIT = 100
 LINE_TIMEOUT = 1.0  # seconds one line may take; only a runaway pattern needs that long
@@ -77,20 +64,31 @@ class GrepTool(AgentTool[GrepParams]):
         regex = compile_pattern(params)
         return await off_the_loop(lambda: self.search(top, regex, params, signal), signal)
 
-    def search(self, top: Path, regex: Pattern, params: GrepParams, signal: AbortSignal) -> (
+    def search(self, top: Path, pattern: Pattern, params: GrepParams, signal: AbortSignal) -> (
         ToolResult
     ):
         """The whole search; it runs in a worker thread and stops at an abort."""
-        lines: list[str] = []
+        out: list[str] = []
         matches, cut = 0, False
         for path, label in files_to_search(self.workspace, top, params.glob, signal):
-            for number, found in search_file(path, regex, signal):
+            lines = text_lines(path)
+            for number, line in enumerate(lines, 1):
+                if signal.aborted:
+                    raise RuntimeError("Operation aborted")
+                if not line_matches(pattern, line, path, number):
+                    continue
                 if matches == params.limit:
-                    return finish(lines, params.limit, cut)
-                block, was_cut = context_block(found, number, params.context, label)
-                lines += block
-                matches, cut = matches + 1, cut or was_cut
-        return finish(lines, None, cut) if matches else ToolResult.text("No matches found")
+                    return finish(out, cut, (f"{matches} matches limit reached. Use "
+                                             f"limit={matches * 2} for more, or refine pattern",
+                                             "matchLimitReached", matches))
+                matches += 1
+                last = min(len(lines), number + params.context)
+                for current in range(max(1, number - params.context), last + 1):
+                    text, was_cut = truncate_line(lines[current - 1])
+                    mark = ":" if current == number else "-"
+                    out.append(f"{label}{mark}{current}{mark} {text}")
+                    cut = cut or was_cut
+        return finish(out, cut, None) if matches else ToolResult.text("No matches found")
 
 
 async def off_the_loop(work: Callable[[], ToolResult], signal: AbortSignal) -> ToolResult:
@@ -133,26 +131,17 @@ def files_to_search(workspace: Workspace, top: Path, glob: str | None, signal: A
     return found
 
 
-def search_file(path: Path, pattern: Pattern, signal: AbortSignal) -> (
-    list[tuple[int, list[str]]]
-):
-    """(line number, all lines of the file) for each matching line; binary files give none,
-    nor do FIFOs and devices (reading one would wait for ever, or never end)."""
+def text_lines(path: Path) -> list[str]:
+    """The lines of a text file; none for a binary file (a NUL near the start, ripgrep's
+    rule), a FIFO or a device (reading one would wait for ever, or never end)."""
     data = read_regular(path)
-    if data is None or looks_binary(data[:8192]):
+    if data is None or b"\x00" in data[:8192]:
         return []
     text = data.decode("utf-8", errors="replace").replace("\r\n", "\n").replace("\r", "\n")
-    lines = text.removesuffix("\n").split("\n")
-    found = []
-    for number, line in enumerate(lines, 1):
-        if signal.aborted:
-            raise RuntimeError("Operation aborted")
-        if matches(pattern, line, path, number):
-            found.append((number, lines))
-    return found
+    return text.removesuffix("\n").split("\n")
 
 
-def matches(pattern: Pattern, line: str, path: Path, number: int) -> bool:
+def line_matches(pattern: Pattern, line: str, path: Path, number: int) -> bool:
     """Whether `line` matches; a pattern still busy after LINE_TIMEOUT seconds on one line
     backtracks without end (`(a+)+$` on `aaaa…b`), and the search is refused, not waited for."""
     try:
@@ -163,26 +152,7 @@ def matches(pattern: Pattern, line: str, path: Path, number: int) -> bool:
             "backtracks too much (nested repeats like (a+)+). Simplify it.") from None
 
 
-def context_block(lines: list[str], number: int, context: int, label: str) -> (
-    tuple[list[str], bool]
-):
-    """The match line and its context lines, each cut to 500 characters."""
-    block, cut = [], False
-    for current in range(max(1, number - context), min(len(lines), number + context) + 1):
-        text, was_cut = truncate_line(lines[current - 1])
-        mark = ":" if current == number else "-"
-        block.append(f"{label}{mark}{current}{mark} {text}")
-        cut = cut or was_cut
-    return block, cut
-
-
-def finish(lines: list[str], limit_hit: int | None, cut: bool) -> ToolResult:
-    limit_note = None
-    if limit_hit is not None:
-        limit_note = (f"{limit_hit} matches limit reached. Use limit={limit_hit * 2} for more, "
-                      "or refine pattern", "matchLimitReached", limit_hit)
-    cut_note = None
-    if cut:
-        cut_note = (f"Some lines truncated to {GREP_MAX_LINE_LENGTH} chars. Use read tool to "
-                    "see full lines", "linesTruncated", True)
+def finish(lines: list[str], cut: bool, limit_note: Note | None) -> ToolResult:
+    cut_note = (f"Some lines truncated to {GREP_MAX_LINE_LENGTH} chars. Use read tool to see "
+                "full lines", "linesTruncated", True) if cut else None
     return listing_result(lines, limit_note, cut_note)

@@ -1,25 +1,19 @@
-"""YAML frontmatter, the few lines of metadata at the top of a skill or template file.
-
-A skill file starts with a block between two `---` lines; the rest is Markdown for the model.
-The loader needs only the block (name, description), the model needs only the rest, so the
-file is split once here. Line endings are normalised first, so a file saved on Windows reads
-the same. A block that is not valid YAML is an error naming the line in the file, and the
-caller turns it into a warning: one broken skill must not stop the others from loading.
-
-PyYAML reads YAML 1.1, Pi's `yaml` package YAML 1.2: `yes` is a boolean here and a string in
-Pi, `1.0` is a float here and the number 1 there. Skill files rarely notice. A key given
-twice is an error in both (PyYAML alone would keep the last one silently).
+"""Reading resource files: the YAML frontmatter above a skill or template's Markdown, and the
+diagnostics (Pi's `ResourceDiagnostic`) a broken file becomes, so one bad file never stops
+the others. PyYAML reads YAML 1.1 (`yes` is true; text in Pi's 1.2); a repeated key is an
+error in both.
 """
 
 from __future__ import annotations
 
 from collections.abc import Hashable
 from dataclasses import dataclass
-from typing import Any
+from pathlib import Path
+from typing import Any, Literal
 
 import yaml  # type: ignore[import-untyped, unused-ignore]
 
-from pi.ai.bounded import NotAFile, TooLarge, within_bounds
+from pi.ai.bounded import NotAFile, TooLarge, read_file, within_bounds
 
 FENCE = "---"
 
@@ -34,6 +28,51 @@ class FrontmatterError(ValueError):
 
 
 @dataclass(frozen=True)
+class Collision:
+    """Two resources of one kind share a name: the first one found wins."""
+
+    resource_type: Literal["skill", "prompt"]
+    name: str
+    winner_path: Path
+    loser_path: Path
+
+    def to_json(self) -> dict[str, Any]:
+        return {"resourceType": self.resource_type, "name": self.name,
+                "winnerPath": str(self.winner_path), "loserPath": str(self.loser_path)}
+
+
+@dataclass(frozen=True)
+class Diagnostic:
+    """One problem with one file (or path), worded for the person who wrote it."""
+
+    type: Literal["warning", "collision"]
+    message: str
+    path: Path
+    collision: Collision | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        data: dict[str, Any] = {"type": self.type, "message": self.message, "path": str(self.path)}
+        if self.collision is not None:
+            data["collision"] = self.collision.to_json()
+        return data
+
+    def line(self) -> str:
+        """One line for a terminal: `path: warning: message`."""
+        return f"{self.path}: {self.type}: {self.message}"
+
+
+def warning(path: Path, message: str) -> Diagnostic:
+    return Diagnostic("warning", message, path)
+
+
+def collision(kind: Literal["skill", "prompt"], name: str, winner: Path, loser: Path) -> (
+    Diagnostic
+):
+    return Diagnostic("collision", f'name "{name}" collision', loser,
+                      Collision(kind, name, winner, loser))
+
+
+@dataclass(frozen=True)
 class Markdown:
     """A Markdown file split in two: the frontmatter mapping and the body after it."""
 
@@ -41,13 +80,9 @@ class Markdown:
     body: str
 
 
-def normalise_newlines(text: str) -> str:
-    return text.replace("\r\n", "\n").replace("\r", "\n")
-
-
 def split_frontmatter(text: str) -> tuple[str | None, str]:
     """(the YAML between the fences, the rest); no block gives (None, the whole text)."""
-    text = normalise_newlines(text)
+    text = text.replace("\r\n", "\n").replace("\r", "\n")
     if not text.startswith(FENCE):
         return None, text
     end = text.find("\n" + FENCE, len(FENCE))
@@ -108,10 +143,15 @@ def strip_frontmatter(text: str) -> str:
     return split_frontmatter(text)[1].strip()
 
 
-def read_problem(error: OSError | UnicodeDecodeError) -> str:
-    """Why a resource file could not be read, in words for its author."""
-    if isinstance(error, UnicodeDecodeError):
-        return f"not valid UTF-8 (byte {error.start}); save the file as UTF-8"
-    if isinstance(error, NotAFile):
-        return str(error.strerror)  # "is a folder, not a file"
-    return f"cannot be read ({error.strerror or error})"
+def read_markdown(path: Path) -> Markdown | Diagnostic:
+    """The Markdown file at `path`, or the warning that says, for its author, why not."""
+    try:
+        return parse_markdown(read_file(path))
+    except UnicodeDecodeError as error:
+        return warning(path, f"not valid UTF-8 (byte {error.start}); save the file as UTF-8")
+    except NotAFile as error:
+        return warning(path, str(error.strerror))  # "is a folder, not a file"
+    except OSError as error:
+        return warning(path, f"cannot be read ({error.strerror or error})")
+    except FrontmatterError as error:
+        return warning(path, str(error))

@@ -1,11 +1,8 @@
-"""`read`, a file's lines with a budget, and a notice that says how to go on.
+"""`read`, a file's lines within a budget, and a notice that says how to go on.
 
-A model that reads a 10 MB log in one go has no room left to think. So `read` returns at most
-2,000 lines or 50 KB, always whole lines, and when it stops early it ends with Pi's notice,
-for example `[Showing lines 1-2000 of 3000. Use offset=2001 to continue.]`, which tells the
-model exactly what to ask for next. Images are recognised by their first bytes (not by the
-file name) and sent as an image block the model can look at. Unlike Pi, images are sent as
-they are: nothing here resizes them.
+At most 2,000 lines or 50 KB, whole lines only, then Pi's notice, e.g. `[Showing lines
+1-2000 of 3000. Use offset=2001 to continue.]`. Images are recognised by their first bytes
+and sent as an image block, unresized (Pi resizes them).
 """
 
 from __future__ import annotations
@@ -16,8 +13,6 @@ from pydantic import Field
 
 from pi.agent import AgentTool, ProgressCallback, ToolResult
 from pi.ai import AbortSignal, ImageContent, TextContent
-from pi.coding_agent.tools.files import read_named
-from pi.coding_agent.tools.params import ToolParams
 from pi.coding_agent.tools.truncate import (
     DEFAULT_MAX_BYTES,
     DEFAULT_MAX_LINES,
@@ -26,7 +21,7 @@ from pi.coding_agent.tools.truncate import (
     truncate_head,
     utf8_len,
 )
-from pi.coding_agent.tools.workspace import Workspace
+from pi.coding_agent.tools.workspace import ToolParams, Workspace, read_named
 
 MAGIC = ((b"\x89PNG\r\n\x1a\n", "image/png"), (b"\xff\xd8\xff", "image/jpeg"),
          (b"GIF87a", "image/gif"), (b"GIF89a", "image/gif"))
@@ -67,15 +62,10 @@ class ReadTool(AgentTool[ReadParams]):
         shown = params.path.removeprefix("@")
         data = read_named(path, shown)
         mime = image_type(data[:16])
-        if mime is not None:
-            return read_image(data, mime)
-        return read_text(data.decode("utf-8", errors="replace"), shown, params)
-
-
-def read_image(data: bytes, mime: str) -> ToolResult:
-    note = TextContent(text=f"Read image file [{mime}]")
-    image = ImageContent(data=base64.b64encode(data).decode("ascii"), mime_type=mime)
-    return ToolResult((note, image))
+        if mime is None:
+            return read_text(data.decode("utf-8", errors="replace"), shown, params)
+        image = ImageContent(data=base64.b64encode(data).decode("ascii"), mime_type=mime)
+        return ToolResult((TextContent(text=f"Read image file [{mime}]"), image))
 
 
 def read_text(text: str, shown: str, params: ReadParams) -> ToolResult:

@@ -1,9 +1,5 @@
-"""The coding tools of one workspace, and Pi's two standard selections of them.
-
-Pi gives the model `read, bash, edit, write` by default: with bash it can search and list on
-its own. The read-only set, `read, grep, find, ls`, cannot change anything, which suits a
-model that should only look (planning, reviewing).
-"""
+"""The coding tools of one workspace, and Pi's two standard selections of them:
+`read, bash, edit, write` by default, and `read, grep, find, ls`, which change nothing."""
 
 from __future__ import annotations
 
@@ -25,15 +21,9 @@ READ_ONLY_TOOL_NAMES = ("read", "grep", "find", "ls")
 
 def coding_tools(workspace: Workspace, temp_dir: Path | None = None) -> list[AnyTool]:
     """All seven tools, sharing `workspace` (and so its file locks)."""
-    return [
-        ReadTool(workspace),
-        WriteTool(workspace),
-        EditTool(workspace),
-        BashTool(workspace, temp_dir),
-        GrepTool(workspace),
-        FindTool(workspace),
-        LsTool(workspace),
-    ]
+    return [ReadTool(workspace), WriteTool(workspace), EditTool(workspace),
+            BashTool(workspace, temp_dir), GrepTool(workspace), FindTool(workspace),
+            LsTool(workspace)]
 
 
 def select_tools(workspace: Workspace, names: tuple[str, ...], temp_dir: Path | None = None) -> (

@@ -21,7 +21,7 @@ from types import ModuleType
 from pi.ai.bounded import what_is_at
 from pi.agent.tools import AnyTool
 from pi.coding_agent.extensions.api import Command, Extension, ExtensionAPI, ExtensionUI, NoUI
-from pi.coding_agent.resources.trust import TrustPolicy, trust_nothing
+from pi.coding_agent.resources.loader import TrustPolicy, trust_nothing
 
 FACTORY_NAMES = ("extension", "setup")
 

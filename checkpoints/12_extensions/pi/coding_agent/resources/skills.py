@@ -1,36 +1,38 @@
-"""One skill file becomes a `Skill`, or a warning that says why it did not.
+"""Skills: a `SKILL.md` whose name and description the model sees up front and whose body
+it reads only when a task needs it (progressive disclosure).
 
-A skill is a folder with a `SKILL.md`: a name and a one-line description in the frontmatter,
-instructions for the model below. The agent loads only the name, description and location at
-start-up; the instructions are read later, when they are needed (progressive disclosure).
-
-The rules are the Agent Skills standard as Pi applies them: a missing description means the
-file is not loaded, because the model could never know when to use it; a name that breaks the
-naming rules (too long, capitals, stray hyphens, not the folder's name) is only a warning and
-the skill still loads. `disable-model-invocation: true` keeps a skill out of the model's
-catalog; the user can still run it with `/skill:name`.
-
-Lengths are counted in UTF-16 units, as JavaScript's `String.length` does (an emoji counts
-two). A `name` or `description` that is given but is not text (`name: 123`, `name: true`,
-`description: [a, b]`) makes Pi's checks throw, so the skill is skipped with one warning and
-nothing after it is checked; we skip it the same way, saying why.
+Pi's rules: no description, no skill; a bad name only warns; lengths count UTF-16 units; a
+`name` or `description` that is not text skips the skill with one warning.
+`disable-model-invocation: true` keeps a skill out of the catalog, not from `/skill:name`.
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
+from xml.sax.saxutils import escape
 
 from pi.ai.bounded import read_file
-from pi.coding_agent.resources.diagnostics import Diagnostic, warning
-from pi.coding_agent.resources.frontmatter import FrontmatterError, parse_markdown, read_problem
+from pi.coding_agent.resources.frontmatter import (
+    Diagnostic,
+    read_markdown,
+    strip_frontmatter,
+    warning,
+)
 from pi.coding_agent.session.tokens import js_length
 
 MAX_NAME_LENGTH = 64
 MAX_DESCRIPTION_LENGTH = 1024
 NAME_CHARS = re.compile(r"[a-z0-9-]+")
+SKILL_COMMAND = "/skill:"
+CATALOG_INTRO = (
+    "Skills hold instructions for particular kinds of task. When a task fits a skill's",
+    "description, read its file with the read tool before you start, and follow it.",
+    "Paths mentioned inside a skill file are relative to the folder that holds that file.",
+)
 
 
 @dataclass(frozen=True)
@@ -48,6 +50,18 @@ class Skill:
         return {"name": self.name, "description": self.description,
                 "filePath": str(self.file_path), "baseDir": str(self.base_dir),
                 "source": self.source, "disableModelInvocation": self.disable_model_invocation}
+
+
+@dataclass(frozen=True)
+class LoadedSkills:
+    """The skills that loaded, in discovery order, and every diagnostic on the way."""
+
+    skills: tuple[Skill, ...] = ()
+    diagnostics: tuple[Diagnostic, ...] = ()
+
+    def to_json(self) -> dict[str, Any]:
+        return {"skills": [skill.to_json() for skill in self.skills],
+                "diagnostics": [diagnostic.to_json() for diagnostic in self.diagnostics]}
 
 
 def validate_name(name: str, parent_dir_name: str) -> list[str]:
@@ -89,12 +103,10 @@ def given(value: object) -> bool:
 
 def load_skill_file(path: Path, source: str) -> tuple[Skill | None, list[Diagnostic]]:
     """The skill in `path` (None when it cannot be loaded) and every warning about it."""
-    try:
-        frontmatter = parse_markdown(read_file(path)).frontmatter
-    except (OSError, UnicodeDecodeError) as error:
-        return None, [warning(path, read_problem(error))]
-    except FrontmatterError as error:
-        return None, [warning(path, str(error))]
+    markdown = read_markdown(path)
+    if isinstance(markdown, Diagnostic):
+        return None, [markdown]
+    frontmatter = markdown.frontmatter
     description = frontmatter.get("description")
     name = frontmatter.get("name") if given(frontmatter.get("name")) else path.parent.name
     problem = description_problem(description)
@@ -110,13 +122,47 @@ def load_skill_file(path: Path, source: str) -> tuple[Skill | None, list[Diagnos
     return Skill(name, description, path, path.parent, source, hidden), diagnostics
 
 
-@dataclass(frozen=True)
-class LoadedSkills:
-    """The skills that loaded, in discovery order, and every diagnostic on the way."""
+def escape_xml(text: str) -> str:
+    """`& < > " '` as entities, the five characters XML reserves."""
+    return escape(text, {'"': "&quot;", "'": "&apos;"})
 
-    skills: tuple[Skill, ...] = ()
-    diagnostics: tuple[Diagnostic, ...] = ()
 
-    def to_json(self) -> dict[str, Any]:
-        return {"skills": [skill.to_json() for skill in self.skills],
-                "diagnostics": [diagnostic.to_json() for diagnostic in self.diagnostics]}
+def format_skills_for_prompt(skills: Sequence[Skill]) -> str:
+    """The `<available_skills>` catalog for the system prompt: name, description and file of
+    each skill the model may use ('' when there is none). It reads a file with `read`."""
+    visible = [skill for skill in skills if not skill.disable_model_invocation]
+    if not visible:
+        return ""
+    lines = ["", "", *CATALOG_INTRO, "", "<available_skills>"]
+    for skill in visible:
+        lines += ["  <skill>",
+                  f"    <name>{escape_xml(skill.name)}</name>",
+                  f"    <description>{escape_xml(skill.description)}</description>",
+                  f"    <location>{escape_xml(str(skill.file_path))}</location>",
+                  "  </skill>"]
+    lines.append("</available_skills>")
+    return "\n".join(lines)
+
+
+class SkillCommandError(ValueError):
+    """A `/skill:` command names a skill whose file can no longer be read."""
+
+
+def expand_skill_command(text: str, skills: Sequence[Skill]) -> str | None:
+    """The user message for `/skill:name args`: the skill's body (read now, so an edit takes
+    effect at once), then the arguments; None when `text` is no command for a known skill."""
+    if not text.startswith(SKILL_COMMAND):
+        return None
+    name, _, args = text[len(SKILL_COMMAND):].partition(" ")
+    skill = next((s for s in skills if name and s.name == name), None)
+    if skill is None:
+        return None
+    try:
+        body = strip_frontmatter(read_file(skill.file_path))
+    except (OSError, UnicodeDecodeError) as error:
+        raise SkillCommandError(f"{skill.file_path}: cannot read skill "
+                                f"{skill.name!r}: {error}") from None
+    block = (f'<skill name="{escape_xml(skill.name)}" '
+             f'location="{escape_xml(str(skill.file_path))}">\n'
+             f"Paths in this skill are relative to {skill.base_dir}.\n\n{body}\n</skill>")
+    return f"{block}\n\n{args.strip()}" if args.strip() else block

@@ -1,22 +1,44 @@
-"""Every path a tool touches resolves inside one root folder, or is refused.
-
-The model chooses the paths, and a model can be wrong or be talked into mischief by text it
-read. So no tool opens a path directly: each asks the workspace, which strips Pi's `@` prefix,
-joins relative paths to the root and refuses anything that ends up outside it, whether by
-`..`, by an absolute path, or by a symlink whose target lies elsewhere. A refusal raises, and
-`run_tool_call` turns it into an error result the model can read and correct.
-"""
+"""What every coding tool shares: one root folder no path may leave (`..`, absolute paths
+and symlinks leading out are refused), its file locks, Pi's camelCase arguments, and safe
+ways to read and write a file."""
 
 from __future__ import annotations
 
+import asyncio
 import os
+from collections.abc import Awaitable, Callable
 from pathlib import Path
 
-from pi.coding_agent.tools.locks import FileLocks
+from pydantic import BaseModel, ConfigDict
+from pydantic.alias_generators import to_camel
+
+from pi.ai.bounded import NotAFile, read_bytes
+
+
+class ToolParams(BaseModel):
+    """Tool arguments: snake_case in Python, camelCase (`oldText`) in the schema, like Pi."""
+
+    model_config = ConfigDict(alias_generator=to_camel, populate_by_name=True, frozen=True)
 
 
 class WorkspaceError(ValueError):
     """A path the model asked for that the workspace will not hand out."""
+
+
+class FileLocks:
+    """One `asyncio.Lock` per resolved path: edits of one file queue, other files go on
+    (Pi's `withFileMutationQueue`). `before_write` lets tests hold a writer inside its lock."""
+
+    def __init__(self, before_write: Callable[[Path], Awaitable[None]] | None = None) -> None:
+        self._locks: dict[Path, asyncio.Lock] = {}
+        self._before_write = before_write
+
+    def lock(self, path: Path) -> asyncio.Lock:
+        return self._locks.setdefault(path, asyncio.Lock())
+
+    async def before_write(self, path: Path) -> None:
+        if self._before_write is not None:
+            await self._before_write(path)
 
 
 class Workspace:
@@ -43,3 +65,28 @@ class Workspace:
         if Path(os.path.normpath(target)).is_relative_to(self.root):
             raise WorkspaceError(f"Refused: {path} leads outside the workspace through a symlink")
         raise WorkspaceError(f"Refused: {path} is outside the workspace")
+
+
+def atomic_write(path: Path, data: bytes) -> None:
+    """Replace `path` so readers see the old file or the new one, never half: write a
+    temporary file beside it, then `os.replace`. Callers hold the file's lock."""
+    temporary = path.with_name(f".{path.name}.pi-write.tmp")
+    try:
+        with open(temporary, "wb") as handle:
+            handle.write(data)
+        if path.exists():
+            os.chmod(temporary, path.stat().st_mode & 0o7777)  # an edited script stays executable
+        os.replace(temporary, path)
+    finally:
+        temporary.unlink(missing_ok=True)
+
+
+def read_named(path: Path, shown: str) -> bytes:
+    """The bytes of the regular file at `path`; anything else is an error naming `shown`
+    ("notes: is a folder, not a file"): a FIFO would block for ever, `/dev/zero` never end."""
+    try:
+        return read_bytes(path)
+    except FileNotFoundError:
+        raise FileNotFoundError(f"File not found: {shown}") from None
+    except NotAFile as error:
+        raise ValueError(f"{shown}: {error.strerror}") from None

@@ -1,17 +1,8 @@
-"""The system prompt, assembled in Pi's order from the parts loaded at start-up.
-
-The order is fixed, general to specific, with what changes most at the very end:
-
-1. the base prompt: who the agent is, one line per enabled tool, and the guidelines those
-   tools bring; or, instead of all that, the text of a `SYSTEM.md`;
-2. appended text (`APPEND_SYSTEM.md`);
-3. project context: each `AGENTS.md` / `CLAUDE.md` under a heading with its path;
-4. the skills catalog, only when the `read` tool is enabled (without it no skill can be read);
-5. the date and the working directory, both injected so the same input gives the same prompt.
-
-A tool brings a line for the list and guidelines. Some guidelines depend on the other tools:
-"use bash to search" is wrong advice when `grep` is there. The wording is the course's own;
-the structure (which guideline appears for which tool set, and in what order) is Pi's.
+"""The system prompt, in Pi's order from general to specific: the base prompt (who the agent
+is, a line per enabled tool, their guidelines) or a `SYSTEM.md` instead; `APPEND_SYSTEM.md`;
+each `AGENTS.md` under its path; the skills catalog (only if `read` is enabled); last the
+injected date and working directory. Guidelines can depend on the whole tool set ("use bash
+to search" is wrong when `grep` is there): the wording is the course's, the structure Pi's.
 """
 
 from __future__ import annotations
@@ -23,8 +14,7 @@ from pathlib import Path
 
 from pi.agent.tools import AnyTool
 from pi.coding_agent.resources.context_files import ContextFile
-from pi.coding_agent.resources.skill_prompt import format_skills_for_prompt
-from pi.coding_agent.resources.skills import Skill
+from pi.coding_agent.resources.skills import Skill, format_skills_for_prompt
 
 INTRO = ("You are a coding assistant working in the user's project through the tools below. "
          "You read files, run commands, edit code and write new files on the user's behalf.")
@@ -82,10 +72,8 @@ BUILTIN_TOOL_PROMPTS: Mapping[str, ToolPrompt] = {
 
 
 def tool_prompts_for(tools: Iterable[AnyTool]) -> dict[str, ToolPrompt]:
-    """The built-in table, plus what each other tool says of itself, if anything.
-
-    A tool class may declare `prompt_snippet` (its list line) and `prompt_guidelines`.
-    """
+    """The built-in table, plus each other tool's `prompt_snippet` (its list line) and
+    `prompt_guidelines`, if it declares them."""
     prompts = dict(BUILTIN_TOOL_PROMPTS)
     for tool in tools:
         snippet = getattr(tool, "prompt_snippet", None)

@@ -1,33 +1,37 @@
-"""`bash`, a shell command in the workspace, its output cut to the last 50 KB.
+"""`bash`, a shell command in the workspace, its output cut to the last 2,000 lines or 50 KB.
 
-For a command, the end of the output matters most (the error, the summary line), so `bash`
-keeps the last 2,000 lines or 50 KB. When it cuts, the full output is in a log file named in
-the notice. A failure is reported by raising, like every tool failure: a non-zero exit code
-(the output comes with it, since that is where the error message is), a timeout or an abort,
-each with its own wording so the model can tell them apart.
+When it cuts, the full output is in a log file named in the notice. The command runs as
+`bash -c` in its own process group (killed whole on a timeout or an abort), stderr merged in;
+an exit code, a timeout and an abort each raise with their own wording, the output first.
 """
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
+import os
 import re
+import signal as signals
 import tempfile
+from collections.abc import Callable
+from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Any
+from typing import Any, BinaryIO, Literal
 
 from pydantic import Field
 
 from pi.agent import AgentTool, ProgressCallback, ToolResult
 from pi.ai import AbortSignal
-from pi.coding_agent.tools.output import OutputCollector
-from pi.coding_agent.tools.params import ToolParams
-from pi.coding_agent.tools.process import Ending, run_command
 from pi.coding_agent.tools.truncate import (
     DEFAULT_MAX_BYTES,
     DEFAULT_MAX_LINES,
     TruncationResult,
     format_size,
+    truncate_tail,
 )
-from pi.coding_agent.tools.workspace import Workspace
+from pi.coding_agent.tools.workspace import ToolParams, Workspace
+
+GRACE = 0.5  # seconds the pipe is still read after the shell has gone
 
 
 class BashParams(ToolParams):
@@ -49,17 +53,14 @@ class BashTool(AgentTool[BashParams]):
         self.workspace = workspace
         self.temp_dir = temp_dir
 
-    def log_path(self, call_id: str) -> Path:
-        """Where a long output goes: named after the call, so no randomness is needed."""
-        folder = self.temp_dir or Path(tempfile.gettempdir())
-        return folder / f"pi-bash-{re.sub(r'[^A-Za-z0-9_.-]', '_', call_id)}.log"
-
     async def execute(
         self, call_id: str, params: BashParams, signal: AbortSignal, on_update: ProgressCallback
     ) -> ToolResult:
         if signal.aborted:
             raise RuntimeError("Command aborted")  # never start a process for a dead call
-        output = OutputCollector(self.log_path(call_id))
+        safe_id = re.sub(r"[^A-Za-z0-9_.-]", "_", call_id)  # the log is named after the call
+        output = OutputCollector((self.temp_dir or Path(tempfile.gettempdir()))
+                                 / f"pi-bash-{safe_id}.log")
 
         def on_output(chunk: bytes) -> None:
             output.add(chunk)
@@ -72,28 +73,23 @@ class BashTool(AgentTool[BashParams]):
             truncation, log = output.finish()
         finally:
             output.close()
-        text, details = output_text(truncation, log, output.last_line_bytes)
+        details = None
+        text = truncation.content
+        if truncation.truncated:
+            details = {"truncation": truncation.to_details(), "fullOutputPath": str(log)}
+            text += f"\n\n{notice(truncation, log, output.last_line_bytes)}"
         return report(ending, text, details, params.timeout)
-
-
-def output_text(
-    truncation: TruncationResult, log: Path | None, last_line_bytes: int
-) -> tuple[str, dict[str, Any] | None]:
-    """The kept output, plus Pi's notice and details when something was cut."""
-    if not truncation.truncated:
-        return truncation.content, None
-    details = {"truncation": truncation.to_details(), "fullOutputPath": str(log)}
-    return f"{truncation.content}\n\n{notice(truncation, log, last_line_bytes)}", details
 
 
 def report(
     ending: Ending, text: str, details: dict[str, Any] | None, timeout: float | None
 ) -> ToolResult:
     """The result of a clean exit; every other ending raises, with the output first."""
-    if ending.how == "aborted":
-        raise RuntimeError(_with_status(text, "Command aborted"))
-    if ending.how == "timeout":
-        raise TimeoutError(_with_status(text, f"Command timed out after {timeout:g} seconds"))
+    if ending.how != "exit":
+        status = ("Command aborted" if ending.how == "aborted"
+                  else f"Command timed out after {timeout:g} seconds")
+        error = RuntimeError if ending.how == "aborted" else TimeoutError
+        raise error(f"{text}\n\n{status}" if text else status)
     text = text or "(no output)"
     if ending.exit_code is not None and ending.exit_code < 0:
         raise RuntimeError(f"{text}\n\nCommand was killed by signal {-ending.exit_code}")
@@ -102,18 +98,139 @@ def report(
     return ToolResult.text(text, details)
 
 
-def _with_status(text: str, status: str) -> str:
-    return f"{text}\n\n{status}" if text else status
-
-
 def notice(truncation: TruncationResult, log: Path | None, last_line_bytes: int) -> str:
     """Pi's notice: which lines are shown, and where the rest is."""
     end = truncation.total_lines
-    start = end - truncation.output_lines + 1
     if truncation.last_line_partial:
         shown, whole = format_size(truncation.output_bytes), format_size(last_line_bytes)
         return f"[Showing last {shown} of line {end} (line is {whole}). Full output: {log}]"
-    limit = ""
-    if truncation.truncated_by == "bytes":
-        limit = f" ({format_size(DEFAULT_MAX_BYTES)} limit)"
+    limit = f" ({format_size(DEFAULT_MAX_BYTES)} limit)" if truncation.truncated_by == "bytes" \
+        else ""
+    start = end - truncation.output_lines + 1
     return f"[Showing lines {start}-{end} of {end}{limit}. Full output: {log}]"
+
+
+class OutputCollector:
+    """A command's output without keeping all of it in memory: every byte and line is
+    counted (so "lines a-b of N" stays true, unlike Pi's), a bounded tail is kept, and once
+    the output is over the limit everything also streams to a log file."""
+
+    def __init__(self, log_path: Path, max_bytes: int = DEFAULT_MAX_BYTES) -> None:
+        self.log_path = log_path
+        self.max_bytes = max_bytes
+        self.total_bytes = 0
+        self.newlines = 0
+        self.last_line_bytes = 0  # bytes since the last newline: the size of the last line
+        self._tail = bytearray()
+        self._log: BinaryIO | None = None
+
+    def add(self, chunk: bytes) -> None:
+        self.total_bytes += len(chunk)
+        self.newlines += chunk.count(b"\n")
+        cut = chunk.rfind(b"\n")
+        self.last_line_bytes = (
+            len(chunk) - cut - 1 if cut >= 0 else self.last_line_bytes + len(chunk)
+        )
+        self._tail += chunk
+        if self._log is None and self.total_bytes > self.max_bytes:
+            self._log = open(self.log_path, "wb")  # noqa: SIM115 - kept open across chunks
+            self._log.write(self._tail)  # nothing was dropped before the log was opened
+        elif self._log is not None:
+            self._log.write(chunk)
+        if self._log is not None and len(self._tail) > 2 * self.max_bytes:
+            del self._tail[: len(self._tail) - 2 * self.max_bytes]
+
+    def text(self) -> str:
+        return self._tail.decode("utf-8", errors="replace")
+
+    def finish(self) -> tuple[TruncationResult, Path | None]:
+        """The truncated tail and the log's path (written now if lines alone were too many)."""
+        result = truncate_tail(self.text())
+        if result.truncated and self._log is None:
+            self._log = open(self.log_path, "wb")  # noqa: SIM115
+            self._log.write(self._tail)
+        if self._log is None:
+            return result, None
+        self._log.close()
+        counted = replace(result, total_lines=self.newlines + 1, total_bytes=self.total_bytes)
+        return counted, self.log_path
+
+    def close(self) -> None:
+        if self._log is not None and not self._log.closed:
+            self._log.close()
+
+
+@dataclass(frozen=True)
+class Ending:
+    how: Literal["exit", "timeout", "aborted"]
+    exit_code: int | None = None
+
+
+async def run_command(
+    command: str,
+    cwd: Path,
+    on_output: Callable[[bytes], None],
+    signal: AbortSignal,
+    timeout: float | None,
+) -> Ending:
+    """Run `command` to its end, feeding output chunks to `on_output` as they arrive. The end
+    is the shell's: a process left in the background (`server &`) may hold the pipe open for
+    ever, so the pipe is made here and read for GRACE seconds once the shell is gone."""
+    reading, writing = os.pipe()
+    try:
+        process = await asyncio.create_subprocess_exec(
+            "bash", "-c", command, cwd=cwd, stdin=asyncio.subprocess.DEVNULL,
+            stdout=writing, stderr=writing,
+            start_new_session=True,  # its own process group, killable as a whole
+        )
+    except BaseException:
+        os.close(reading)
+        raise
+    finally:
+        os.close(writing)  # the children hold it now; EOF comes when the last one lets go
+    loop = asyncio.get_running_loop()
+    started = loop.time()
+    reader = asyncio.StreamReader()
+    transport, _ = await loop.connect_read_pipe(
+        lambda: asyncio.StreamReaderProtocol(reader), os.fdopen(reading, "rb", 0))
+    aborted = asyncio.Event()
+    signal.on_abort(aborted.set)
+    exited = asyncio.ensure_future(process.wait())
+    stopped = asyncio.ensure_future(aborted.wait())
+    drained = asyncio.ensure_future(_drain(reader, on_output))
+    try:
+        done, _ = await asyncio.wait(
+            {exited, stopped, drained}, timeout=timeout, return_when=asyncio.FIRST_COMPLETED
+        )
+        if drained in done and drained.exception() is not None:
+            kill_group(process.pid)  # the output cannot be taken (its log cannot be written)
+            await exited
+            raise drained.exception()  # type: ignore[misc]
+        if drained in done:  # the output ended first; the shell's end is what counts
+            left = None if timeout is None else max(0.0, timeout - (loop.time() - started))
+            done, _ = await asyncio.wait(
+                {exited, stopped}, timeout=left, return_when=asyncio.FIRST_COMPLETED)
+        if exited not in done:
+            kill_group(process.pid)
+            await exited
+        await asyncio.wait({drained}, timeout=GRACE)
+        if exited in done:
+            return Ending("exit", exited.result())
+        return Ending("aborted" if stopped in done else "timeout")
+    finally:
+        stopped.cancel()
+        drained.cancel()
+        transport.close()
+        if process.returncode is None:  # we were cancelled ourselves: leave nothing behind
+            kill_group(process.pid)
+            exited.cancel()
+
+
+async def _drain(reader: asyncio.StreamReader, on_output: Callable[[bytes], None]) -> None:
+    while chunk := await reader.read(65536):
+        on_output(chunk)
+
+
+def kill_group(pid: int) -> None:
+    with contextlib.suppress(ProcessLookupError):  # already gone
+        os.killpg(pid, signals.SIGKILL)

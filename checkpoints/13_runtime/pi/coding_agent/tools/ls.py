@@ -1,24 +1,20 @@
-"""`ls`, one folder's entries: sorted ignoring case, dot files included.
+"""`ls`, one folder's entries: sorted ignoring case, dot files and ignored files included.
 
-Folders end in `/` so the model can tell them from files without another call. Unlike
-`grep` and `find`, `ls` shows ignored entries too: it answers "what is here", not "what is
-worth searching". Entries that cannot be examined (a dangling symlink) are left out, like Pi.
+Folders end in `/`; entries that cannot be examined (a dangling symlink) are left out, like Pi.
 """
 
 from __future__ import annotations
 
 import os
 import stat
-from pathlib import Path
 
 from pydantic import Field
 
 from pi.agent import AgentTool, ProgressCallback, ToolResult
 from pi.ai import AbortSignal
-from pi.coding_agent.tools.params import ToolParams
-from pi.coding_agent.tools.listing import listing_result
 from pi.coding_agent.tools.truncate import DEFAULT_MAX_BYTES
-from pi.coding_agent.tools.workspace import Workspace
+from pi.coding_agent.tools.walk import listing_result
+from pi.coding_agent.tools.workspace import ToolParams, Workspace
 
 DEFAULT_LS_LIMIT = 500
 
@@ -51,25 +47,18 @@ class LsTool(AgentTool[LsParams]):
             raise FileNotFoundError(f"Path not found: {shown}")
         if not folder.is_dir():
             raise NotADirectoryError(f"Not a directory: {shown}")
-        names = sorted(os.listdir(folder), key=lambda name: (name.lower(), name))
-        entries = [entry for name in names if (entry := describe(folder / name, name))]
+        entries = []
+        for name in sorted(os.listdir(folder), key=lambda name: (name.lower(), name)):
+            try:
+                mode = (folder / name).stat().st_mode  # a link to a folder is a folder
+            except OSError:  # a dangling symlink cannot be examined: left out, like Pi
+                continue
+            entries.append(name + "/" if stat.S_ISDIR(mode) else name)
         if not entries:
             return ToolResult.text("(empty directory)")
-        return listing(entries, params.limit)
+        limit, note = params.limit, None
+        if len(entries) > limit:
+            note = (f"{limit} entries limit reached. Use limit={limit * 2} for more",
+                    "entryLimitReached", limit)
+        return listing_result(entries[:limit], note)
 
-
-def describe(path: Path, name: str) -> str | None:
-    """`name`, with `/` for a folder; None when it cannot be examined."""
-    try:
-        mode = path.stat().st_mode  # follows symlinks, so a link to a folder is a folder
-    except OSError:
-        return None
-    return name + "/" if stat.S_ISDIR(mode) else name
-
-
-def listing(items: list[str], limit: int) -> ToolResult:
-    limit_note = None
-    if len(items) > limit:
-        limit_note = (f"{limit} entries limit reached. Use limit={limit * 2} for more",
-                      "entryLimitReached", limit)
-    return listing_result(items[:limit], limit_note)

@@ -1,36 +1,55 @@
-"""Walk a folder the way `git` sees it: `.gitignore` rules honoured, `.git/` skipped.
+"""What `grep`, `find` and `ls` share: a walk that sees files the way git does, fd-style
+globs, and the capped listing they all end with.
 
-Pi hands searching to ripgrep and fd, which skip ignored files; without that, one `grep`
-in a JavaScript project would drown in `node_modules/`. This walk does it in Python with
-pathspec, which implements git's pattern rules: every `.gitignore` from the workspace root
-down to the file counts, each relative to its own folder, and a deeper file may re-include
-(`!pattern`) what a shallower one excluded. Hidden files are included, like `--hidden`.
-Symlinked folders are not followed, and symlinked files pointing outside are skipped.
+Pi uses ripgrep and fd, which skip ignored files; here pathspec applies every `.gitignore`
+from the root down (a deeper `!pattern` re-includes). `.git/` is skipped, hidden files kept,
+symlinked folders not followed, symlinked files leading outside skipped.
 """
 
 from __future__ import annotations
 
 import os
+import re
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pathspec
 
+from pi.agent import ToolResult
 from pi.ai import AbortSignal
-from pi.coding_agent.tools.files import read_regular
+from pi.ai.bounded import read_bytes
+from pi.coding_agent.tools.truncate import (
+    DEFAULT_MAX_BYTES,
+    NO_LINE_LIMIT,
+    format_size,
+    truncate_head,
+)
 from pi.coding_agent.tools.workspace import Workspace
 
 Rules = list[tuple[Path, pathspec.GitIgnoreSpec]]
+Note = tuple[str, str, Any]  # (notice for the model, details key, details value)
+GLOB_PIECES = re.compile(r"(\*\*/|/\*\*$|\*\*|\*|\?|\[!?[^\]/]+\])")
+GLOB_REGEX = {"**/": "(?:.*/)?", "/**": "(?:/.*)?", "**": ".*", "*": "[^/]*", "?": "[^/]"}
 
 
-def load_rules(folder: Path) -> Rules:
-    """The rules of `folder/.gitignore` (none if there is no such file, or it is no file:
-    a FIFO there would make every search wait for ever)."""
-    data = read_regular(folder / ".gitignore")
-    if data is None:
-        return []
-    lines = data.decode("utf-8", errors="replace").splitlines()
-    return [(folder, pathspec.GitIgnoreSpec.from_lines(lines))]
+def read_regular(path: Path) -> bytes | None:
+    """The bytes of `path` if it is a regular file, else None: a FIFO that appears between
+    the walk and the read must not stall the search."""
+    try:
+        return read_bytes(path)
+    except OSError:
+        return None  # not a file, unreadable, vanished: nothing to report
+
+
+def load_rules(folder: Path, names: tuple[str, ...] = (".gitignore",)) -> Rules:
+    """The rules of the ignore files `names` in `folder`; a missing one, or one that is no
+    regular file (a FIFO would make every search wait for ever), has none."""
+    lines: list[str] = []
+    for name in names:
+        data = read_regular(folder / name)
+        lines += [] if data is None else data.decode("utf-8", errors="replace").splitlines()
+    return [(folder, pathspec.GitIgnoreSpec.from_lines(lines))] if lines else []
 
 
 def is_ignored(path: Path, is_dir: bool, rules: Rules) -> bool:
@@ -44,15 +63,6 @@ def is_ignored(path: Path, is_dir: bool, rules: Rules) -> bool:
     return bool(verdict)
 
 
-def rules_above(workspace: Workspace, folder: Path) -> Rules:
-    """The rules of the root and every folder between it and `folder` (not `folder` itself)."""
-    rules: Rules = []
-    for parent in reversed(folder.parents):
-        if parent.is_relative_to(workspace.root):
-            rules += load_rules(parent)
-    return rules
-
-
 def leads_inside(workspace: Workspace, link: Path) -> bool:
     """Whether `link` ends inside the workspace; a link loop ends nowhere, so it is skipped."""
     try:
@@ -63,7 +73,11 @@ def leads_inside(workspace: Workspace, link: Path) -> bool:
 
 def walk(workspace: Workspace, top: Path, signal: AbortSignal) -> Iterator[tuple[Path, bool]]:
     """Every (path, is_dir) below `top` that git would not ignore, folders before contents."""
-    yield from _walk(workspace, top, rules_above(workspace, top), signal)
+    rules: Rules = []
+    for parent in reversed(top.parents):
+        if parent.is_relative_to(workspace.root):
+            rules += load_rules(parent)
+    yield from _walk(workspace, top, rules, signal)
 
 
 def _walk(workspace: Workspace, folder: Path, rules: Rules, signal: AbortSignal) -> Iterator[
@@ -83,3 +97,36 @@ def _walk(workspace: Workspace, folder: Path, rules: Rules, signal: AbortSignal)
         yield path, is_dir
         if is_dir:
             yield from _walk(workspace, path, rules, signal)
+
+
+def compile_glob(pattern: str) -> re.Pattern[str]:
+    """A regex that `fullmatch`es the relative paths the glob selects, by fd's rules: without
+    `/` a pattern matches a name at any depth, `**` spans folders, `[!a]` negates; no braces."""
+    def piece(part: str) -> str:
+        if part in GLOB_REGEX:
+            return GLOB_REGEX[part]
+        if part.startswith("[") and len(part) > 2:
+            inner = part[1:-1]
+            return "[^" + inner[1:] + "]" if inner.startswith("!") else "[" + inner + "]"
+        return re.escape(part)
+
+    body = "".join(piece(part) for part in GLOB_PIECES.split(pattern.removeprefix("/")) if part)
+    anywhere = "/" not in pattern.rstrip("/")
+    return re.compile(("(?:.*/)?" if anywhere else "") + body.rstrip("/"))
+
+
+def listing_result(lines: list[str], limit_note: Note | None, extra: Note | None = None) -> (
+    ToolResult
+):
+    """`lines` cut at 50 KB (each tool caps the item count itself), with Pi's one bracketed
+    line of notices (limit, size, extra) and the same facts in `details`."""
+    result = truncate_head("\n".join(lines), max_lines=NO_LINE_LIMIT)
+    size_note: Note | None = None
+    if result.truncated:
+        size_note = (f"{format_size(DEFAULT_MAX_BYTES)} limit reached", "truncation",
+                     result.to_details())
+    notes = [note for note in (limit_note, size_note, extra) if note is not None]
+    text = result.content
+    if notes:
+        text += "\n\n[" + ". ".join(notice for notice, _, _ in notes) + "]"
+    return ToolResult.text(text, {key: value for _, key, value in notes} or None)

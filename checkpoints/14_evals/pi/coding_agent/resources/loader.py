@@ -1,22 +1,14 @@
 """Everything the agent is told at start-up, loaded in one call.
 
-The runtime (step 13) needs four things before the first prompt: the system prompt, the skills
-(for `/skill:` commands), the prompt templates (for `/name` commands) and the problems found on
-the way, to show the user. `ResourceLoader` gathers them from three places:
-
-* the agent folder, the user's own (`~/.pi-course/agent` unless told otherwise, never Pi's
-  `~/.pi`): `SYSTEM.md`, `APPEND_SYSTEM.md`, `AGENTS.md`, `skills/`, `prompts/`;
-* the project's `.pi/` folder, with the same kinds of file, only if the project is trusted;
-  the trust policy is asked first, so an untrusted project's `.pi/` is never opened;
-* the `AGENTS.md` / `CLAUDE.md` files from the filesystem root down to the working directory.
-
-A project file wins over the user's one of the same kind. The date is injected like the
-working directory, so the same folders give the same prompt, byte for byte.
+`ResourceLoader` reads the agent folder (`~/.pi-course/agent`, never Pi's `~/.pi`), the
+project's `.pi/` (which wins) and the `AGENTS.md` files down to the working directory. A
+project's `.pi/` is used only when an injected trust policy says so, asked before anything in
+it is opened (Pi loads any `.pi/`). The date is injected: same folders, same prompt.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from datetime import date
 from pathlib import Path
@@ -27,22 +19,43 @@ from pi.coding_agent.resources.context_files import (
     load_context_files,
     read_inside,
 )
-from pi.coding_agent.resources.diagnostics import Diagnostic
-from pi.coding_agent.resources.discovery import PROJECT_DIR, discover_skills
+from pi.coding_agent.resources.frontmatter import Diagnostic
 from pi.coding_agent.resources.prompt_templates import (
     PromptTemplate,
     expand_prompt_template,
     load_prompt_templates,
 )
-from pi.coding_agent.resources.skill_prompt import expand_skill_command
-from pi.coding_agent.resources.skills import Skill
+from pi.coding_agent.resources.discovery import PROJECT_DIR, discover_skills
+from pi.coding_agent.resources.skills import Skill, expand_skill_command
 from pi.coding_agent.resources.system_prompt import (
     BUILTIN_TOOL_PROMPTS,
     ToolPrompt,
     build_system_prompt,
 )
-from pi.coding_agent.resources.trust import TrustPolicy, trust_nothing
 from pi.coding_agent.tools.sets import DEFAULT_TOOL_NAMES
+
+TrustPolicy = Callable[[Path], bool]
+
+
+def trust_nothing(project: Path) -> bool:
+    """The safe default: no project is trusted unless the application says so."""
+    return False
+
+
+def trust_everything(project: Path) -> bool:
+    """Pi's behaviour: every working directory's `.pi/` is used."""
+    return True
+
+
+class TrustedProjects:
+    """Trust the listed folders and everything below them (symlinks resolved)."""
+
+    def __init__(self, folders: Iterable[Path]) -> None:
+        self.folders = tuple(Path(folder).resolve() for folder in folders)
+
+    def __call__(self, project: Path) -> bool:
+        real = project.resolve()
+        return any(real.is_relative_to(folder) for folder in self.folders)
 
 
 def default_agent_dir() -> Path:
@@ -50,20 +63,17 @@ def default_agent_dir() -> Path:
     return Path.home() / ".pi-course" / "agent"
 
 
-def read_optional(path: Path) -> str | None:
-    """The text of `path` without trailing blank space, or None if it cannot be read
-    (or must not be: a link out of its folder, a device, a FIFO; see `read_inside`)."""
-    try:
-        text = read_inside(path, path.parent)
-    except Unsafe:
-        return None
-    return None if text is None else text.rstrip()
-
-
 def first_file(folders: list[Path], name: str) -> str | None:
-    """The text of `name` in the first of `folders` that has it."""
-    return next((text for folder in folders
-                 if (text := read_optional(folder / name)) is not None), None)
+    """The text (trailing space removed) of `name` in the first of `folders` that has one
+    that may be read (no link out of its folder, no device, no FIFO)."""
+    for folder in folders:
+        try:
+            text = read_inside(folder / name, folder)
+        except Unsafe:
+            continue
+        if text is not None:
+            return text.rstrip()
+    return None
 
 
 @dataclass(frozen=True)

@@ -1,11 +1,7 @@
-"""Prompt templates, prompts a person types often, saved as Markdown files.
+"""Prompt templates: `prompts/review.md` becomes the command `/review`, for the user only.
 
-`prompts/review.md` in the agent folder (or in a trusted project's `.pi/`) becomes the command
-`/review`. Typing `/review src/app.py quickly` replaces the command with the file's body, its
-placeholders filled in: `$1`, `$2`, … are the arguments by position, `$@` and `$ARGUMENTS` all
-of them joined by spaces. Arguments are split like a shell does it, so `"two words"` is one.
-Unlike a skill, a template is meant for the user, not the model: nothing of it enters the
-system prompt. Only the `.md` files directly in a `prompts` folder count.
+`/review src/app.py quickly` becomes the file's body with `$1`, `$2`, … filled by position
+and `$@` / `$ARGUMENTS` by all arguments; arguments split like a shell's (`"two words"`).
 """
 
 from __future__ import annotations
@@ -15,9 +11,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from pi.ai.bounded import read_file
-from pi.coding_agent.resources.diagnostics import Diagnostic, collision, warning
-from pi.coding_agent.resources.frontmatter import FrontmatterError, parse_markdown, read_problem
+from pi.coding_agent.resources.frontmatter import Diagnostic, collision, read_markdown
 
 PLACEHOLDER = re.compile(r"\$(?:(\d+)|ARGUMENTS|@)")
 DESCRIPTION_FALLBACK_CHARS = 60
@@ -42,12 +36,9 @@ def describe(frontmatter_description: object, body: str) -> str:
 
 
 def load_template(path: Path, source: str) -> PromptTemplate | Diagnostic:
-    try:
-        markdown = parse_markdown(read_file(path))
-    except (OSError, UnicodeDecodeError) as error:
-        return warning(path, read_problem(error))
-    except FrontmatterError as error:
-        return warning(path, str(error))
+    markdown = read_markdown(path)
+    if isinstance(markdown, Diagnostic):
+        return markdown
     description = describe(markdown.frontmatter.get("description"), markdown.body)
     return PromptTemplate(path.stem, description, markdown.body, path, source)
 

@@ -1,17 +1,9 @@
-"""Project instructions, the `AGENTS.md` files a model should read before working.
+"""Project instructions: the `AGENTS.md` (or older `CLAUDE.md`) files a model reads first.
 
-A repository explains itself to agents in `AGENTS.md` (or `CLAUDE.md`, the older name): how to
-run the tests, what not to touch. Instructions stack: the user's own file in the agent folder
-comes first, then every folder from the filesystem root down to the working directory, so the
-most specific file is read last and can refine the general ones. Each folder contributes at
-most one file, `AGENTS.md` when it has both. The files go into the system prompt whole, each
-under its own heading with its path.
-
-A context file is read only when it is a regular file inside its own folder's tree: not
-through a link leading elsewhere, not a device, not a FIFO (see `read_inside`).
-
-`ceiling` stops the climb below the filesystem root; Pi always starts at the root. Tests and
-the demo set it so that a stray `/tmp/AGENTS.md` cannot change their output.
+They stack, general to specific: the agent folder's file, then one per folder from the root
+(or `ceiling`, which keeps tests from seeing a stray `/tmp/AGENTS.md`) down to the working
+directory, `AGENTS.md` winning in a folder that has both. Each goes into the system prompt
+whole, under its path.
 """
 
 from __future__ import annotations
@@ -20,7 +12,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from pi.ai.bounded import NotAFile, read_file
-from pi.coding_agent.resources.diagnostics import Diagnostic, warning
+from pi.coding_agent.resources.frontmatter import Diagnostic, warning
 
 CONTEXT_FILE_NAMES = ("AGENTS.md", "CLAUDE.md")
 
@@ -38,10 +30,8 @@ class Unsafe(Exception):
 def read_inside(path: Path, folder: Path) -> str | None:
     """The text of `path`, a regular file inside `folder`'s tree; None when it is not there.
 
-    Everything in a context file goes to the model, so a link is followed only while it
-    stays inside the folder the file is in: an `AGENTS.md` pointing at `~/.ssh/id_rsa` or
-    `/proc/self/environ` would send a secret to the server. A device or a FIFO is no file
-    to read either (`/dev/zero` never ends, a FIFO never answers): both raise Unsafe.
+    It all goes to the model, so a link leading out (to `~/.ssh/id_rsa`) raises Unsafe, and
+    so does a device or a FIFO (`/dev/zero` never ends, a FIFO never answers).
     """
     if not path.is_symlink() and not path.exists():
         return None
@@ -61,43 +51,23 @@ def read_inside(path: Path, folder: Path) -> str | None:
         raise Unsafe("is not valid UTF-8; not read") from None
 
 
-def context_file_in(folder: Path, problems: list[Diagnostic] | None = None) -> ContextFile | None:
-    """The first readable file of CONTEXT_FILE_NAMES in `folder`, or None.
-
-    A file that must not be read is skipped with a diagnostic in `problems`.
-    """
-    for name in CONTEXT_FILE_NAMES:
-        path = folder / name
-        try:
-            content = read_inside(path, folder)
-        except Unsafe as problem:
-            if problems is not None:
-                problems.append(warning(path, str(problem)))
-            continue
-        if content is not None:
-            return ContextFile(path, content)
-    return None
-
-
-def folders_down_to(cwd: Path, ceiling: Path | None) -> list[Path]:
-    """The root (or `ceiling`), each folder below it, and finally `cwd` itself."""
-    chain = [*reversed(cwd.parents), cwd]
-    if ceiling is None:
-        return chain
-    return [folder for folder in chain if folder.is_relative_to(ceiling)]
-
-
 def load_context_files(cwd: Path, agent_dir: Path, ceiling: Path | None = None,
                        problems: list[Diagnostic] | None = None) -> tuple[ContextFile, ...]:
-    """The agent folder's file, then one per folder from the top down to `cwd`, no repeats.
-
-    Files that are there but must not be read are reported in `problems`, if given.
-    """
-    found: list[ContextFile] = []
-    seen: set[Path] = set()
-    for folder in [agent_dir, *folders_down_to(cwd, ceiling)]:
-        context = context_file_in(folder, problems)
-        if context is not None and context.path.resolve() not in seen:
-            seen.add(context.path.resolve())
-            found.append(context)
-    return tuple(found)
+    """The agent folder's file, then one per folder from the top down to `cwd`, no repeats;
+    files that are there but must not be read are reported in `problems`, if given."""
+    chain = [*reversed(cwd.parents), cwd]
+    folders = [agent_dir, *(f for f in chain if ceiling is None or f.is_relative_to(ceiling))]
+    found: dict[Path, ContextFile] = {}
+    for folder in folders:
+        for name in CONTEXT_FILE_NAMES:  # the first readable one is the folder's file
+            path = folder / name
+            try:
+                content = read_inside(path, folder)
+            except Unsafe as problem:
+                if problems is not None:
+                    problems.append(warning(path, str(problem)))
+                continue
+            if content is not None:
+                found.setdefault(path.resolve(), ContextFile(path, content))
+                break
+    return tuple(found.values())

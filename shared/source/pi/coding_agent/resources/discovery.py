@@ -1,62 +1,163 @@
-"""Where the application looks for skills, in the order that decides collisions.
+"""Where skills come from: the folders Pi looks in, walked the two ways Pi walks them, one
+name each, the first one found winning (a later one is a collision naming both files).
 
-Skills come from the project (`.pi/skills` in the working directory, and `.agents/skills` in
-it and each folder above it up to the git root), then from the user (`skills` in the agent
-folder, and `~/.agents/skills`), then from paths named on the command line. The project comes
-first, so a project's `calendar` skill beats the user's (PI-BEHAVIOUR §7.2). The project
-folders are read only when the caller says the project is trusted (see `trust.py`).
-
-This is Pi's application path, which collects *every* `SKILL.md` below a skills folder
-(`stop_at_skill=False`), not only the first on each path as `load_skills_from_dir` does.
+The application takes the project's folders first (`.pi/skills`, `.agents/skills` up to the
+git root; only if trusted), then the user's, then paths from the command line.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import os
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 
-from pi.coding_agent.resources.skill_dirs import skill_files
-from pi.coding_agent.resources.skill_registry import (
-    SkillRegistry,
-    add_explicit_path,
-    load_skill_files,
-    resolve_skill_path,
-)
-from pi.coding_agent.resources.skills import LoadedSkills
+from pi.coding_agent.resources.frontmatter import Diagnostic, collision, warning
+from pi.coding_agent.resources.skills import LoadedSkills, Skill, load_skill_file
+from pi.coding_agent.tools.walk import Rules, is_ignored, load_rules
 
+SKILL_FILE = "SKILL.md"
+IGNORE_FILES = (".gitignore", ".ignore", ".fdignore")
 PROJECT_DIR = ".pi"
 SHARED_SKILLS = Path(".agents") / "skills"
 
 
-def git_root(folder: Path) -> Path | None:
-    """The nearest folder at or above `folder` that holds `.git`, or None."""
-    for candidate in (folder, *folder.parents):
-        if (candidate / ".git").exists():
-            return candidate
-    return None
+def skill_files(folder: Path, stop_at_skill: bool, top: bool = True, rules: Rules | None = None,
+                seen: frozenset[Path] = frozenset()) -> Iterator[Path]:
+    """Every candidate skill file below `folder`, depth first, names in bytewise order.
+
+    A skills folder holds skill folders (`calendar/SKILL.md`), groups of them and loose `.md`
+    files at the top. Hidden folders and `node_modules` are skipped, ignore files honoured,
+    symlinked folders followed. `stop_at_skill` is Pi's `loadSkillsFromDir`: nothing below a
+    `SKILL.md` is looked at; Pi's start-up instead takes every `SKILL.md` at any depth.
+    """
+    real = folder.resolve()
+    if real in seen:  # a symlink loop: this folder is being walked already
+        return
+    try:
+        names = sorted(os.listdir(folder))  # bytewise, like Node's readdir
+    except OSError:
+        names = []
+    if stop_at_skill and SKILL_FILE in names and (folder / SKILL_FILE).is_file():
+        yield folder / SKILL_FILE
+        return
+    rules = [*(rules or []), *load_rules(folder, IGNORE_FILES)]
+    for name in names:
+        path = folder / name
+        if name.startswith(".") or name == "node_modules":
+            continue
+        is_dir, is_file = path.is_dir(), path.is_file()  # both follow symlinks
+        if (not is_dir and not is_file) or is_ignored(path, is_dir, rules):
+            continue
+        if is_dir:
+            yield from skill_files(path, stop_at_skill, False, rules, seen | {real})
+        elif (top and name.endswith(".md")) or (not stop_at_skill and name == SKILL_FILE):
+            yield path
+
+
+def load_skills_from_dir(folder: Path, source: str) -> LoadedSkills:
+    """Pi's `loadSkillsFromDir`: the skills of one folder, no collision check."""
+    skills, diagnostics = [], []
+    for path in skill_files(folder, stop_at_skill=True):
+        skill, found = load_skill_file(path, source)
+        diagnostics += found
+        if skill is not None:
+            skills.append(skill)
+    return LoadedSkills(tuple(skills), tuple(diagnostics))
+
+
+class SkillRegistry:
+    """Skills by name, first come first served; a later one of the same name is a collision
+    naming both files, listed after all warnings. The same file reached twice (a folder given
+    twice, a symlink) is one skill, skipped without a word."""
+
+    def __init__(self) -> None:
+        self.by_name: dict[str, Skill] = {}
+        self.real_paths: set[str] = set()
+        self.warnings: list[Diagnostic] = []
+        self.collisions: list[Diagnostic] = []
+
+    def add(self, loaded: LoadedSkills) -> None:
+        self.warnings += loaded.diagnostics
+        for skill in loaded.skills:
+            self.add_skill(skill)
+
+    def add_skill(self, skill: Skill) -> None:
+        real = os.path.realpath(skill.file_path)
+        if real in self.real_paths:
+            return
+        winner = self.by_name.get(skill.name)
+        if winner is not None:
+            self.collisions.append(
+                collision("skill", skill.name, winner.file_path, skill.file_path))
+            return
+        self.by_name[skill.name] = skill
+        self.real_paths.add(real)
+
+    def add_file(self, path: Path, source: str) -> None:
+        skill, diagnostics = load_skill_file(path, source)
+        self.add(LoadedSkills((skill,) if skill else (), tuple(diagnostics)))
+
+    def add_path(self, path: Path, source: str) -> None:
+        """One path named by the user: a folder of skills, or one `.md` file."""
+        if not path.exists():
+            self.warnings.append(warning(path, "skill path does not exist"))
+        elif path.is_dir():
+            self.add(load_skills_from_dir(path, source))
+        elif path.is_file() and path.name.endswith(".md"):
+            self.add_file(path, source)
+        else:
+            self.warnings.append(warning(path, "skill path is not a markdown file"))
+
+    def result(self) -> LoadedSkills:
+        return LoadedSkills(tuple(self.by_name.values()), tuple(self.warnings + self.collisions))
+
+
+def resolve_skill_path(raw: str, cwd: Path) -> Path:
+    """`~` expanded, a relative path taken from `cwd`, nothing resolved through symlinks."""
+    path = Path(os.path.expanduser(raw.strip()))
+    return path if path.is_absolute() else Path(os.path.normpath(cwd / path))
+
+
+def load_skills(cwd: Path, agent_dir: Path, skill_paths: Sequence[str] = (),
+                include_defaults: bool = True) -> LoadedSkills:
+    """Pi's `loadSkills`: the user's and the project's folders (if asked), then each path.
+    No trust check here: the application goes through `discover_skills`, which asks."""
+    registry = SkillRegistry()
+    user_dir, project_dir = agent_dir / "skills", cwd / ".pi" / "skills"
+    if include_defaults:
+        registry.add(load_skills_from_dir(user_dir, "user"))
+        registry.add(load_skills_from_dir(project_dir, "project"))
+    for raw in skill_paths:
+        path = resolve_skill_path(raw, cwd)
+        source = "path"
+        if not include_defaults and path.is_relative_to(user_dir):
+            source = "user"
+        elif not include_defaults and path.is_relative_to(project_dir):
+            source = "project"
+        registry.add_path(path, source)
+    return registry.result()
 
 
 def project_skill_dirs(cwd: Path) -> list[Path]:
     """`.pi/skills`, then `.agents/skills` from `cwd` up to the git root (or in `cwd` only)."""
-    root = git_root(cwd)
+    root = next((p for p in (cwd, *cwd.parents) if (p / ".git").exists()), None)
     chain = [cwd] if root is None else [cwd, *[p for p in cwd.parents if p.is_relative_to(root)]]
     return [cwd / PROJECT_DIR / "skills", *[folder / SHARED_SKILLS for folder in chain]]
 
 
-def user_skill_dirs(agent_dir: Path, home: Path | None) -> list[Path]:
-    """`skills` in the agent folder, then `~/.agents/skills` when a home folder is given."""
-    return [agent_dir / "skills", *([home / SHARED_SKILLS] if home is not None else [])]
-
-
 def discover_skills(cwd: Path, agent_dir: Path, trusted: bool, skill_paths: Sequence[str] = (),
                     home: Path | None = None) -> LoadedSkills:
-    """All skills the application offers, first name wins; project folders only if `trusted`."""
+    """Every skill the application offers, first name wins: the project's folders (only if
+    `trusted`), the user's (`skills` in the agent folder, `~/.agents/skills`), then the paths
+    given. Unlike `load_skills_from_dir`, every `SKILL.md` at any depth counts, as in Pi."""
     folders = [(folder, "project") for folder in project_skill_dirs(cwd)] if trusted else []
-    folders += [(folder, "user") for folder in user_skill_dirs(agent_dir, home)]
+    folders.append((agent_dir / "skills", "user"))
+    if home is not None:
+        folders.append((home / SHARED_SKILLS, "user"))
     registry = SkillRegistry()
-    files = [(path, source) for folder, source in folders
-             for path in skill_files(folder, stop_at_skill=False)]
-    load_skill_files(files, registry)
+    for folder, source in folders:
+        for path in skill_files(folder, stop_at_skill=False):
+            registry.add_file(path, source)
     for raw in skill_paths:
-        add_explicit_path(resolve_skill_path(raw, cwd), "path", registry)
+        registry.add_path(resolve_skill_path(raw, cwd), "path")
     return registry.result()

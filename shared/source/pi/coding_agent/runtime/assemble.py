@@ -17,9 +17,14 @@ from pi.ai import StreamOptions
 from pi.coding_agent.extensions.loader import LoadedExtensions, discover, load_extensions
 from pi.coding_agent.extensions.runner import ExtensionRunner, tool_hooks
 from pi.coding_agent.messages import convert_to_llm
-from pi.coding_agent.resources.loader import ResourceLoader, Resources, default_agent_dir
+from pi.coding_agent.resources.loader import (
+    ResourceLoader,
+    Resources,
+    default_agent_dir,
+    trust_everything,
+    trust_nothing,
+)
 from pi.coding_agent.resources.system_prompt import tool_prompts_for
-from pi.coding_agent.resources.trust import trust_everything, trust_nothing
 from pi.coding_agent.runtime.config import RuntimeConfig
 from pi.coding_agent.session.entries import CURRENT_VERSION, SessionHeader
 from pi.coding_agent.session.errors import SessionError

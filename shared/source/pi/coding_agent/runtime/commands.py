@@ -19,8 +19,8 @@ from pi.coding_agent.session.errors import SessionError
 from pi.coding_agent.session.writer import fork_session
 from pi.coding_agent.session.ids import iso_timestamp
 from pi.coding_agent.session.storage import session_path
-from pi.coding_agent.tools.output import OutputCollector
-from pi.coding_agent.tools.process import run_command as run_process
+from pi.coding_agent.tools.bash import OutputCollector
+from pi.coding_agent.tools.bash import run_command as run_process
 
 
 def message_text(message: AgentMessage | CodingMessage) -> str:

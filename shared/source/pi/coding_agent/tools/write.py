@@ -1,8 +1,6 @@
 """`write`, a whole file at once: created with its folders, or replaced.
 
-The count in the reply is of UTF-8 bytes, what actually lands on disk. Pi reports the
-JavaScript string length instead (UTF-16 units), so it says "6 bytes" for `héllo\n`, which
-is 7 bytes on disk; this course reports 7.
+The reply counts UTF-8 bytes, what lands on disk (Pi counts UTF-16 units).
 """
 
 from __future__ import annotations
@@ -11,9 +9,7 @@ from pydantic import Field
 
 from pi.agent import AgentTool, ProgressCallback, ToolResult
 from pi.ai import AbortSignal
-from pi.coding_agent.tools.files import atomic_write
-from pi.coding_agent.tools.params import ToolParams
-from pi.coding_agent.tools.workspace import Workspace
+from pi.coding_agent.tools.workspace import ToolParams, Workspace, atomic_write
 
 
 class WriteParams(ToolParams):
