@@ -1,13 +1,5 @@
-"""A best-effort look at tool-call arguments that are still arriving.
-
-A provider streams a tool call's arguments as JSON text in pieces: `{"pa`, `th": "src/ma`,
-`in.py"}`. Only the complete text is guaranteed to parse. But a user interface wants to show
-`path: src/ma…` while the call streams, so each partial message carries the arguments as far
-as they can be read: the open string and brackets are closed for the attempt, and when that
-is still not JSON (`{"path": "a", "mo`), the text is cut back to its last complete member.
-When nothing can be read the answer is `{}`. This is only a preview: the arguments that count
-are parsed strictly once the call is complete.
-"""
+"""Tool-call arguments while they stream: a best-effort preview (close what is open, else cut
+back to the last complete member, else `{}`) and the strict parse once the call is complete."""
 
 from __future__ import annotations
 
@@ -31,9 +23,7 @@ def parse_partial_json(text: str) -> dict[str, Any]:
 
 
 def strict_arguments(text: str) -> tuple[dict[str, Any], str]:
-    """The complete arguments and "", or `{}` and what is wrong with them. No guessing here:
-    a call with unreadable arguments must not run with arguments we made up.
-    """
+    """The complete arguments and "", or `{}` and what is wrong: never made-up arguments."""
     try:
         value = read_json(text or "{}")
     except TooLarge as error:

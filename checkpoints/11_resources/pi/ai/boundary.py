@@ -1,10 +1,5 @@
-"""The model boundary, the one door every model request goes through.
-
-`stream(model, context, options)` picks the provider registered for `model.api` and returns
-its event stream. Whatever goes wrong (no such provider, a call aborted before it started, a
-provider that crashes or sends nonsense) comes back the same way: a stream that ends in one
-`error` event. Callers above this line never need try/except around a model call.
-"""
+"""The model boundary: `stream(model, context, options)` picks the provider for `model.api`.
+Whatever goes wrong comes back as a stream ending in one `error` event, never an exception."""
 
 from __future__ import annotations
 

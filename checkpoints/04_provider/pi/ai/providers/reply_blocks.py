@@ -1,13 +1,6 @@
-"""The blocks of a reply while it streams in, for every wire adapter (OpenAI, Anthropic).
-
-A reply can be long (100 KB of tool arguments in thousands of small deltas), and an event per
-delta must not cost time in the length of the reply so far, or decoding costs its square.
-So a block collects its pieces and joins them only when asked, and the partial message shows
-a growing block afresh only while it is small (`EXACT_UP_TO`) or once it has grown by a
-quarter since it was last shown: a long text, or a tool call's argument preview, in a delta
-event may trail the deltas by at most a fifth of its length. Every `*_end` event and the
-terminal event show the whole reply, and so does a reply that fails or is aborted mid-way.
-"""
+"""The blocks of a reply while it streams in, for every wire adapter. So that decoding stays
+linear, a block joins its pieces only when read, and a long block (over `EXACT_UP_TO`) is shown
+afresh only once it grew by a quarter; every `*_end` and terminal event shows it whole."""
 
 from __future__ import annotations
 

@@ -1,14 +1,6 @@
-"""The outbound half of the OpenAI adapter: a canonical Context as a request body.
-
-OpenAI's Chat Completions API (and the many servers that copy it: vLLM, llama.cpp, Ollama,
-OpenRouter…) wants a flat list of `messages` with roles `system`, `user`, `assistant` and
-`tool`. Most of our messages map one to one. The differences are what this module is about:
-a tool call's arguments travel as a JSON *string*, a tool result is a `tool` message that can
-only hold text, and images are `image_url` parts holding a `data:` URL.
-
-First `compat_messages` decides what the model can take; then each message is converted.
-Nothing here changes the Context: the body is new data.
-"""
+"""The outbound half of the OpenAI adapter: a Context as a Chat Completions body, after
+`compat_messages` decided what the model can take. Tool arguments travel as a JSON string, a
+`tool` message holds only text, and images are `image_url` parts holding a `data:` URL."""
 
 from __future__ import annotations
 
@@ -53,12 +45,8 @@ def headers_for(options: StreamOptions) -> dict[str, str]:
 
 
 def wire_messages(context: Context, model: Model) -> list[Json]:
-    """The system prompt, then every message the model can take, in Chat Completions form.
-
-    A `tool` message holds text only, so images from tool results are held back and sent in
-    one `user` message after the run of tool messages: putting it between two tool messages
-    would separate a result from the call it answers.
-    """
+    """The system prompt, then the messages in Chat Completions form. Images from tool results
+    follow the run of `tool` messages in one `user` message (a `tool` message holds text)."""
     out: list[Json] = []
     if context.system_prompt:
         out.append({"role": "system", "content": context.system_prompt})

@@ -1,9 +1,5 @@
-"""How an OpenAI reply ends: its finish reason and the tokens it used.
-
-The last choice chunk of a reply names why the model stopped (`finish_reason`); the chunk
-after it, with no choices at all, carries the token counts. Both are translated here into
-Pi's terms: a stop reason and a `Usage`.
-"""
+"""How an OpenAI reply ends: the last `finish_reason` becomes a stop reason, and the usage
+chunk (no choices, after the last) becomes Pi's `Usage`."""
 
 from __future__ import annotations
 
@@ -20,11 +16,8 @@ FINISH_REASONS: dict[str, Finished] = {
 
 
 def terminal_event(message: AssistantMessage, finish_reason: str | None) -> TerminalEvent:
-    """The event that ends a reply, from the last finish reason the server sent.
-
-    A finish reason we do not know (`content_filter`, or something new) is an error, not a
-    guess: calling it `stop` would present a cut-off answer as a complete one.
-    """
+    """The event that ends a reply. An unknown finish reason (`content_filter`) is an error,
+    never a guess: calling it `stop` would present a cut-off answer as complete."""
     if finish_reason is None:
         return error_event(message, "stream ended without a finish reason", "error")
     reason = FINISH_REASONS.get(finish_reason)
@@ -45,12 +38,8 @@ def usage_from(data: dict[str, Any]) -> Usage:
 
 
 def token_count(value: object) -> int:
-    """A count as a server should send it: a whole number, never negative.
-
-    Servers have sent `12.5`, `NaN` and `1e400`; written as they are, the session file would
-    hold `null` or a fraction where a count belongs, and would no longer open. A fraction is
-    rounded; anything that is not a finite number counts as 0.
-    """
+    """A whole, non-negative count: a fraction (`12.5`) is rounded, and anything that is not a
+    finite number (`NaN`, `1e400`) is 0, so a session file never holds one."""
     if isinstance(value, bool) or not isinstance(value, int | float):
         return 0
     if isinstance(value, float) and not math.isfinite(value):

@@ -1,13 +1,6 @@
-"""The inbound half of the OpenAI adapter: stream chunks become canonical events.
-
-Each SSE `data:` line holds one JSON chunk. Its `choices[0].delta` carries a piece of text
-(`content`), of reasoning (`reasoning_content` or `reasoning`, from servers that show it), or
-of tool calls (`tool_calls`, each piece naming its call by `index`). `ReplyBuilder` grows the
-reply block by block and pushes the matching start / delta / end events, each with the
-partial message so far. The `finish_reason` is remembered until the stream is over, and the
-token usage arrives last, in a chunk with no choices. How a long reply stays cheap to stream
-is `reply_blocks.py`'s business.
-"""
+"""The inbound half of the OpenAI adapter: each SSE chunk's `choices[0].delta` (text,
+reasoning, tool-call pieces by `index`) grows the reply in `ReplyBuilder`, which pushes the
+start / delta / end events; the finish reason and the usage come last."""
 
 from __future__ import annotations
 

@@ -1,17 +1,8 @@
-"""A real provider: OpenAI's Chat Completions API over httpx, read as SSE.
-
-One call is one HTTP exchange. The Context becomes a JSON body (`openai_convert`), POSTed to
-`{base_url}/chat/completions` with `stream: true`. The reply arrives as server-sent events,
-one JSON chunk per `data:` line, until `data: [DONE]`; `openai_wire` turns the chunks into our
-events. `httpx_sse` finds the events in the bytes, however the network cut them up.
-
-Like every provider, this one never raises into its caller. A refused request, a dropped
-connection, a chunk that is not JSON, an abort: each ends the stream with one `error` event
-whose message keeps what had arrived, with the API key redacted from the text.
-"""
+"""OpenAI's Chat Completions API over httpx: the Context as a JSON body (`openai_convert`)
+POSTed to `{base_url}/chat/completions`; the reply's SSE `data:` chunks, until `[DONE]`, read
+by `openai_wire`. Like every provider, it never raises into its caller."""
 
 from __future__ import annotations
-
 
 import httpx
 from httpx_sse import EventSource
