@@ -371,7 +371,7 @@ def test_unexpected_data_in_a_chunk_is_an_error_without_python_internals() -> No
 
 @pytest.mark.parametrize("count", [float("nan"), 12.5, 1e400, -3, "12", None, True])
 def test_a_token_count_that_is_no_whole_number_is_stored_as_one(count) -> None:
-    from pi.ai.providers.openai_finish import token_count
+    from pi.ai.providers.openai_wire import token_count
     body = sse(delta(content="Hi"), delta(finish="stop"), done=False).decode()
     usage = json.dumps({"choices": [], "usage": {"prompt_tokens": 7, "completion_tokens": 1}})
     usage = usage.replace('"completion_tokens": 1', f'"completion_tokens": {json.dumps(count)}')
