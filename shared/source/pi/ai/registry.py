@@ -10,16 +10,11 @@ import httpx
 from pi.ai.boundary import Provider, Providers, failed_stream
 from pi.ai.credentials import CredentialError, Credentials
 from pi.ai.model import Context, Model, StreamOptions
-from pi.ai.providers.anthropic_messages import API as ANTHROPIC_API
-from pi.ai.providers.anthropic_messages import AnthropicMessagesProvider
+from pi.ai.providers.anthropic_messages import API as ANTHROPIC_API, AnthropicMessagesProvider
 from pi.ai.providers.mock import EventSource, MockProvider
-from pi.ai.providers.openai_completions import API as OPENAI_API
-from pi.ai.providers.openai_completions import OpenAICompletionsProvider
+from pi.ai.providers.openai_completions import API as OPENAI_API, OpenAICompletionsProvider
 from pi.ai.retry import RetryPolicy
 from pi.ai.stream import AssistantMessageEventStream
-
-MOCK_API = "mock"
-
 
 class WithCredentials:
     """A provider that receives the API key found for `model.provider`, request by request."""
@@ -47,14 +42,12 @@ def builtin_providers(
 ) -> Providers:
     """A `Providers` speaking every api of the course: `mock` answers api `mock`, `client`
     replaces the network, `credentials` (if given) finds each HTTP provider's key per request."""
-    http: dict[str, Provider] = {
+    providers: dict[str, Provider] = {
         OPENAI_API: OpenAICompletionsProvider(client, retry),
         ANTHROPIC_API: AnthropicMessagesProvider(client, retry),
     }
-    providers: dict[str, Provider] = {
-        api: provider if credentials is None else WithCredentials(provider, credentials)
-        for api, provider in http.items()
-    }
+    if credentials is not None:
+        providers = {api: WithCredentials(p, credentials) for api, p in providers.items()}
     if mock is not None:
-        providers[MOCK_API] = MockProvider(mock)
+        providers["mock"] = MockProvider(mock)
     return Providers(providers)
