@@ -12,8 +12,8 @@ from pi.ai.abort import AbortController
 from pi.ai.events import dump_event
 from pi.ai.messages import AssistantMessage, UserMessage
 from pi.ai.model import Context, Model, StreamOptions
-from pi.ai.partial_json import parse_partial_json
 from pi.ai.providers.openai_completions import OpenAICompletionsProvider
+from pi.ai.providers.reply_blocks import parse_partial_json
 from pi.ai.wire import decode_sse_bytes
 
 STEP = 4

@@ -13,8 +13,7 @@ from pi.ai.events import DoneEvent, StartEvent, TerminalEvent, TextDeltaEvent, T
 from pi.ai.events import TextStartEvent, ThinkingDeltaEvent, ThinkingEndEvent, ThinkingStartEvent
 from pi.ai.events import ToolCallDeltaEvent, ToolCallEndEvent, ToolCallStartEvent
 from pi.ai.messages import AssistantMessage, Usage
-from pi.ai.partial_json import strict_arguments
-from pi.ai.providers.reply_blocks import Block, WireError
+from pi.ai.providers.reply_blocks import Block, WireError, strict_arguments
 from pi.ai.stream import AssistantMessageEventStream, error_event
 
 FINISH_REASONS: dict[str, Literal["stop", "length", "toolUse"]] = {
