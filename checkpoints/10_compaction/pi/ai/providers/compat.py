@@ -15,7 +15,9 @@ NO_RESULT = "No result provided"
 WithContent = TypeVar("WithContent", UserMessage, ToolResultMessage)
 
 
-def compat_messages(messages: Sequence[Message], model: Model) -> list[Message]:
+def compat_messages(
+    messages: Sequence[Message], model: Model, own_thinking: bool = False
+) -> list[Message]:
     """The messages as `model` can take them (Pi's rules): failed or aborted replies are
     skipped; a tool call left unanswered gets an error result "No result provided" (APIs
     refuse unanswered calls); thinking goes through `replayable`, images `without_images`."""
@@ -31,7 +33,7 @@ def compat_messages(messages: Sequence[Message], model: Model) -> list[Message]:
         if isinstance(message, UserMessage):
             out.append(without_images(message, model))
         elif message.stop_reason not in ("error", "aborted"):
-            kept = replayable(message, model)
+            kept = replayable(message, model, own_thinking)
             if kept is not None:
                 out.append(kept)
                 pending = [block for block in kept.content if isinstance(block, ToolCall)]
@@ -48,10 +50,12 @@ def missing_results(calls: list[ToolCall], timestamp: int) -> list[Message]:
     ]
 
 
-def replayable(message: AssistantMessage, model: Model) -> AssistantMessage | None:
+def replayable(
+    message: AssistantMessage, model: Model, own_thinking: bool = False
+) -> AssistantMessage | None:
     """An earlier reply as the target should see it, or None if nothing is left. As in Pi,
-    the same model's thinking is dropped (Chat Completions cannot take it back), another
-    model's becomes text; empty or redacted thinking is always dropped."""
+    the same model's thinking is dropped (Chat Completions cannot take it back) unless
+    `own_thinking` (Anthropic wants it back, signed), another model's becomes text."""
     same = (message.provider, message.api, message.model) == (model.provider, model.api, model.id)
     blocks: list[AssistantBlock] = []
     for block in message.content:
@@ -63,6 +67,8 @@ def replayable(message: AssistantMessage, model: Model) -> AssistantMessage | No
             blocks.append(TextContent(text=block.thinking))
     if not blocks:
         return None  # an assistant message with neither text nor tool calls is refused
+    if same and own_thinking:
+        return message
     return message.model_copy(update={"content": tuple(blocks)})
 
 

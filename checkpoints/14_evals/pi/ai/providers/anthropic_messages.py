@@ -18,7 +18,7 @@ from pi.ai.content import AssistantBlock, ImageContent, TextContent, ThinkingCon
 from pi.ai.events import DoneEvent, TerminalEvent
 from pi.ai.messages import AssistantMessage, Message, ToolResultMessage, Usage, UserMessage
 from pi.ai.model import Context, Model, StreamOptions, Tool
-from pi.ai.providers.compat import compat_messages, replayable
+from pi.ai.providers.compat import compat_messages
 from pi.ai.providers.http_exchange import HttpProvider
 from pi.ai.providers.openai_wire import ReplyBuilder
 from pi.ai.providers.reply_blocks import Block, WireError
@@ -29,7 +29,6 @@ API = "anthropic-messages"
 ANTHROPIC_VERSION = "2023-06-01"  # the API version this adapter speaks, sent with every request
 Json = dict[str, Any]
 IMAGE_ONLY_RESULT = "(see attached image)"
-FAILED = ("error", "aborted")
 Finished = Literal["stop", "length", "toolUse"]
 STOP_REASONS: dict[str, Finished] = {"end_turn": "stop", "max_tokens": "length",
                                      "tool_use": "toolUse"}
@@ -95,7 +94,7 @@ def wire_messages(messages: Sequence[Message], model: Model) -> list[Json]:
     """The messages in Messages API form; a run of tool results becomes ONE user message."""
     out: list[Json] = []
     results: list[Json] | None = None  # the tool_result blocks of the user message being filled
-    for message in with_own_thinking(messages, model):
+    for message in compat_messages(messages, model, own_thinking=True):
         if isinstance(message, ToolResultMessage):
             if results is None:
                 results = []
@@ -106,23 +105,6 @@ def wire_messages(messages: Sequence[Message], model: Model) -> list[Json]:
         blocks = wire_user(message) if isinstance(message, UserMessage) else wire_assistant(message)
         if blocks:  # the API refuses a message without content
             out.append({"role": message.role, "content": blocks})
-    return out
-
-
-def with_own_thinking(messages: Sequence[Message], model: Model) -> list[Message]:
-    """`compat_messages`, except that a reply `model` wrote itself keeps its signed thinking,
-    which Anthropic requires back after a tool call. compat keeps exactly the replies that
-    are not failed and that `replayable` keeps, in order, so each pairs with its original."""
-    originals = iter([m for m in messages if isinstance(m, AssistantMessage)
-                      and m.stop_reason not in FAILED and replayable(m, model) is not None])
-    out: list[Message] = []
-    for message in compat_messages(messages, model):
-        if isinstance(message, AssistantMessage):
-            original = next(originals)
-            if (original.provider, original.api, original.model) == (
-                    model.provider, model.api, model.id):
-                message = original
-        out.append(message)
     return out
 
 
