@@ -196,6 +196,20 @@ def test_an_unknown_finish_reason_is_an_error_not_a_guess() -> None:
     assert message.content[0].text == "Partial an"
 
 
+@pytest.mark.parametrize("finish, stop", [("stop", "stop"), ("length", "length"),
+                                          ("tool_calls", "toolUse"), ("function_call", "toolUse")])
+def test_each_known_finish_reason_becomes_its_stop_reason(finish: str, stop: str) -> None:
+    events, message = replay(sse(delta(content="Hi"), delta(finish=finish)))
+    assert message.stop_reason == stop and events[-1].type == "done"
+
+
+def test_usage_without_cached_token_details_reads_no_cache() -> None:
+    usage = {"choices": [], "usage": {"prompt_tokens": 7, "completion_tokens": 2}}
+    _, message = replay(sse(delta(content="Hi"), delta(finish="stop"), usage))
+    assert (message.usage.input, message.usage.cache_read, message.usage.output,
+            message.usage.total_tokens) == (7, 0, 2, 9)
+
+
 def test_a_stream_without_a_finish_reason_is_an_error_keeping_the_partial_text() -> None:
     _, message = replay(sse(delta(content="Hello"), delta(content=" wor")))
     assert message.stop_reason == "error"
@@ -380,6 +394,12 @@ def test_a_token_count_that_is_no_whole_number_is_stored_as_one(count) -> None:
     assert isinstance(output, int) and output == token_count(count) and output >= 0
     again = AssistantMessage.model_validate(json.loads(message.model_dump_json(by_alias=True)))
     assert again.usage == message.usage
+
+
+def test_a_token_count_is_rounded_and_anything_but_a_finite_number_counts_zero() -> None:
+    from pi.ai.providers.openai_wire import token_count
+    counts = (7, 12.4, float("nan"), 1e400, -3, "12", None, True)
+    assert [token_count(count) for count in counts] == [7, 12, 0, 0, 0, 0, 0, 0]
 
 
 def counted_content_builds(monkeypatch, body: bytes) -> int:
