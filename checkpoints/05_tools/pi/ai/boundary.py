@@ -8,7 +8,7 @@ from typing import Protocol
 
 from pi.ai.messages import AssistantMessage
 from pi.ai.model import Context, Model, StreamOptions, empty_reply
-from pi.ai.stream import AssistantMessageEventStream, ErrorReason, error_event
+from pi.ai.stream import AssistantMessageEventStream, ErrorReason
 
 
 class Provider(Protocol):
@@ -56,5 +56,5 @@ def failed_stream(
 ) -> AssistantMessageEventStream:
     """A stream that is over before it began: one terminal error event."""
     stream = AssistantMessageEventStream(empty_reply(model, options))
-    stream.push(error_event(stream.partial, text, reason))
+    stream.fail(text, reason)
     return stream

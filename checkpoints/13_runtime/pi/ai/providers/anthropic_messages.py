@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
 
@@ -35,6 +35,8 @@ STOP_REASONS: dict[str, Finished] = {"end_turn": "stop", "max_tokens": "length",
 USAGE_FIELDS = {"input_tokens": "input", "output_tokens": "output",
                 "cache_read_input_tokens": "cache_read",
                 "cache_creation_input_tokens": "cache_write"}
+EVENTS = {"message_start", "content_block_start", "content_block_delta", "content_block_stop",
+          "message_delta", "message_stop", "error"}  # the events read, each by its method
 DELTAS = {"text_delta": ("text", "text"), "thinking_delta": ("thinking", "thinking"),
           "input_json_delta": ("toolCall", "partial_json")}  # delta type -> block type, field
 
@@ -192,19 +194,14 @@ class AnthropicReader:
         self.index: int | None = None  # the wire index of the open block
         self.stop_reason: str | None = None
         self.stopped = False  # message_stop arrived: the reply is complete
-        self.handlers: dict[str, Callable[[Json], None]] = {
-            "message_start": self.message_start, "content_block_start": self.block_start,
-            "content_block_delta": self.block_delta, "content_block_stop": self.block_stop,
-            "message_delta": self.message_delta, "message_stop": self.message_stop,
-            "error": self.error}
 
     def feed(self, name: str, data: Json) -> None:
         """Take one event (its `type`, else its SSE name); `ping` and event types added later
         are ignored, as Anthropic asks of its clients."""
         kind = data.get("type")
-        handler = self.handlers.get(kind if isinstance(kind, str) else name)
-        if handler is not None:
-            handler(data)
+        kind = kind if isinstance(kind, str) else name
+        if kind in EVENTS:
+            getattr(self, kind)(data)
 
     def message_start(self, data: Json) -> None:
         message = data.get("message") or {}
@@ -213,7 +210,7 @@ class AnthropicReader:
             update["response_id"] = message["id"]
         self.builder.reply = self.builder.reply.model_copy(update=update)
 
-    def block_start(self, data: Json) -> None:
+    def content_block_start(self, data: Json) -> None:
         block = data.get("content_block") or {}
         kind = block.get("type")
         if kind == "text":
@@ -233,7 +230,7 @@ class AnthropicReader:
         if kind == "text" and block.get("text"):
             self.add(str(block["text"]))
 
-    def block_delta(self, data: Json) -> None:
+    def content_block_delta(self, data: Json) -> None:
         """A piece of text, thinking or tool input; a `signature_delta` only completes the
         thinking block."""
         open_block, delta = self.open_block(data), data.get("delta") or {}
@@ -256,7 +253,7 @@ class AnthropicReader:
         self.builder.open.add(piece)
         self.builder.push_delta(piece)
 
-    def block_stop(self, data: Json) -> None:
+    def content_block_stop(self, data: Json) -> None:
         self.open_block(data)
         self.index = None
         self.builder.close()  # a tool call's input is parsed strictly here, or refused

@@ -106,7 +106,7 @@ async def send_with_retry(
             response = await client.send(request, stream=True)
         except httpx.TransportError as error:
             status, headers = None, httpx.Headers()
-            text = f"connection error: {describe(error)}"
+            text = f"connection error: {type(error).__name__}: {error}"
         else:
             if response.is_success:
                 return response
@@ -135,14 +135,13 @@ async def error_text(response: httpx.Response, key: str | None = None) -> str:
     return f"HTTP {response.status_code}: {text or response.reason_phrase}"
 
 
-def describe(error: Exception, model: Model | None = None) -> str:
+def describe(error: Exception, model: Model) -> str:
     """Our own errors (and a practice stub's NotImplementedError) say what happened; network
     errors also name their type; anything else is a reply in a shape we did not expect."""
     if isinstance(error, (WireError, ValueError, NotImplementedError)):
         return str(error)
     if isinstance(error, (httpx.HTTPError, OSError)):
         return f"{type(error).__name__}: {error}"
-    server = f"the {model.provider} server" if model is not None else "the server"
     if isinstance(error, RecursionError):
-        return f"{server} sent JSON nested too deeply to read"
-    return f"{server} sent a reply in a shape this client cannot read"
+        return f"the {model.provider} server sent JSON nested too deeply to read"
+    return f"the {model.provider} server sent a reply in a shape this client cannot read"
