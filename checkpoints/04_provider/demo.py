@@ -22,7 +22,7 @@ from pi.ai import (
     Usage,
     UserMessage,
 )
-from pi.ai.providers.openai_convert import chat_completions_body
+from pi.ai.providers.openai_completions import chat_completions_body
 from pi.ai.wire import summary_lines
 
 GPT = Model(id="gpt-4.1-mini", api="openai-completions", provider="openai",

@@ -112,14 +112,14 @@ def test_a_listed_file_the_step_does_not_change_is_named(course: Layout) -> None
 
 def test_an_exercise_outside_the_lesson_is_named(course: Layout) -> None:
     text = course.manifest.read_text(encoding="utf-8")
-    moved = re.sub(r'(lesson = \[\n(?:    "[^"]+",\n)*?)    "pi/ai/providers/openai_finish.py",\n',
+    moved = re.sub(r'(lesson = \[\n(?:    "[^"]+",\n)*?)    "pi/ai/providers/openai_wire.py",\n',
                    r"\1", text, count=1)
     moved = moved.replace('provided = [\n    "pi/ai/__init__.py",\n',
                           'provided = [\n    "pi/ai/__init__.py",\n'
-                          '    "pi/ai/providers/openai_finish.py",\n', 1)
+                          '    "pi/ai/providers/openai_wire.py",\n', 1)
     assert moved != text
     course.manifest.write_text(moved, encoding="utf-8")
-    assert ("manifest step 04: an exercise sits in pi/ai/providers/openai_finish.py, which is "
+    assert ("manifest step 04: an exercise sits in pi/ai/providers/openai_wire.py, which is "
             "not lesson") in problems_of(course)
 
 

@@ -69,8 +69,10 @@ def test_a_test_without_a_start_step_is_refused(course: Layout) -> None:
 
 def test_a_public_name_that_disappears_is_named(course: Layout) -> None:
     facade = course.source / "pi" / "ai" / "__init__.py"
-    retired = '    # [only 02-02]\n    #| "produce",\n    # [end]\n'
-    facade.write_text(facade.read_text().replace('    "produce",\n', retired))
+    retired = ' "parse_event",\n    # [only 02-02]\n    #| "produce",\n    # [end]\n'
+    text = facade.read_text()
+    assert ' "parse_event", "produce",\n' in text
+    facade.write_text(text.replace(' "parse_event", "produce",\n', retired))
     generate(course, load_manifest(course.manifest))
     problems = verify(course).problems
     assert any("public name pi.ai.produce disappeared" in p for p in problems), problems

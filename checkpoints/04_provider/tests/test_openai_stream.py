@@ -12,8 +12,8 @@ from pi.ai.abort import AbortController
 from pi.ai.events import dump_event
 from pi.ai.messages import AssistantMessage, UserMessage
 from pi.ai.model import Context, Model, StreamOptions
-from pi.ai.partial_json import parse_partial_json
 from pi.ai.providers.openai_completions import OpenAICompletionsProvider
+from pi.ai.providers.reply_blocks import parse_partial_json
 from pi.ai.wire import decode_sse_bytes
 
 STEP = 4
@@ -196,6 +196,20 @@ def test_an_unknown_finish_reason_is_an_error_not_a_guess() -> None:
     assert message.content[0].text == "Partial an"
 
 
+@pytest.mark.parametrize("finish, stop", [("stop", "stop"), ("length", "length"),
+                                          ("tool_calls", "toolUse"), ("function_call", "toolUse")])
+def test_each_known_finish_reason_becomes_its_stop_reason(finish: str, stop: str) -> None:
+    events, message = replay(sse(delta(content="Hi"), delta(finish=finish)))
+    assert message.stop_reason == stop and events[-1].type == "done"
+
+
+def test_usage_without_cached_token_details_reads_no_cache() -> None:
+    usage = {"choices": [], "usage": {"prompt_tokens": 7, "completion_tokens": 2}}
+    _, message = replay(sse(delta(content="Hi"), delta(finish="stop"), usage))
+    assert (message.usage.input, message.usage.cache_read, message.usage.output,
+            message.usage.total_tokens) == (7, 0, 2, 9)
+
+
 def test_a_stream_without_a_finish_reason_is_an_error_keeping_the_partial_text() -> None:
     _, message = replay(sse(delta(content="Hello"), delta(content=" wor")))
     assert message.stop_reason == "error"
@@ -371,7 +385,7 @@ def test_unexpected_data_in_a_chunk_is_an_error_without_python_internals() -> No
 
 @pytest.mark.parametrize("count", [float("nan"), 12.5, 1e400, -3, "12", None, True])
 def test_a_token_count_that_is_no_whole_number_is_stored_as_one(count) -> None:
-    from pi.ai.providers.openai_finish import token_count
+    from pi.ai.providers.openai_wire import token_count
     body = sse(delta(content="Hi"), delta(finish="stop"), done=False).decode()
     usage = json.dumps({"choices": [], "usage": {"prompt_tokens": 7, "completion_tokens": 1}})
     usage = usage.replace('"completion_tokens": 1', f'"completion_tokens": {json.dumps(count)}')
@@ -380,6 +394,12 @@ def test_a_token_count_that_is_no_whole_number_is_stored_as_one(count) -> None:
     assert isinstance(output, int) and output == token_count(count) and output >= 0
     again = AssistantMessage.model_validate(json.loads(message.model_dump_json(by_alias=True)))
     assert again.usage == message.usage
+
+
+def test_a_token_count_is_rounded_and_anything_but_a_finite_number_counts_zero() -> None:
+    from pi.ai.providers.openai_wire import token_count
+    counts = (7, 12.4, float("nan"), 1e400, -3, "12", None, True)
+    assert [token_count(count) for count in counts] == [7, 12, 0, 0, 0, 0, 0, 0]
 
 
 def counted_content_builds(monkeypatch, body: bytes) -> int:

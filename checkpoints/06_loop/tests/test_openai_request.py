@@ -9,8 +9,7 @@ from pi.ai.content import ImageContent, TextContent, ThinkingContent, ToolCall
 from pi.ai.messages import AssistantMessage, ToolResultMessage, Usage, UserMessage, dump_message
 from pi.ai.model import Context, Model, StreamOptions, Tool
 from pi.ai.providers.compat import IMAGE_OMITTED, NO_RESULT, compat_messages
-from pi.ai.providers.openai_completions import OpenAICompletionsProvider
-from pi.ai.providers.openai_convert import chat_completions_body
+from pi.ai.providers.openai_completions import OpenAICompletionsProvider, chat_completions_body
 
 STEP = 4
 KEY = "sk-test-0123456789abcdef"

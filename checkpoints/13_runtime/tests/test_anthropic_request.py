@@ -10,8 +10,12 @@ from mock_model.http import MockTransport
 from pi.ai.content import ImageContent, TextContent, ThinkingContent, ToolCall
 from pi.ai.messages import AssistantMessage, ToolResultMessage, Usage, UserMessage, dump_message
 from pi.ai.model import Context, Model, StreamOptions, Tool
-from pi.ai.providers.anthropic_convert import IMAGE_ONLY_RESULT, messages_body, wire_messages
-from pi.ai.providers.anthropic_messages import AnthropicMessagesProvider
+from pi.ai.providers.anthropic_messages import (
+    IMAGE_ONLY_RESULT,
+    AnthropicMessagesProvider,
+    messages_body,
+    wire_messages,
+)
 from pi.ai.providers.compat import IMAGE_OMITTED, NO_RESULT
 
 STEP = 13

@@ -1,8 +1,4 @@
-"""pi.ai: the bottom layer, like Pi's pi-ai: messages, reply streams and the model boundary.
-
-Nothing here knows about tools being run, agents or sessions; it only describes what is sent
-to a model and what comes back.
-"""
+"""pi.ai: the bottom layer, like Pi's pi-ai: messages, reply streams and the model boundary."""
 
 from pi.ai.content import ImageContent, TextContent, ThinkingContent, ToolCall
 from pi.ai.messages import (
@@ -12,7 +8,6 @@ from pi.ai.messages import (
     Cost,
     Message,
     ProtocolError,
-    StopReason,
     ToolResultMessage,
     Usage,
     UserMessage,
@@ -21,20 +16,7 @@ from pi.ai.messages import (
 )
 
 __all__ = [
-    "AgentMessage",
-    "AppMessage",
-    "AssistantMessage",
-    "Cost",
-    "ImageContent",
-    "Message",
-    "ProtocolError",
-    "StopReason",
-    "TextContent",
-    "ThinkingContent",
-    "ToolCall",
-    "ToolResultMessage",
-    "Usage",
-    "UserMessage",
-    "dump_message",
-    "parse_message",
+    "AgentMessage", "AppMessage", "AssistantMessage", "Cost", "ImageContent", "Message",
+    "ProtocolError", "TextContent", "ThinkingContent", "ToolCall", "ToolResultMessage", "Usage",
+    "UserMessage", "dump_message", "parse_message",
 ]

@@ -1,21 +1,13 @@
-"""The canonical messages every later step speaks: user, assistant, toolResult.
+"""The messages every later step speaks (Pi's `Message`): user, assistant, toolResult.
 
-This is Pi's pi-ai `Message` type. Everything the agent records, sends or reads back is one of
-these, validated at the boundary where it enters: `parse_message` turns untrusted JSON into a
-message or refuses it with one line naming the field. `dump_message` writes it back exactly
-(no field lost, none invented), so a real Pi session survives a round trip; a field a newer
-Pi added is kept too (see `Stored`).
-
-Applications put other roles into the same transcript (Pi's coding agent stores
-`bashExecution` and `custom` messages); to this layer those are opaque `AppMessage`s, kept
-field for field and never sent to a model.
+`parse_message` refuses bad JSON with one line naming the field; `dump_message` writes it back
+exactly. Other roles (Pi's `bashExecution`, `custom`) are opaque `AppMessage`s, kept as they came.
 """
 
 from __future__ import annotations
 
 import json
 import re
-
 from typing import Annotated, Any, Literal
 
 from pydantic import ConfigDict, Field, ValidationError
@@ -45,7 +37,6 @@ class Usage(Stored):
 
     @classmethod
     def zero(cls) -> Usage:
-        """The usage of a request that never reached a model."""
         cost = Cost(input=0, output=0, cache_read=0, cache_write=0, total=0)
         return cls(input=0, output=0, cache_read=0, cache_write=0, total_tokens=0, cost=cost)
 
@@ -131,28 +122,19 @@ def dump_message(message: AgentMessage) -> dict[str, Any]:
 
 
 LONE_SURROGATE = re.compile("[\ud800-\udfff]")
-
-
 COMPACT_JSON = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"))  # JSON.stringify's
 
 
 def json_text(data: Any, indent: int | None = None, sort_keys: bool = False) -> str:
-    """JSON of `data` (compact unless `indent`) that UTF-8 can always encode, and that reads
-    back as `data`: every JSON the course prints or writes goes through here.
-
-    A model reply or a prompt may hold a lone surrogate (half an emoji, cut between two
-    chunks). UTF-8 cannot encode one, so a file write, an HTTP body or a line on stdout
-    holding it raw would fail. It is written as a `\\udXXX` escape instead, as JavaScript's
-    JSON.stringify does; two halves that arrived apart read back as the character they make.
-    """
+    """JSON of `data` (compact unless `indent`) that UTF-8 can always encode: a lone
+    surrogate (half an emoji cut between chunks) becomes its `\\udXXX` escape, as in JS."""
     if indent is None and not sort_keys:
-        return escape_lone_surrogates(COMPACT_JSON.encode(data))
-    text = json.dumps(data, ensure_ascii=False, indent=indent, sort_keys=sort_keys)
+        text = COMPACT_JSON.encode(data)
+    else:
+        text = json.dumps(data, ensure_ascii=False, indent=indent, sort_keys=sort_keys)
     return escape_lone_surrogates(text)
 
 
-def escape_lone_surrogates(json_text: str) -> str:
-    """JSON text with each lone surrogate as its `\\udXXX` escape: encodable, same value."""
-    if not LONE_SURROGATE.search(json_text):
-        return json_text
-    return LONE_SURROGATE.sub(lambda half: f"\\u{ord(half.group()):04x}", json_text)
+def escape_lone_surrogates(text: str) -> str:
+    """`text` with each lone surrogate as its `\\udXXX` escape: encodable, same JSON value."""
+    return LONE_SURROGATE.sub(lambda half: f"\\u{ord(half.group()):04x}", text)

@@ -1,8 +1,4 @@
-"""pi.ai: the bottom layer, like Pi's pi-ai: messages, reply streams and the model boundary.
-
-Nothing here knows about tools being run, agents or sessions; it only describes what is sent
-to a model and what comes back.
-"""
+"""pi.ai: the bottom layer, like Pi's pi-ai: messages, reply streams and the model boundary."""
 
 from pi.ai.content import ImageContent, TextContent, ThinkingContent, ToolCall
 from pi.ai.messages import (
@@ -12,7 +8,6 @@ from pi.ai.messages import (
     Cost,
     Message,
     ProtocolError,
-    StopReason,
     ToolResultMessage,
     Usage,
     UserMessage,
@@ -24,44 +19,16 @@ from pi.ai.events import AssistantMessageEvent, DoneEvent, ErrorEvent, dump_even
 from pi.ai.stream import AssistantMessageEventStream, StreamEndedError, produce
 
 from pi.ai.abort import AbortController, AbortSignal
-from pi.ai.boundary import Provider, Providers, StreamFunction
-from pi.ai.model import Context, Model, StreamOptions, Tool, request_body
+from pi.ai.boundary import Providers, StreamFunction
+from pi.ai.model import Context, Model, StreamOptions, Tool
 from pi.ai.providers.mock import MockProvider
 
 __all__ = [
-    "AgentMessage",
-    "AppMessage",
-    "AssistantMessage",
-    "Cost",
-    "ImageContent",
-    "Message",
-    "ProtocolError",
-    "StopReason",
-    "TextContent",
-    "ThinkingContent",
-    "ToolCall",
-    "ToolResultMessage",
-    "Usage",
-    "UserMessage",
-    "dump_message",
-    "parse_message",
-    "AssistantMessageEvent",
-    "AssistantMessageEventStream",
-    "DoneEvent",
-    "ErrorEvent",
-    "StreamEndedError",
-    "dump_event",
-    "parse_event",
-    "produce",
-    "AbortController",
-    "AbortSignal",
-    "Context",
-    "MockProvider",
-    "Model",
-    "Provider",
-    "Providers",
-    "StreamFunction",
-    "StreamOptions",
-    "Tool",
-    "request_body",
+    "AgentMessage", "AppMessage", "AssistantMessage", "Cost", "ImageContent", "Message",
+    "ProtocolError", "TextContent", "ThinkingContent", "ToolCall", "ToolResultMessage", "Usage",
+    "UserMessage", "dump_message", "parse_message",
+    "AssistantMessageEvent", "AssistantMessageEventStream", "DoneEvent", "ErrorEvent",
+    "StreamEndedError", "dump_event", "parse_event", "produce",
+    "AbortController", "AbortSignal", "Context", "MockProvider", "Model", "Providers",
+    "StreamFunction", "StreamOptions", "Tool",
 ]

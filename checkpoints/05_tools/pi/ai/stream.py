@@ -1,11 +1,5 @@
-"""A stream of reply events that always ends, exactly once, with a message.
-
-Whoever produces a reply (a provider, the MockModel) pushes events; whoever consumes it
-iterates them, or just awaits `result()`. The stream enforces the one rule both sides rely
-on: exactly one terminal event, last. A producer that crashes or stops early does not leave a
-consumer hanging and does not raise into it: the stream ends with an `error` event whose
-message keeps the content that had arrived. Errors are messages, never exceptions.
-"""
+"""A stream of reply events that always ends, exactly once, with a message: a producer that
+crashes or stops early ends it with an `error` event. Errors are messages, never exceptions."""
 
 from __future__ import annotations
 
@@ -81,11 +75,8 @@ Producer = Callable[[AssistantMessageEventStream], Awaitable[None]]
 
 
 def produce(producer: Producer, partial: AssistantMessage) -> AssistantMessageEventStream:
-    """Start `producer` pushing into a new stream, and guarantee the stream ends.
-
-    Must be called with an event loop running. `partial` is the empty reply used when the
-    producer fails before sending anything.
-    """
+    """Start `producer` pushing into a new stream (`partial`: the reply so far) and
+    guarantee the stream ends. Must be called with an event loop running."""
     stream = AssistantMessageEventStream(partial)
 
     async def guarded() -> None:

@@ -1,14 +1,7 @@
-"""Bounds on what is read from outside: what a path holds, how deep data nests, how much.
+"""Bounds on what is read from outside: how deep data nests, how much there is, what a path is.
 
-A file, a stream chunk or an RPC line is written by someone else. `[[[[…` 100,000 levels
-deep makes Python's parser (and later pydantic, or our own printing) run out of stack, and a
-YAML document whose aliases refer to aliases ("billion laughs") loads as a few shared lists
-that expand to billions of values the moment anything walks them. So everything the course
-reads goes through `read_json` (YAML: PyYAML's safe loader, then `within_bounds`), and so
-through `within_bounds`, a walk that stops as soon as a bound is crossed: it costs at
-most MAX_VALUES steps, however large the value claims to be. And a file named by a user or
-a project is read with `read_file`, which opens only a regular file: a folder, a FIFO (which
-never answers), a device (`/dev/zero` never ends) or a link loop is refused by what it is.
+Deep `[[[[…` exhausts Python's stack and a YAML alias bomb expands to billions of values, so
+everything read goes through `within_bounds`; a file a user names is opened only if regular.
 """
 
 from __future__ import annotations
@@ -29,8 +22,8 @@ class TooLarge(ValueError):
 
 
 def within_bounds(value: Any) -> Any:
-    """`value` itself, once a walk has found it no deeper than MAX_DEPTH and holding no
-    more than MAX_VALUES values; otherwise TooLarge."""
+    """`value` itself if no deeper than MAX_DEPTH and holding at most MAX_VALUES values;
+    otherwise TooLarge. The walk stops as soon as a bound is crossed."""
     waiting, seen = [(value, 1)], 0
     while waiting:
         item, depth = waiting.pop()
@@ -47,22 +40,12 @@ def within_bounds(value: Any) -> Any:
 
 
 def read_json(text: str | bytes, **options: Any) -> Any:
-    """`json.loads(text, **options)` within the bounds above; ValueError if the text is not
-    JSON (json.JSONDecodeError, with its line) or crosses a bound (TooLarge)."""
+    """`json.loads(text, **options)` within the bounds; ValueError if the text is not JSON
+    (json.JSONDecodeError, with its line) or crosses a bound (TooLarge)."""
     try:
-        value = json.loads(text, **options)
+        return within_bounds(json.loads(text, **options))
     except RecursionError:  # deeper than Python's own stack, long before MAX_DEPTH is asked
         raise TooLarge(f"nested deeper than {MAX_DEPTH} levels") from None
-    return within_bounds(value) if could_cross_a_bound(text) else value
-
-
-def could_cross_a_bound(text: str | bytes) -> bool:
-    """Whether JSON text is big enough to cross a bound. Each value takes at least one
-    character and each level of nesting one bracket, so a short stream chunk or RPC line
-    needs no walk: counting two characters is cheaper than walking what they built."""
-    brackets = text.count("[") + text.count("{") if isinstance(text, str) \
-        else text.count(b"[") + text.count(b"{")
-    return brackets > MAX_DEPTH or len(text) > MAX_VALUES
 
 
 class NotAFile(OSError):
@@ -91,15 +74,13 @@ def what_is_at(path: Path) -> str:
 
 
 def read_file(path: Path) -> str:
-    """The UTF-8 text of the regular file at `path` (read_bytes); UnicodeDecodeError if the
-    bytes are not UTF-8."""
+    """The UTF-8 text of the regular file at `path`; UnicodeDecodeError if it is not UTF-8."""
     return read_bytes(path).decode("utf-8")
 
 
 def read_bytes(path: Path) -> bytes:
-    """The bytes of the regular file at `path`. It is opened without blocking and checked
-    once open, so nothing else is ever read; NotAFile says what was there instead
-    (FileNotFoundError if nothing)."""
+    """The bytes of the regular file at `path`, opened without blocking and checked once open
+    (a FIFO or /dev/zero is never read); NotAFile says what was there instead."""
     try:
         descriptor = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
     except IsADirectoryError:

@@ -1,15 +1,5 @@
-"""Secrets never leave the request that needs them.
-
-An API key belongs in one place, the `Authorization` header. Error texts are another matter:
-they are shown to people, written into session files and pasted into bug reports, and a server
-may echo what it was sent. So every error text a provider makes passes through `redact` first.
-
-A key does not always show up as itself. A library reports a bad header in repr form
-(`'Bearer sk-…\\r'`), JSON escapes it, a URL quotes it, and an error text cut to 200
-characters may end in the middle of one. So `redact` masks every form of a key: as it is,
-trimmed, escaped (repr, bytes repr, JSON, URL), any run of 8 or more of its characters, and
-the first or last few characters where a text was cut (`clip` marks a cut with `…`).
-"""
+"""Secrets never leave the request that needs them: every error text a provider makes passes
+through `redact`, which masks a key in every form it may take (escaped, quoted, in part, cut)."""
 
 from __future__ import annotations
 
@@ -79,11 +69,8 @@ def mask_edges(text: str, forms: list[str]) -> str:
 
 
 def usable_key(key: str | None) -> str | None:
-    """The key without the whitespace a paste or a Windows `.env` leaves around it.
-
-    A key with whitespace or control characters inside cannot go into a header; it is
-    refused with a message that does not show it.
-    """
+    """The key without the whitespace a paste leaves around it; whitespace or control
+    characters inside are refused (a header cannot hold them) without showing the key."""
     if key is None:
         return None
     trimmed = key.strip()

@@ -1,10 +1,5 @@
-"""What the model boundary needs to know: which model, what to send, how.
-
-A `Model` is plain data, like Pi's: which wire protocol it speaks (`api`), who serves it
-(`provider`), and its limits. A `Context` is everything one request carries: the system
-prompt, the messages and the tools the model may call. `StreamOptions` are per-call settings,
-including the abort signal and the clock that stamps messages the boundary makes itself.
-"""
+"""What a model request is made of: the `Model` (plain data, as in Pi), the `Context` (system
+prompt, messages, tools) and the per-call `StreamOptions` (abort signal, clock, key)."""
 
 from __future__ import annotations
 
@@ -64,12 +59,7 @@ class Context(Wire):
     @classmethod
     def of_checked(cls, system_prompt: str | None, messages: tuple[Message, ...],
                    tools: tuple[Tool, ...]) -> Context:
-        """A Context from parts that were already checked, without checking them again.
-
-        `Context(...)` validates every message, so building one per turn costs time in the
-        length of the whole transcript. The loop checks each message once, with
-        `checked_message`, when it enters the context, and builds its requests here.
-        """
+        """A Context from parts already checked (see `checked_message`), not checked again."""
         return cls.model_construct(system_prompt=system_prompt, messages=messages, tools=tools)
 
 
@@ -78,9 +68,8 @@ MESSAGE_TYPES = (UserMessage, AssistantMessage, ToolResultMessage)
 
 
 def checked_message(message: object) -> Message:
-    """`message` if it is a message a model can read, validated as `Context` would; a
-    ValidationError otherwise. A message object of our own classes is taken as it is:
-    it was validated when it was made, and it is frozen."""
+    """`message` validated as `Context` would (ValidationError if not); our own frozen
+    message objects were validated when made and are taken as they are."""
     if type(message) in MESSAGE_TYPES:
         return message  # type: ignore[return-value]
     return MESSAGE.validate_python(message)

@@ -1,14 +1,6 @@
-"""When to send a failed request again, and how long to wait first.
-
-Some failures go away on their own: a dropped connection, a rate limit (429), an overloaded
-server (5xx). Asking again after a pause often works. This module only *decides*; the provider
-does the asking. Everything that would make a decision unpredictable is passed in (the random
-jitter, the sleep, the current time), so a test can replay a whole retry sequence in
-microseconds and know every wait.
-
-Only a request is ever retried, never a reply that has started streaming: by then the caller
-has seen events, and a second reply would contradict the first.
-"""
+"""When to send a failed request again, and how long to wait first. This only decides; the
+provider asks. Jitter, sleep and time are injected, so a test replays a sequence exactly.
+Only a request is retried, never a reply that has started streaming."""
 
 from __future__ import annotations
 
@@ -59,11 +51,8 @@ def decide(
     headers: Mapping[str, str],
     now_ms: int,
 ) -> RetryDecision:
-    """Whether failed attempt `attempt` (0 = the first request) should be sent again.
-
-    `status` is None when no response arrived at all (a connection error). `now_ms` is only
-    needed when the server names a date to retry after.
-    """
+    """Whether failed attempt `attempt` (0 = the first) is sent again; `status` is None when
+    no response arrived at all."""
     if not retryable(status, headers):
         return RetryDecision(False)
     if attempt >= policy.max_retries:

@@ -1,10 +1,5 @@
-"""The model boundary, the one door every model request goes through.
-
-`stream(model, context, options)` picks the provider registered for `model.api` and returns
-its event stream. Whatever goes wrong (no such provider, a call aborted before it started, a
-provider that crashes or sends nonsense) comes back the same way: a stream that ends in one
-`error` event. Callers above this line never need try/except around a model call.
-"""
+"""The model boundary: `stream(model, context, options)` picks the provider for `model.api`.
+Whatever goes wrong comes back as a stream ending in one `error` event, never an exception."""
 
 from __future__ import annotations
 
@@ -13,7 +8,7 @@ from typing import Protocol
 
 from pi.ai.messages import AssistantMessage
 from pi.ai.model import Context, Model, StreamOptions, empty_reply
-from pi.ai.stream import AssistantMessageEventStream, ErrorReason, error_event
+from pi.ai.stream import AssistantMessageEventStream, ErrorReason
 
 
 class Provider(Protocol):
@@ -61,5 +56,5 @@ def failed_stream(
 ) -> AssistantMessageEventStream:
     """A stream that is over before it began: one terminal error event."""
     stream = AssistantMessageEventStream(empty_reply(model, options))
-    stream.push(error_event(stream.partial, text, reason))
+    stream.fail(text, reason)
     return stream

@@ -1,10 +1,5 @@
-"""Read a recorded provider stream exactly as the provider reads a live one.
-
-`decode_sse_bytes` runs saved OpenAI SSE bytes through the real `OpenAICompletionsProvider`,
-with an `httpx.MockTransport` standing in for the network, and returns the message that comes
-out. When a real server misbehaves, save its bytes (`curl -N … > reply.sse`) and decode them
-offline as often as you like: the same code path, no server, no key.
-"""
+"""Decode a saved SSE stream (`curl -N … > reply.sse`) through the real OpenAI provider, with
+an httpx.MockTransport for the network: the same code path, offline, no key."""
 
 from __future__ import annotations
 
@@ -12,8 +7,7 @@ from collections.abc import AsyncIterator
 
 import httpx
 
-from pi.ai.messages import escape_lone_surrogates, json_text
-from pi.ai.messages import AssistantMessage
+from pi.ai.messages import AssistantMessage, escape_lone_surrogates, json_text
 from pi.ai.model import Context, Model, StreamOptions
 from pi.ai.providers.openai_completions import API, OpenAICompletionsProvider
 
@@ -23,9 +17,8 @@ RECORDING = Model(id="recorded", api=API, provider="openai", base_url="https://r
 async def decode_sse_bytes(
     data: bytes, model: Model = RECORDING, piece_size: int = 0
 ) -> AssistantMessage:
-    """The message the provider makes of `data`, delivered in pieces of `piece_size` bytes
-    (0 = all at once), so a test can prove that where the network cuts makes no difference.
-    """
+    """The message the provider makes of `data`, sent in pieces of `piece_size` bytes (0 = all
+    at once): where the network cuts makes no difference."""
 
     async def pieces() -> AsyncIterator[bytes]:
         step = piece_size or max(len(data), 1)

@@ -1,10 +1,5 @@
-"""One way to say "stop" that reaches every part of a run.
-
-Python's task cancellation would also stop work, but it cannot say *why*, it cannot be checked
-before a call starts, and it tears through code that should still write a clean `aborted`
-message. So, like Pi (which uses the web's AbortController), we pass a signal object down:
-whoever does the work checks `signal.aborted` and ends with an `aborted` reply.
-"""
+"""One way to say "stop" that reaches every part of a run, like the web's AbortController
+that Pi uses: unlike task cancellation it says why, and can be checked before a call starts."""
 
 from __future__ import annotations
 

@@ -1,14 +1,5 @@
-"""The content blocks that messages are made of, in Pi's pi-ai JSON shape.
-
-Field names are camelCase on the wire (`mimeType`, `thinkingSignature`) because that is how
-Pi writes them, and this course reads and writes real Pi files. In Python the same fields are
-snake_case; pydantic translates in both directions. Models are frozen: a message that has been
-recorded must never change under anybody's feet.
-
-Blocks and messages are `Stored` data: a field this course does not know (a newer Pi or another
-provider wrote it) is kept as it came and written back, never refused, so a file from a newer
-Pi still loads. Only the fields declared here are read; providers never send the others.
-"""
+"""The content blocks messages are made of, in Pi's JSON shape: camelCase on the wire,
+snake_case in Python, frozen; fields a newer Pi wrote are kept (`Stored`), never refused."""
 
 from __future__ import annotations
 

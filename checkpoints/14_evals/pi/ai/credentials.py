@@ -1,19 +1,6 @@
-"""Where an API key comes from, decided again for every request.
-
-A key is looked up in this order, as in Pi: the key the caller passed (`options.api_key`),
-then the key stored for the provider in the course's own auth file
-(`~/.pi-course/agent/auth.json`, Pi's format: `{"anthropic": {"type": "api_key", "key":
-"…"}}`), then the provider's environment variable (`ANTHROPIC_API_KEY`, …). It is looked up
-per request, not once at start, so a key stored or exported meanwhile is used by the next
-call, and no long-lived object holds a key it does not need.
-
-The auth file holds secrets, so it is written readable by its owner only (0600), and a file
-that other users can read is *refused*, not merely warned about: a warning scrolls by, and a
-leaked key keeps working. The error says how to fix it. No error text ever holds a key.
-A key pasted with a trailing newline (or from a Windows `.env`, with `\r`) is trimmed: the
-whitespace is never part of a key, and a header value with a `\r` in it is refused by httpx
-with the whole header quoted in its message.
-"""
+"""Where an API key comes from, looked up per request as in Pi: the key passed in options, then
+the 0600 auth file (`~/.pi-course/agent/auth.json`, Pi's format), then the provider's env var.
+An auth file other users can read is refused; no error text ever holds a key."""
 
 from __future__ import annotations
 
@@ -55,9 +42,8 @@ class Credentials:
         self.env_keys = env_keys
 
     def resolve(self, provider: str, explicit: str | None = None) -> Credential | None:
-        """The key to use for `provider`, or None when there is none (a local server may
-        need none). Raises CredentialError for an auth file that must not be used.
-        """
+        """The key for `provider`, or None (a local server may need none); CredentialError
+        for an auth file that must not be used."""
         if explicit and explicit.strip():
             return Credential(explicit.strip(), "options.api_key")
         stored = self.load().get(provider)
@@ -97,11 +83,8 @@ class Credentials:
         return data
 
     def store(self, provider: str, key: str) -> None:
-        """Save `key` for `provider`, keeping every other entry; the file is written 0600.
-
-        An auth file that cannot be read is left as it is (CredentialError): nothing stored
-        is ever lost by storing something else.
-        """
+        """Save `key` for `provider`, keeping every other entry; an unreadable auth file is
+        left as it is (CredentialError), so storing never loses what was stored."""
         data = self.load()
         data[provider] = {"type": "api_key", "key": key}
         write_private(self.auth_file, json.dumps(data, indent=2) + "\n")
@@ -119,11 +102,8 @@ def stored_key(entry: object, where: str) -> str:
 
 
 def write_private(path: Path, text: str) -> None:
-    """Write `text` so that only the owner can ever read it, replacing `path` at once.
-
-    The file is created 0600 (not chmod-ed after writing, which leaves a moment when it is
-    readable), in a folder created 0700, then moved into place.
-    """
+    """Write `text` to a temporary file created 0600 (never readable by others, not even for
+    a moment) in a folder created 0700, then move it onto `path`."""
     path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
     temporary = path.with_name(path.name + ".tmp")
     descriptor = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, PRIVATE)

@@ -1,8 +1,4 @@
-"""pi.ai: the bottom layer, like Pi's pi-ai: messages, reply streams and the model boundary.
-
-Nothing here knows about tools being run, agents or sessions; it only describes what is sent
-to a model and what comes back.
-"""
+"""pi.ai: the bottom layer, like Pi's pi-ai: messages, reply streams and the model boundary."""
 
 from pi.ai.content import ImageContent, TextContent, ThinkingContent, ToolCall
 from pi.ai.messages import (
@@ -12,7 +8,6 @@ from pi.ai.messages import (
     Cost,
     Message,
     ProtocolError,
-    StopReason,
     ToolResultMessage,
     Usage,
     UserMessage,
@@ -27,14 +22,12 @@ from pi.ai.stream import AssistantMessageEventStream, StreamEndedError, produce
 # [end]
 # [from 03]
 from pi.ai.abort import AbortController, AbortSignal
-from pi.ai.boundary import Provider, Providers, StreamFunction
-from pi.ai.model import Context, Model, StreamOptions, Tool, request_body
+from pi.ai.boundary import Providers, StreamFunction
+from pi.ai.model import Context, Model, StreamOptions, Tool
 from pi.ai.providers.mock import MockProvider
 
 # [end]
 # [from 04]
-from pi.ai.partial_json import parse_partial_json
-from pi.ai.providers.compat import compat_messages
 from pi.ai.providers.openai_completions import OpenAICompletionsProvider
 from pi.ai.redact import redact
 from pi.ai.retry import RetryPolicy
@@ -42,70 +35,28 @@ from pi.ai.wire import decode_sse_bytes
 
 # [end]
 # [from 13]
-from pi.ai.credentials import Credential, CredentialError, Credentials
-from pi.ai.models_catalog import ModelRefError, builtin_models, find_model, parse_model_ref
+from pi.ai.credentials import Credentials
+from pi.ai.models_catalog import builtin_models
 from pi.ai.providers.anthropic_messages import AnthropicMessagesProvider
-from pi.ai.registry import WithCredentials, builtin_providers
+from pi.ai.registry import WithCredentials
 
 # [end]
 __all__ = [
-    "AgentMessage",
-    "AppMessage",
-    "AssistantMessage",
-    "Cost",
-    "ImageContent",
-    "Message",
-    "ProtocolError",
-    "StopReason",
-    "TextContent",
-    "ThinkingContent",
-    "ToolCall",
-    "ToolResultMessage",
-    "Usage",
-    "UserMessage",
-    "dump_message",
-    "parse_message",
+    "AgentMessage", "AppMessage", "AssistantMessage", "Cost", "ImageContent", "Message",
+    "ProtocolError", "TextContent", "ThinkingContent", "ToolCall", "ToolResultMessage", "Usage",
+    "UserMessage", "dump_message", "parse_message",
     # [from 02]
-    "AssistantMessageEvent",
-    "AssistantMessageEventStream",
-    "DoneEvent",
-    "ErrorEvent",
-    "StreamEndedError",
-    "dump_event",
-    "parse_event",
-    "produce",
+    "AssistantMessageEvent", "AssistantMessageEventStream", "DoneEvent", "ErrorEvent",
+    "StreamEndedError", "dump_event", "parse_event", "produce",
     # [end]
     # [from 03]
-    "AbortController",
-    "AbortSignal",
-    "Context",
-    "MockProvider",
-    "Model",
-    "Provider",
-    "Providers",
-    "StreamFunction",
-    "StreamOptions",
-    "Tool",
-    "request_body",
+    "AbortController", "AbortSignal", "Context", "MockProvider", "Model", "Providers",
+    "StreamFunction", "StreamOptions", "Tool",
     # [end]
     # [from 04]
-    "OpenAICompletionsProvider",
-    "RetryPolicy",
-    "compat_messages",
-    "decode_sse_bytes",
-    "parse_partial_json",
-    "redact",
+    "OpenAICompletionsProvider", "RetryPolicy", "decode_sse_bytes", "redact",
     # [end]
     # [from 13]
-    "AnthropicMessagesProvider",
-    "Credential",
-    "CredentialError",
-    "Credentials",
-    "ModelRefError",
-    "WithCredentials",
-    "builtin_models",
-    "builtin_providers",
-    "find_model",
-    "parse_model_ref",
+    "AnthropicMessagesProvider", "Credentials", "WithCredentials", "builtin_models",
     # [end]
 ]

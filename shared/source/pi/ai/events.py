@@ -1,11 +1,5 @@
-"""The events of one streamed model reply, in Pi's `AssistantMessageEvent` shape.
-
-A reply arrives piece by piece: a `start`, then for each content block a `*_start`, some
-`*_delta`s and a `*_end`, then exactly one terminal event: `done` (with the final message) or
-`error` (with a message whose stopReason is `error` or `aborted`). Every event carries the
-partial message as it is at that moment, so a consumer that joins late, or only looks at one
-event, still sees the whole reply so far.
-"""
+"""The events of one streamed reply, in Pi's `AssistantMessageEvent` shape: `start`, then
+`*_start` / `*_delta` / `*_end` per block, then one `done` or `error`; each carries the partial."""
 
 from __future__ import annotations
 
@@ -23,8 +17,6 @@ class StartEvent(Wire):
 
 
 class BlockEvent(Wire):
-    """Common part of the block events: which content block they are about."""
-
     content_index: int
     partial: AssistantMessage
 
@@ -62,8 +54,6 @@ class ToolCallStartEvent(BlockEvent):
 
 
 class ToolCallDeltaEvent(BlockEvent):
-    """`delta` is a piece of the arguments' JSON text; it only parses once the call ends."""
-
     type: Literal["toolcall_delta"] = "toolcall_delta"
     delta: str
 

@@ -1,14 +1,6 @@
-"""The models the course knows by name, and "provider/model-id" strings.
-
-A person chooses a model with a short string such as `anthropic/claude-sonnet-4-6`; the
-runtime needs a whole `Model`: which wire protocol (`api`), which server (`base_url`), what
-limits. This catalog holds a few built-in definitions: the MockModel (`mock/mock-1`, the
-default, so everything works offline) and one example each for OpenAI-compatible servers and
-Anthropic. Base URLs come from settings first, then the environment (`OPENAI_BASE_URL`,
-`ANTHROPIC_BASE_URL`), then the provider's public address, so a local server is one
-variable away. Pi's catalog is far larger (generated, with prices); the idea is the same.
-The two example ids are current models of Pi's catalog; help texts name them from here only.
-"""
+"""The built-in models and "provider/model-id" strings: the MockModel (the offline default)
+and one example each for OpenAI and Anthropic. Base URLs come from settings, then the env
+(`OPENAI_BASE_URL`, `ANTHROPIC_BASE_URL`), then the public address."""
 
 from __future__ import annotations
 
@@ -63,10 +55,8 @@ def parse_model_ref(ref: str) -> tuple[str, str]:
 
 
 def find_model(ref: str, models: Mapping[str, Model]) -> Model:
-    """The model `ref` names. An id the catalog does not list is accepted for a provider it
-    knows (a newer model, a local server's model): it gets that provider's api, base URL
-    and limits. An unknown provider is an error listing the known ones.
-    """
+    """The model `ref` names; an unlisted id of a known provider (a newer model) gets that
+    provider's api, base URL and limits. An unknown provider is an error listing the known."""
     provider, model_id = parse_model_ref(ref)
     known = models.get(f"{provider}/{model_id}")
     if known is not None:

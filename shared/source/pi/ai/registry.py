@@ -1,14 +1,5 @@
-"""Every provider the course has, in one `Providers`, with keys found per request.
-
-The boundary of step 03 already chooses a provider by `model.api`; this module fills it:
-`openai-completions`, `anthropic-messages` and, given a MockModel, `mock`. A model whose api
-no provider speaks still gets an error reply from the boundary, never an exception.
-
-API keys are not the providers' business beyond putting them in a header. `WithCredentials`
-wraps a provider and, just before each call, puts the key `Credentials` finds into
-`options.api_key`, so the providers of step 04 and 13 stay exactly as they are, and a key
-read from a file is redacted from error texts like any other.
-"""
+"""Every provider the course has, in one `Providers`, with the API key found per request
+(`WithCredentials`) and put into `options.api_key`, so providers stay as they are."""
 
 from __future__ import annotations
 
@@ -19,16 +10,11 @@ import httpx
 from pi.ai.boundary import Provider, Providers, failed_stream
 from pi.ai.credentials import CredentialError, Credentials
 from pi.ai.model import Context, Model, StreamOptions
-from pi.ai.providers.anthropic_messages import API as ANTHROPIC_API
-from pi.ai.providers.anthropic_messages import AnthropicMessagesProvider
+from pi.ai.providers.anthropic_messages import API as ANTHROPIC_API, AnthropicMessagesProvider
 from pi.ai.providers.mock import EventSource, MockProvider
-from pi.ai.providers.openai_completions import API as OPENAI_API
-from pi.ai.providers.openai_completions import OpenAICompletionsProvider
+from pi.ai.providers.openai_completions import API as OPENAI_API, OpenAICompletionsProvider
 from pi.ai.retry import RetryPolicy
 from pi.ai.stream import AssistantMessageEventStream
-
-MOCK_API = "mock"
-
 
 class WithCredentials:
     """A provider that receives the API key found for `model.provider`, request by request."""
@@ -54,21 +40,14 @@ def builtin_providers(
     *, mock: EventSource | None = None, client: httpx.AsyncClient | None = None,
     retry: RetryPolicy | None = None, credentials: Credentials | None = None,
 ) -> Providers:
-    """A `Providers` speaking every api of the course.
-
-    `mock` is the MockModel answering api `mock` (without one, that api is not registered).
-    `client` replaces the network (tests pass one with a MockTransport), `retry` is the
-    request retry policy (off by default), and with `credentials` every HTTP provider gets
-    its key per request; without, only keys passed in the options are used.
-    """
-    http: dict[str, Provider] = {
+    """A `Providers` speaking every api of the course: `mock` answers api `mock`, `client`
+    replaces the network, `credentials` (if given) finds each HTTP provider's key per request."""
+    providers: dict[str, Provider] = {
         OPENAI_API: OpenAICompletionsProvider(client, retry),
         ANTHROPIC_API: AnthropicMessagesProvider(client, retry),
     }
-    providers: dict[str, Provider] = {
-        api: provider if credentials is None else WithCredentials(provider, credentials)
-        for api, provider in http.items()
-    }
+    if credentials is not None:
+        providers = {api: WithCredentials(p, credentials) for api, p in providers.items()}
     if mock is not None:
-        providers[MOCK_API] = MockProvider(mock)
+        providers["mock"] = MockProvider(mock)
     return Providers(providers)

@@ -1,30 +1,29 @@
-"""A real provider: OpenAI's Chat Completions API over httpx, read as SSE.
-
-One call is one HTTP exchange. The Context becomes a JSON body (`openai_convert`), POSTed to
-`{base_url}/chat/completions` with `stream: true`. The reply arrives as server-sent events,
-one JSON chunk per `data:` line, until `data: [DONE]`; `openai_wire` turns the chunks into our
-events. `httpx_sse` finds the events in the bytes, however the network cut them up.
-
-Like every provider, this one never raises into its caller. A refused request, a dropped
-connection, a chunk that is not JSON, an abort: each ends the stream with one `error` event
-whose message keeps what had arrived, with the API key redacted from the text.
-"""
+"""OpenAI's Chat Completions API (and the servers that copy it) over httpx: the Context as a
+JSON body POSTed to `{base_url}/chat/completions`, after `compat_messages` decided what the model
+can take; the reply's SSE `data:` chunks, until `[DONE]`, go to `openai_wire`'s ReplyBuilder."""
 
 from __future__ import annotations
 
+import json
+from typing import Any
 
 import httpx
 from httpx_sse import EventSource
 
 from pi.ai.bounded import TooLarge, read_json
-from pi.ai.model import Context, Model, StreamOptions
+from pi.ai.content import ImageContent, TextContent
+from pi.ai.messages import AssistantMessage, ToolResultMessage, UserMessage
+from pi.ai.model import Context, Model, StreamOptions, Tool
+from pi.ai.providers.compat import compat_messages
 from pi.ai.providers.http_exchange import HttpProvider
-from pi.ai.providers.openai_convert import chat_completions_body, headers_for
 from pi.ai.providers.openai_wire import ReplyBuilder
 from pi.ai.providers.reply_blocks import WireError
-from pi.ai.redact import clip
+from pi.ai.redact import clip, usable_key
 
 API = "openai-completions"
+Json = dict[str, Any]
+TOOL_IMAGES = "Attached image(s) from tool result:"
+IMAGE_ONLY_RESULT = "(the result is an image, attached in the next message)"
 
 
 class OpenAICompletionsProvider(HttpProvider):
@@ -36,7 +35,12 @@ class OpenAICompletionsProvider(HttpProvider):
         return chat_completions_body(model, context, options)
 
     def headers(self, options: StreamOptions) -> dict[str, str]:
-        return headers_for(options)
+        """The only place the API key goes: the Authorization header."""
+        headers = {"Content-Type": "application/json", "Accept": "text/event-stream"}
+        key = usable_key(options.api_key)
+        if key:
+            headers["Authorization"] = f"Bearer {key}"
+        return headers
 
     async def read(self, response: httpx.Response, builder: ReplyBuilder) -> None:
         await read_stream(response, builder)
@@ -59,3 +63,91 @@ async def read_stream(response: httpx.Response, builder: ReplyBuilder) -> None:
             raise WireError(f"a stream chunk is not a JSON object: {clip(event.data, 200)}")
         builder.feed(chunk)
     builder.finish()
+
+
+def chat_completions_body(model: Model, context: Context, options: StreamOptions) -> Json:
+    """The JSON body POSTed to `/chat/completions`, asking for a stream with usage at the end."""
+    body: Json = {
+        "model": model.id,
+        "messages": wire_messages(context, model),
+        "stream": True,
+        "stream_options": {"include_usage": True},
+    }
+    if context.tools:
+        body["tools"] = [wire_tool(tool) for tool in context.tools]
+    if options.max_tokens is not None:
+        body["max_tokens"] = options.max_tokens
+    if options.temperature is not None:
+        body["temperature"] = options.temperature
+    return body
+
+
+def wire_messages(context: Context, model: Model) -> list[Json]:
+    """The system prompt, then the messages in Chat Completions form. Images from tool results
+    follow the run of `tool` messages in one `user` message (a `tool` message holds text)."""
+    out: list[Json] = []
+    if context.system_prompt:
+        out.append({"role": "system", "content": context.system_prompt})
+    held: list[Json] = []
+    for message in compat_messages(context.messages, model):
+        if held and not isinstance(message, ToolResultMessage):
+            out.append({"role": "user", "content": [text_part(TOOL_IMAGES), *held]})
+            held = []
+        if isinstance(message, UserMessage):
+            out.append(wire_user(message))
+        elif isinstance(message, AssistantMessage):
+            out.append(wire_assistant(message))
+        else:
+            out.append(wire_tool_result(message))
+            held += [image_part(b) for b in message.content if isinstance(b, ImageContent)]
+    if held:
+        out.append({"role": "user", "content": [text_part(TOOL_IMAGES), *held]})
+    return out
+
+
+def wire_user(message: UserMessage) -> Json:
+    if isinstance(message.content, str):
+        return {"role": "user", "content": message.content}
+    parts = [
+        text_part(block.text) if isinstance(block, TextContent) else image_part(block)
+        for block in message.content
+    ]
+    return {"role": "user", "content": parts}
+
+
+def wire_assistant(message: AssistantMessage) -> Json:
+    """Text blocks joined into one string; tool calls with their arguments as compact JSON."""
+    text = "\n".join(block.text for block in message.content if block.type == "text")
+    wire: Json = {"role": "assistant", "content": text or None}
+    calls = [
+        {"id": block.id, "type": "function", "function": {"name": block.name,
+         "arguments": json.dumps(block.arguments, separators=(",", ":"), ensure_ascii=False)}}
+        for block in message.content
+        if block.type == "toolCall"
+    ]
+    if calls:
+        wire["tool_calls"] = calls
+    return wire
+
+
+def wire_tool_result(message: ToolResultMessage) -> Json:
+    """A `tool` message answering one call by id; its images follow separately."""
+    text = "\n".join(block.text for block in message.content if isinstance(block, TextContent))
+    if not text and message.content:
+        text = IMAGE_ONLY_RESULT
+    return {"role": "tool", "tool_call_id": message.tool_call_id, "content": text}
+
+
+def wire_tool(tool: Tool) -> Json:
+    return {"type": "function", "function": {
+        "name": tool.name, "description": tool.description, "parameters": tool.parameters}}
+
+
+def text_part(text: str) -> Json:
+    return {"type": "text", "text": text}
+
+
+def image_part(image: ImageContent) -> Json:
+    """An image as OpenAI takes it: a `data:` URL with the base64 payload inline."""
+    url = f"data:{image.mime_type};base64,{image.data}"
+    return {"type": "image_url", "image_url": {"url": url}}

@@ -1,16 +1,10 @@
-"""The part of an HTTP provider that does not depend on the wire protocol.
-
-Run the exchange in the background, let an abort cut through anything (even a stalled read),
-turn every failure into an error reply with the API key redacted, and send a refused request
-again only when the `RetryPolicy` says so. Every wire protocol needs exactly the same care, so
-it is written once: the OpenAI provider (step 04) and the Anthropic one (step 13) only say
-what to send and how to read the reply.
-"""
+"""What every HTTP provider shares, written once: the exchange runs in the background, an abort
+cuts through anything, a refused request is sent again when the `RetryPolicy` says so, and
+every failure becomes an error reply with the API key redacted."""
 
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Awaitable, Callable
 
 import httpx
 
@@ -23,7 +17,6 @@ from pi.ai.redact import clip, redact
 from pi.ai.retry import RetryPolicy, decide
 from pi.ai.stream import AssistantMessageEventStream, produce
 
-Exchange = Callable[[AssistantMessageEventStream], Awaitable[None]]
 TIMEOUT = httpx.Timeout(300.0, connect=10.0)  # a slow model may think for minutes
 
 
@@ -42,12 +35,27 @@ class HttpProvider:
     def stream(
         self, model: Model, context: Context, options: StreamOptions
     ) -> AssistantMessageEventStream:
-        """Start the exchange in the background and return its event stream at once."""
+        """Start the exchange in the background and return its event stream at once. An abort
+        cancels it wherever it waits and ends the reply `aborted`, keeping what had arrived."""
 
-        async def exchange(out: AssistantMessageEventStream) -> None:
-            await self.exchange(model, context, options, out)
+        async def pump(out: AssistantMessageEventStream) -> None:
+            work = asyncio.ensure_future(self.exchange(model, context, options, out))
 
-        return stream_exchange(model, options, exchange)
+            def cancel() -> None:
+                work.cancel()
+
+            if options.signal is not None:
+                options.signal.on_abort(cancel)
+            try:
+                await work
+            except asyncio.CancelledError:
+                if options.signal is None or not options.signal.aborted:
+                    raise
+                out.fail("Request was aborted", "aborted")
+            except Exception as error:  # every failure becomes an error reply, key redacted
+                out.fail(redact(describe(error, model), [options.api_key]))
+
+        return produce(pump, empty_reply(model, options))
 
     async def exchange(
         self, model: Model, context: Context, options: StreamOptions,
@@ -86,51 +94,19 @@ class HttpProvider:
         raise NotImplementedError
 
 
-def stream_exchange(
-    model: Model, options: StreamOptions, exchange: Exchange
-) -> AssistantMessageEventStream:
-    """Start `exchange` pushing into a new stream and return the stream at once.
-
-    An abort cancels the exchange wherever it waits and ends the reply `aborted`, keeping
-    what had arrived; any other failure ends it as an `error` reply naming what went wrong.
-    """
-
-    async def pump(out: AssistantMessageEventStream) -> None:
-        work = asyncio.ensure_future(exchange(out))
-
-        def cancel() -> None:
-            work.cancel()
-
-        if options.signal is not None:
-            options.signal.on_abort(cancel)
-        try:
-            await work
-        except asyncio.CancelledError:
-            if options.signal is None or not options.signal.aborted:
-                raise
-            out.fail("Request was aborted", "aborted")
-        except Exception as error:  # every failure becomes an error reply, key redacted
-            out.fail(redact(describe(error, model), [options.api_key]))
-
-    return produce(pump, empty_reply(model, options))
-
-
 async def send_with_retry(
     client: httpx.AsyncClient, request: httpx.Request, policy: RetryPolicy,
     options: StreamOptions,
 ) -> httpx.Response:
-    """The response whose body is about to stream, after the retries `policy` allows.
-
-    Only the request is ever repeated: once a reply streams, a failure ends it as an error.
-    A refusal that is not retried raises WireError("HTTP 429: <the provider's message>").
-    """
+    """The response whose body is about to stream, after the retries `policy` allows; a
+    refusal not retried raises WireError("HTTP 429: <the provider's message>")."""
     attempt = 0
     while True:
         try:
             response = await client.send(request, stream=True)
         except httpx.TransportError as error:
             status, headers = None, httpx.Headers()
-            text = f"connection error: {describe(error)}"
+            text = f"connection error: {type(error).__name__}: {error}"
         else:
             if response.is_success:
                 return response
@@ -144,10 +120,8 @@ async def send_with_retry(
 
 
 async def error_text(response: httpx.Response, key: str | None = None) -> str:
-    """`HTTP 429: <the provider's own message>`, read from an error response (then closed).
-
-    The body is redacted before it is cut: a key the server echoes must not survive in part.
-    """
+    """`HTTP 429: <the provider's own message>` from an error response (then closed); the body
+    is redacted before it is cut, so no part of an echoed key survives."""
     try:
         body = (await response.aread()).decode("utf-8", "replace").strip()
     finally:
@@ -161,18 +135,13 @@ async def error_text(response: httpx.Response, key: str | None = None) -> str:
     return f"HTTP {response.status_code}: {text or response.reason_phrase}"
 
 
-def describe(error: Exception, model: Model | None = None) -> str:
-    """Our own errors say what happened; network errors also name their type (`ReadError: …`).
-
-    Anything else is data this adapter did not expect (a list where an object belongs, …):
-    the reader is told that, not Python's own words about it. A NotImplementedError is no
-    server's fault but code not written yet (a practice copy's stub): it says so itself.
-    """
+def describe(error: Exception, model: Model) -> str:
+    """Our own errors (and a practice stub's NotImplementedError) say what happened; network
+    errors also name their type; anything else is a reply in a shape we did not expect."""
     if isinstance(error, (WireError, ValueError, NotImplementedError)):
         return str(error)
     if isinstance(error, (httpx.HTTPError, OSError)):
         return f"{type(error).__name__}: {error}"
-    server = f"the {model.provider} server" if model is not None else "the server"
     if isinstance(error, RecursionError):
-        return f"{server} sent JSON nested too deeply to read"
-    return f"{server} sent a reply in a shape this client cannot read"
+        return f"the {model.provider} server sent JSON nested too deeply to read"
+    return f"the {model.provider} server sent a reply in a shape this client cannot read"

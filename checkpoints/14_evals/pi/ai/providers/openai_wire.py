@@ -1,28 +1,23 @@
-"""The inbound half of the OpenAI adapter: stream chunks become canonical events.
-
-Each SSE `data:` line holds one JSON chunk. Its `choices[0].delta` carries a piece of text
-(`content`), of reasoning (`reasoning_content` or `reasoning`, from servers that show it), or
-of tool calls (`tool_calls`, each piece naming its call by `index`). `ReplyBuilder` grows the
-reply block by block and pushes the matching start / delta / end events, each with the
-partial message so far. The `finish_reason` is remembered until the stream is over, and the
-token usage arrives last, in a chunk with no choices. How a long reply stays cheap to stream
-is `reply_blocks.py`'s business.
-"""
+"""The inbound half of the OpenAI adapter: each SSE chunk's `choices[0].delta` (text,
+reasoning, tool-call pieces by `index`) grows the reply in `ReplyBuilder`, which pushes the
+start / delta / end events; the finish reason and the usage come last."""
 
 from __future__ import annotations
 
 import json
+import math
 from typing import Any, Literal
 
 from pi.ai.content import AssistantBlock, ToolCall
-from pi.ai.events import StartEvent, TextDeltaEvent, TextEndEvent, TextStartEvent
-from pi.ai.events import ThinkingDeltaEvent, ThinkingEndEvent, ThinkingStartEvent
+from pi.ai.events import DoneEvent, StartEvent, TerminalEvent, TextDeltaEvent, TextEndEvent
+from pi.ai.events import TextStartEvent, ThinkingDeltaEvent, ThinkingEndEvent, ThinkingStartEvent
 from pi.ai.events import ToolCallDeltaEvent, ToolCallEndEvent, ToolCallStartEvent
-from pi.ai.messages import AssistantMessage
-from pi.ai.partial_json import strict_arguments
-from pi.ai.providers.openai_finish import terminal_event, usage_from
-from pi.ai.providers.reply_blocks import Block, WireError
-from pi.ai.stream import AssistantMessageEventStream
+from pi.ai.messages import AssistantMessage, Usage
+from pi.ai.providers.reply_blocks import Block, WireError, strict_arguments
+from pi.ai.stream import AssistantMessageEventStream, error_event
+
+FINISH_REASONS: dict[str, Literal["stop", "length", "toolUse"]] = {
+    "stop": "stop", "length": "length", "tool_calls": "toolUse", "function_call": "toolUse"}
 REASONING_FIELDS = ("reasoning_content", "reasoning")
 STARTS: dict[str, type[TextStartEvent] | type[ThinkingStartEvent] | type[ToolCallStartEvent]] = {
     "text": TextStartEvent, "thinking": ThinkingStartEvent, "toolCall": ToolCallStartEvent}
@@ -53,9 +48,8 @@ class ReplyBuilder:
             self.contents[block.position], self.message = shown, None
 
     def snapshot(self) -> AssistantMessage:
-        """The reply so far, as `show` left its blocks. Only a block that changed is built
-        again, so an event costs the same at the thousandth block as at the first; while
-        nothing changed, events share one message instead of a copy each."""
+        """The reply so far, as `show` left its blocks; rebuilt only when something changed,
+        so an event costs the same at the thousandth block as at the first."""
         if self.message is None or self.built_from is not self.reply:
             self.message = self.reply.model_copy(update={"content": tuple(self.contents)})
             self.built_from = self.reply
@@ -99,12 +93,8 @@ class ReplyBuilder:
         self.push_delta(piece)
 
     def add_call(self, call: dict[str, Any]) -> None:
-        """A piece of a tool call: the first names it, the rest add argument text.
-
-        Pieces belong to the call their `index` names, and some servers interleave two
-        calls (index 0 starts, index 1 starts, index 0 goes on), so a call whose arguments
-        are unfinished stays open until the text after it or the end of the stream.
-        """
+        """A piece of the tool call its `index` names: the first names it, the rest add
+        argument text. Servers interleave calls, so an unfinished call stays open."""
         index, function = self.call_index(call), call.get("function") or {}
         block = self.calls.get(index)
         if block is None:
@@ -205,10 +195,41 @@ class ReplyBuilder:
         self.close_calls()
         self.close()
         self.out.push(terminal_event(self.snapshot(), self.finish_reason))
-        # every block was closed above, and closing one shows it whole
 
 
 def complete(call: Block) -> bool:
     """Whether a tool call's arguments so far are a whole JSON object (nothing can follow)."""
     text = call.text.rstrip()
     return text.endswith("}") and not strict_arguments(text)[1]
+
+
+def terminal_event(message: AssistantMessage, finish_reason: str | None) -> TerminalEvent:
+    """The event that ends a reply. An unknown finish reason (`content_filter`) is an error,
+    never a guess: calling it `stop` would present a cut-off answer as complete."""
+    if finish_reason is None:
+        return error_event(message, "stream ended without a finish reason", "error")
+    reason = FINISH_REASONS.get(finish_reason)
+    if reason is None:
+        return error_event(message, f"unknown finish reason {finish_reason!r}", "error")
+    return DoneEvent(reason=reason, message=message.model_copy(update={"stop_reason": reason}))
+
+
+def usage_from(data: dict[str, Any]) -> Usage:
+    """OpenAI counts cached prompt tokens inside `prompt_tokens`; Pi counts them apart."""
+    prompt = token_count(data.get("prompt_tokens"))
+    output = token_count(data.get("completion_tokens"))
+    details = data.get("prompt_tokens_details")
+    cached = token_count(details.get("cached_tokens") if isinstance(details, dict) else 0)
+    zero = Usage.zero()
+    return zero.model_copy(update={"input": prompt - cached, "output": output,
+                                   "cache_read": cached, "total_tokens": prompt + output})
+
+
+def token_count(value: object) -> int:
+    """A whole, non-negative count: a fraction (`12.5`) is rounded, and anything that is not a
+    finite number (`NaN`, `1e400`) is 0, so a session file never holds one."""
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        return 0
+    if isinstance(value, float) and not math.isfinite(value):
+        return 0
+    return max(0, round(value))

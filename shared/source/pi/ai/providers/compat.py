@@ -1,12 +1,5 @@
-"""What the target model can take, decided before anything is converted.
-
-A transcript holds things a particular model cannot accept: images for a text-only model,
-reasoning from another model, a failed reply, a tool call that never got its result. The
-transcript is history and is never rewritten (messages are frozen); `compat_messages` builds
-a new list, in canonical form, that a provider then converts to its wire format. Keeping these
-decisions in one function, apart from the wire format, means each one is stated once, with
-its reason, and every later provider can reuse them.
-"""
+"""What the target model can take, decided on canonical messages before any conversion; the
+transcript is never rewritten, a new list is built, and every provider reuses the rules."""
 
 from __future__ import annotations
 
@@ -22,15 +15,12 @@ NO_RESULT = "No result provided"
 WithContent = TypeVar("WithContent", UserMessage, ToolResultMessage)
 
 
-def compat_messages(messages: Sequence[Message], model: Model) -> list[Message]:
-    """The messages as `model` can take them; the input is never changed. Pi's rules:
-
-    - assistant replies that ended in `error` or `aborted` are skipped: they are unfinished
-      turns (maybe half a tool call), and the model should go on from the last good state;
-    - a tool call with no result before the next user or assistant message (or the end) gets
-      a synthetic error result "No result provided": the API refuses unanswered calls;
-    - thinking is handled by `replayable`, images by `without_images`.
-    """
+def compat_messages(
+    messages: Sequence[Message], model: Model, own_thinking: bool = False
+) -> list[Message]:
+    """The messages as `model` can take them (Pi's rules): failed or aborted replies are
+    skipped; a tool call left unanswered gets an error result "No result provided" (APIs
+    refuse unanswered calls); thinking goes through `replayable`, images `without_images`."""
     out: list[Message] = []
     pending: list[ToolCall] = []
     for message in messages:
@@ -43,7 +33,7 @@ def compat_messages(messages: Sequence[Message], model: Model) -> list[Message]:
         if isinstance(message, UserMessage):
             out.append(without_images(message, model))
         elif message.stop_reason not in ("error", "aborted"):
-            kept = replayable(message, model)
+            kept = replayable(message, model, own_thinking)
             if kept is not None:
                 out.append(kept)
                 pending = [block for block in kept.content if isinstance(block, ToolCall)]
@@ -60,14 +50,12 @@ def missing_results(calls: list[ToolCall], timestamp: int) -> list[Message]:
     ]
 
 
-def replayable(message: AssistantMessage, model: Model) -> AssistantMessage | None:
-    """An earlier reply as the target should see it, or None when nothing is left to send.
-
-    Thinking from the *same* model is dropped: Chat Completions has no standard field to send
-    reasoning back, and the model does not need its old reasoning to continue. Thinking from
-    *another* model becomes plain text, as in Pi: it is part of what happened, and text is the
-    one form every model accepts. Empty or redacted (encrypted) thinking is always dropped.
-    """
+def replayable(
+    message: AssistantMessage, model: Model, own_thinking: bool = False
+) -> AssistantMessage | None:
+    """An earlier reply as the target should see it, or None if nothing is left. As in Pi,
+    the same model's thinking is dropped (Chat Completions cannot take it back) unless
+    `own_thinking` (Anthropic wants it back, signed), another model's becomes text."""
     same = (message.provider, message.api, message.model) == (model.provider, model.api, model.id)
     blocks: list[AssistantBlock] = []
     for block in message.content:
@@ -79,6 +67,8 @@ def replayable(message: AssistantMessage, model: Model) -> AssistantMessage | No
             blocks.append(TextContent(text=block.thinking))
     if not blocks:
         return None  # an assistant message with neither text nor tool calls is refused
+    if same and own_thinking:
+        return message
     return message.model_copy(update={"content": tuple(blocks)})
 
 

@@ -1,22 +1,17 @@
-"""The blocks of a reply while it streams in, for every wire adapter (OpenAI, Anthropic).
-
-A reply can be long (100 KB of tool arguments in thousands of small deltas), and an event per
-delta must not cost time in the length of the reply so far, or decoding costs its square.
-So a block collects its pieces and joins them only when asked, and the partial message shows
-a growing block afresh only while it is small (`EXACT_UP_TO`) or once it has grown by a
-quarter since it was last shown: a long text, or a tool call's argument preview, in a delta
-event may trail the deltas by at most a fifth of its length. Every `*_end` event and the
-terminal event show the whole reply, and so does a reply that fails or is aborted mid-way.
-"""
+"""The blocks of a reply while it streams in, for every wire adapter. So that decoding stays
+linear, a block joins its pieces only when read, and a long block (over `EXACT_UP_TO`) is shown
+afresh only once it grew by a quarter; every `*_end` and terminal event shows it whole.
+Tool-call arguments get a best-effort preview while they stream, a strict parse at the end."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
+from pi.ai.bounded import TooLarge, read_json
 from pi.ai.content import AssistantBlock, TextContent, ThinkingContent, ToolCall
 from pi.ai.messages import LONE_SURROGATE
-from pi.ai.partial_json import parse_partial_json
+from pi.ai.redact import clip
 
 
 class WireError(Exception):
@@ -24,6 +19,7 @@ class WireError(Exception):
 
 
 EXACT_UP_TO = 1_000  # characters: a block up to this size is shown exactly in every event
+CLOSERS = {"{": "}", "[": "]"}
 
 
 @dataclass
@@ -83,3 +79,56 @@ def rejoin_halves(text: str) -> str:
     if not LONE_SURROGATE.search(text):
         return text
     return text.encode("utf-16-le", "surrogatepass").decode("utf-16-le", "surrogatepass")
+
+
+def parse_partial_json(text: str) -> dict[str, Any]:
+    """The arguments readable from the JSON text so far; `{}` when nothing is readable."""
+    for candidate in completions(text):
+        try:
+            value = read_json(candidate)
+        except ValueError:
+            continue
+        return value if isinstance(value, dict) else {}
+    return {}
+
+
+def strict_arguments(text: str) -> tuple[dict[str, Any], str]:
+    """The complete arguments and "", or `{}` and what is wrong: never made-up arguments."""
+    try:
+        value = read_json(text or "{}")
+    except TooLarge as error:
+        return {}, f"the arguments are {error}"
+    except ValueError as error:
+        return {}, f"the arguments are not valid JSON ({error}): {clip(text, 200)}"
+    if not isinstance(value, dict):
+        return {}, f"the arguments are not a JSON object: {clip(text, 200)}"
+    return value, ""
+
+
+def completions(text: str) -> list[str]:
+    """Ways to finish `text` as JSON: as it stands, then cut back to the last comma."""
+    stack: list[str] = []
+    in_string = escaped = False
+    last_comma: tuple[int, str] | None = None
+    for position, char in enumerate(text):
+        if in_string:
+            if escaped:
+                escaped = False
+            elif char == "\\":
+                escaped = True
+            elif char == '"':
+                in_string = False
+        elif char == '"':
+            in_string = True
+        elif char in CLOSERS:
+            stack.append(CLOSERS[char])
+        elif char in "}]" and stack:
+            stack.pop()
+        elif char == ",":
+            last_comma = (position, "".join(reversed(stack)))
+    tail = text[:-1] if escaped else text  # a lone backslash would escape our closing quote
+    closing = ('"' if in_string else "") + "".join(reversed(stack))
+    candidates = [tail + closing]
+    if last_comma is not None:
+        candidates.append(text[: last_comma[0]] + last_comma[1])
+    return candidates
