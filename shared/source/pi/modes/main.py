@@ -1,8 +1,7 @@
 """`pi-agent`: the coding agent as a command, in Pi's four modes (print, json, rpc, interactive).
 
-Only the options live here, so `--help` answers without loading the agent; pi/modes/setup.py
-turns them into a Runtime and runs the mode. A mistake a person can fix (an unknown model, a
-missing key, a bad script or session file) is one red line and exit code 2, no traceback.
+Only the options live here, so `--help` answers without loading the agent (setup.py does the
+rest). A mistake a person can fix is one red line and exit code 2, no traceback.
 """
 
 from __future__ import annotations
@@ -13,9 +12,7 @@ from typing import Annotated
 
 import typer
 
-# The models the help names; tests/test_provider_registry.py checks that the built-in catalog
-# (pi/ai/models_catalog.py) has them, so an id that left the catalog cannot linger here.
-# (Not imported from the catalog: that would load every provider before `--help` answers.)
+# Named, not imported from the catalog (too slow for --help); test_provider_registry checks them.
 EXAMPLE_MODELS = ("openai/gpt-5.4-mini", "anthropic/claude-sonnet-4-6")
 
 HELP = f"""Run the coding agent in the working folder (--cwd): answer a prompt (-p), stream

@@ -25,11 +25,10 @@ from pi.ai.bounded import read_json
 from pi.ai.messages import LONE_SURROGATE
 from pi.coding_agent.extensions.api import NotifyLevel
 from pi.coding_agent.runtime import commands as session_commands
-from pi.coding_agent.runtime.runtime import Compacted
+from pi.coding_agent.runtime.config import (THINKING_LEVELS, next_in_cycle, same_model,
+                                            supported_thinking_levels)
 from pi.coding_agent.runtime.events import AutoCompactionEnd, AutoCompactionStart, RuntimeEvent
-from pi.coding_agent.runtime.config import THINKING_LEVELS, next_in_cycle, same_model
-from pi.coding_agent.runtime.config import supported_thinking_levels
-from pi.coding_agent.runtime.runtime import Runtime, RuntimePoisoned
+from pi.coding_agent.runtime.runtime import Compacted, Runtime, RuntimePoisoned
 from pi.coding_agent.session.entries import CompactionEntry
 from pi.coding_agent.session.errors import SessionError
 from pi.coding_agent.session.tokens import estimate_context_tokens
