@@ -1,9 +1,8 @@
 """Every agent and runtime event in Pi's JSON shape, and the JSON lines json and rpc modes write.
 
-Events are dataclasses whose fields are Pi's, so each becomes `{"type": …, camelCase
-fields…}` with messages exactly as sessions store them. Two shapes follow Pi rather than our
-dataclasses: a tool's result is `{content, details}`, and `auto_compaction_end` carries the
-compaction `result`, read back from the entry the runtime just wrote.
+An event's dataclass fields are Pi's: `{"type": …, camelCase fields…}`, messages as sessions
+store them. As in Pi a tool's result is `{content, details}`, and `auto_compaction_end`
+carries the compaction `result`, read back from the entry the runtime just wrote.
 """
 
 from __future__ import annotations

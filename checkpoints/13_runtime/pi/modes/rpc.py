@@ -1,11 +1,9 @@
 """Rpc mode: Pi's protocol for driving the agent from another program (Pi's rpc-mode.ts).
 
-Commands come as JSON lines on stdin, read by a thread so that a steer, an abort or an
-extension's answer arrives while a prompt runs; each command runs in its own task, and its
-response and the runtime's events leave as JSON lines on stdout. When stdin ends the server
-waits for the run, flushes and closes the session. Each command is a small handler in
-COMMANDS; it returns the response's `data` (None: none, NULL: `"data": null`) or raises.
-One difference: `abort` hands back the messages still queued, which Pi drops.
+Commands come as JSON lines on stdin (read by a thread, so a steer or an abort arrives while
+a prompt runs), each runs in its own task; responses and events leave as JSON lines on stdout.
+Each command is a handler in COMMANDS returning the response's `data` (None: none, NULL:
+`"data": null`) or raising. Unlike Pi, `abort` hands back the messages still queued.
 """
 
 from __future__ import annotations
@@ -27,11 +25,10 @@ from pi.ai.bounded import read_json
 from pi.ai.messages import LONE_SURROGATE
 from pi.coding_agent.extensions.api import NotifyLevel
 from pi.coding_agent.runtime import commands as session_commands
-from pi.coding_agent.runtime.runtime import Compacted
+from pi.coding_agent.runtime.config import (THINKING_LEVELS, next_in_cycle, same_model,
+                                            supported_thinking_levels)
 from pi.coding_agent.runtime.events import AutoCompactionEnd, AutoCompactionStart, RuntimeEvent
-from pi.coding_agent.runtime.config import THINKING_LEVELS, next_in_cycle, same_model
-from pi.coding_agent.runtime.config import supported_thinking_levels
-from pi.coding_agent.runtime.runtime import Runtime, RuntimePoisoned
+from pi.coding_agent.runtime.runtime import Compacted, Runtime, RuntimePoisoned
 from pi.coding_agent.session.entries import CompactionEntry
 from pi.coding_agent.session.errors import SessionError
 from pi.coding_agent.session.tokens import estimate_context_tokens
@@ -48,9 +45,8 @@ class CommandError(Exception):
 
 
 def parse_command(line: str) -> dict[str, Any]:
-    """The JSON object on one line, or CommandError saying what is wrong with it. The answer
-    must be JSON again: `NaN` is refused, and `1e400` reads as null, as JSON.stringify
-    writes it. A line too deep or too big to read, or not UTF-8, is refused like any other."""
+    """The JSON object on one line, or CommandError saying what is wrong with it: not UTF-8,
+    too deep or big, `NaN` (the answer must be JSON again); `1e400` reads as null, as in JS."""
     if LONE_SURROGATE.search(line):  # what read_lines_in_thread makes of bytes not UTF-8
         raise CommandError("Failed to parse command: the line is not valid UTF-8")
     try:
@@ -73,8 +69,7 @@ def finite_or_none(text: str) -> float | None:
 
 def read_lines_in_thread(stream: TextIO, queue: asyncio.Queue[str | None]) -> None:
     """Feed `stream`'s lines into `queue` from a daemon thread; None marks the end. Bytes
-    not UTF-8 become lone surrogates (`surrogateescape`), so such a line is one error
-    response (parse_command), not the end of the reading thread."""
+    not UTF-8 become lone surrogates, refused by parse_command, not the end of reading."""
     loop = asyncio.get_running_loop()
 
     def pump() -> None:
@@ -92,8 +87,8 @@ def read_lines_in_thread(stream: TextIO, queue: asyncio.Queue[str | None]) -> No
 
 
 class RpcUI:
-    """ExtensionUI for rpc mode: a question goes out as an `extension_ui_request` with an id
-    and waits for the `extension_ui_response` with that id; after stdin ends, the answer is no."""
+    """ExtensionUI over the streams: a question is an `extension_ui_request` answered by the
+    `extension_ui_response` with its id; after stdin ends, the answer is no."""
 
     def __init__(self, write: Write) -> None:
         self.write = write
@@ -437,8 +432,8 @@ def get_commands(server: RpcServer, command: dict[str, Any]) -> dict[str, Any]:
     project resource, or one given on the command line ("temporary")."""
     def listed(name: str, about: str | None, source: str, path: object, where: str | None,
                base_dir: object = None) -> dict[str, Any]:
-        scope = where if where in ("user", "project") else "temporary"
-        info = {"path": str(path), "source": "local", "scope": scope, "origin": "top-level",
+        info = {"path": str(path), "source": "local", "origin": "top-level",
+                "scope": where if where in ("user", "project") else "temporary",
                 "baseDir": base_dir and str(base_dir)}
         return without_none({"name": name, "description": about, "source": source,
                              "location": where, "path": str(path),

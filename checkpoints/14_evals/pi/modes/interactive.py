@@ -1,10 +1,8 @@
 """The interactive mode: read a line, run it, show the run as it happens, repeat.
 
-A line starting with `/` is a command (COMMANDS), except `/skill:name` and prompt templates,
-which the runtime expands like any prompt. Reply text streams as it arrives; a tool call gets
-a line as it starts, one as it ends and a preview of its result. Ctrl-C aborts a run; Ctrl-D,
-end of input or `/quit` leave. Lines come from prompt_toolkit's editor (Up recalls this
-branch's prompts), or from a pipe. Pi's is a full-screen TUI; a line loop is enough here.
+A line starting with `/` is a command (COMMANDS), unless it is a skill or prompt template.
+Reply text streams; a tool call gets a start line, an end line and a preview of its result.
+Ctrl-C aborts a run; Ctrl-D or `/quit` leave. Pi's is a full-screen TUI; a line loop is enough.
 """
 
 from __future__ import annotations
@@ -23,9 +21,8 @@ from rich.tree import Tree
 
 from pi.agent import MessageEnd, MessageUpdate, ToolExecutionEnd, ToolExecutionStart
 from pi.ai import AssistantMessage, TextContent, UserMessage, builtin_models
-from pi.coding_agent.runtime.runtime import Compacted
 from pi.coding_agent.runtime.events import AutoCompactionEnd, AutoCompactionStart, RuntimeEvent
-from pi.coding_agent.runtime.runtime import Runtime, RuntimePoisoned
+from pi.coding_agent.runtime.runtime import Compacted, Runtime, RuntimePoisoned
 from pi.coding_agent.session.entries import MessageEntry
 from pi.coding_agent.session.errors import SessionError
 from pi.coding_agent.session.writer import fork_session

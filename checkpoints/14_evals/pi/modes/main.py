@@ -1,8 +1,7 @@
 """`pi-agent`: the coding agent as a command, in Pi's four modes (print, json, rpc, interactive).
 
-Only the options live here, so `--help` answers without loading the agent; pi/modes/setup.py
-turns them into a Runtime and runs the mode. A mistake a person can fix (an unknown model, a
-missing key, a bad script or session file) is one red line and exit code 2, no traceback.
+Only the options live here, so `--help` answers without loading the agent (setup.py does the
+rest). A mistake a person can fix is one red line and exit code 2, no traceback.
 """
 
 from __future__ import annotations
@@ -13,37 +12,27 @@ from typing import Annotated
 
 import typer
 
-# The models the help names; tests/test_provider_registry.py checks that the built-in catalog
-# (pi/ai/models_catalog.py) has them, so an id that left the catalog cannot linger here.
-# (Not imported from the catalog: that would load every provider before `--help` answers.)
+# Named, not imported from the catalog (too slow for --help); test_provider_registry checks them.
 EXAMPLE_MODELS = ("openai/gpt-5.4-mini", "anthropic/claude-sonnet-4-6")
 
 HELP = f"""Run the coding agent in the working folder (--cwd): answer a prompt (-p), stream
 its events as JSON lines (--mode json), speak Pi's RPC protocol on stdin/stdout (--mode
 rpc), or open the terminal UI (the default mode).
 
-\b
-Offline use (the default; no key, no network):
-  --model mock/mock-1 (the default) is the MockModel; --script FILE (.yaml
-  or .json) makes it play that script:
-    pi-agent -p --script fix.yaml "test_calc.py fails, fix it"
-  Without a script a built-in policy echoes your last message back as
-  (offline MockModel, no script) You said: "..."  and never calls a tool.
-  A --script run (or any run with PI_COURSE_DETERMINISTIC=1) is
-  deterministic: the clock starts at 2026-01-01T00:00:00.000Z and steps
-  1 ms per reading, and entry ids count 00000001, 00000002, ...
+Offline use (the default): --model mock/mock-1 is the MockModel. --script FILE (.yaml or
+.json) makes it play that script; without one a built-in policy echoes your last message.
+A --script run (or PI_COURSE_DETERMINISTIC=1) is deterministic: a fixed clock, counted ids.
 
 \b
-Real-model use:
-  --model {EXAMPLE_MODELS[0]} or --model {EXAMPLE_MODELS[1]} (or any
-  model id of those two providers). Keys: OPENAI_API_KEY / ANTHROPIC_API_KEY
-  or <agent-dir>/auth.json. Servers: OPENAI_BASE_URL / ANTHROPIC_BASE_URL;
-  a local OpenAI-compatible server may need no key at all.
+  pi-agent -p --script fix.yaml "test_calc.py fails, fix it"
 
-Sessions go to <agent-dir>/sessions (default agent dir: ~/.pi-course/agent), or to
---session FILE, which is created or continued (at --leaf ID, else at its last entry).
-A run has no turn limit, as in Pi (Ctrl-C stops one); --max-turns N stops it after N
-turns and says so (print: stderr and exit 1; json and rpc: a turn_limit_reached event).
+Real-model use: --model {EXAMPLE_MODELS[0]} or {EXAMPLE_MODELS[1]} (or another model of
+those providers). Keys: OPENAI_API_KEY / ANTHROPIC_API_KEY or <agent-dir>/auth.json;
+servers: OPENAI_BASE_URL / ANTHROPIC_BASE_URL.
+
+Sessions go to <agent-dir>/sessions (default ~/.pi-course/agent), or to --session FILE,
+created or continued (at --leaf ID, else at its last entry). --max-turns N stops a run after
+N turns and says so; by default there is no limit, as in Pi (Ctrl-C stops a run).
 """
 
 

@@ -1,9 +1,8 @@
 """Print mode (`-p`) and json mode (`--mode json`): run the prompts once, then exit.
 
-As in Pi's print-mode.ts, one function serves both. Print mode writes the last reply's text
-on stdout; a failed or aborted reply, or a run stopped by `--max-turns`, is said on stderr
-with exit code 1, and so is each automatic retry (an unreachable server is not fifteen silent
-seconds). Json mode writes the session header, then every event as one JSON line.
+As in Pi's print-mode.ts, one function serves both. Print mode writes the last reply's text;
+a failed reply, a retry or the turn limit is said on stderr (a failure exits 1). Json mode
+writes the session header, then every event as one JSON line.
 """
 
 from __future__ import annotations
@@ -15,11 +14,12 @@ from typing import TextIO
 
 from pi.ai import AssistantMessage, TextContent
 from pi.ai.messages import LONE_SURROGATE
-from pi.coding_agent.runtime.events import AutoRetryEnd, AutoRetryStart, RuntimeEvent
-from pi.coding_agent.runtime.events import TurnLimitReached
+from pi.coding_agent.runtime.events import (AutoRetryEnd, AutoRetryStart, RuntimeEvent,
+                                            TurnLimitReached)
 from pi.coding_agent.runtime.runtime import Runtime
 from pi.coding_agent.session.entries import dump_line
 from pi.modes.events_json import event_json, json_lines
+
 
 def first_line(text: str) -> str:
     return next((line.strip() for line in text.splitlines() if line.strip()), "")

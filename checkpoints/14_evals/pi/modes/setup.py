@@ -1,10 +1,8 @@
 """From command-line options to a Runtime, and the mode run on it.
 
-This is the one place where the outside world comes in: the environment (base URLs, keys),
-the wall clock, random ids. With `--script` or PI_COURSE_DETERMINISTIC=1 the clock is fixed
-and ids count up, so the same command writes the same session file byte for byte. Without a
-script the MockModel echoes the last user text (`offline_reply`): no key, no network needed.
-A run has no turn limit unless `--max-turns` sets one, as in Pi.
+The one place the outside world comes in: environment, keys, wall clock, random ids. With
+`--script` or PI_COURSE_DETERMINISTIC=1 the clock is fixed and ids count up, so the same
+command writes the same session file byte for byte.
 """
 
 from __future__ import annotations

@@ -29,7 +29,7 @@ from pi.coding_agent.resources.loader import default_agent_dir
 from pi.coding_agent.runtime.config import RuntimeConfig
 from pi.coding_agent.runtime.runtime import Runtime
 from pi.coding_agent.session.errors import SessionError
-from pi.coding_agent.session.ids import Clock, fixed_clock, random_ids, sequential_ids
+from pi.coding_agent.session.ids import Clock, IdSource, fixed_clock, random_ids, sequential_ids
 from pi.coding_agent.session.show import printable
 from pi.coding_agent.session.storage import sessions_root
 from pi.modes.interactive import run_interactive
@@ -93,6 +93,12 @@ def usable_models(catalog: Mapping[str, Model], chosen: Model,
     return (chosen, *filter(usable, catalog.values()))
 
 
+def time_and_ids(deterministic: bool) -> tuple[Clock, IdSource]:
+    if deterministic:
+        return fixed_clock(DETERMINISTIC_START_MS), sequential_ids()
+    return (lambda: time.time_ns() // 1_000_000), random_ids(random.Random())
+
+
 def build_config(options: AgentOptions, ui: ExtensionUI,
                  env: Mapping[str, str] | None = None) -> RuntimeConfig:
     env = os.environ if env is None else env
@@ -124,11 +130,8 @@ def build_config(options: AgentOptions, ui: ExtensionUI,
         if (found := what_is_at(path)) != "a file":
             raise SetupError(f"-e {path}: no such extension file" if found == "nothing" else
                              f"-e {path}: is {found}, not an extension file")
-    clock: Clock
-    if options.script is not None or env.get("PI_COURSE_DETERMINISTIC") == "1":
-        clock, ids = fixed_clock(DETERMINISTIC_START_MS), sequential_ids()
-    else:
-        clock, ids = (lambda: time.time_ns() // 1_000_000), random_ids(random.Random())
+    deterministic = options.script is not None or env.get("PI_COURSE_DETERMINISTIC") == "1"
+    clock, ids = time_and_ids(deterministic)
     sessions = sessions_root(Path.home(), agent_dir / "sessions")
     try:
         session_file = options.session.resolve() if options.session else None
