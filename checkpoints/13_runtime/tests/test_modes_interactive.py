@@ -6,6 +6,7 @@ import json
 import os
 import shutil
 import signal
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -13,7 +14,7 @@ from rich.console import Console
 
 from mock_model import MockModel, load_script, text, turn
 from pi.agent import MessageUpdate
-from pi.ai import MockProvider, Model, Providers
+from pi.ai import MockProvider, Model, Providers, builtin_models
 from pi.coding_agent.runtime.config import RuntimeConfig
 from pi.coding_agent.runtime.runtime import Runtime
 from pi.coding_agent.session.ids import fixed_clock, sequential_ids
@@ -214,12 +215,14 @@ def test_fork_writes_the_current_path_to_a_new_file(tmp_path, data_dir) -> None:
     assert len(read_session(forked).entries) == len(runtime.writer.tree.entries)
 
 
-def test_model_switches_only_to_a_model_of_the_catalog(tmp_path, data_dir) -> None:
+def test_model_switches_only_to_an_available_model(tmp_path, data_dir) -> None:
     runtime = make_runtime(tmp_path, data_dir)
+    other = builtin_models(env={})["openai/gpt-5.4-mini"]
+    runtime.config = replace(runtime.config, models=(runtime.config.model, other))
     output = drive(runtime, "/model", "/model nowhere/none", "/model openai/gpt-5.4-mini")
     assert lines_after(output, "/model")[0].startswith("model mock/mock-1")
-    assert len(lines_after(output, "/model nowhere/none")) == 1
-    assert "not in the catalog" in output
+    assert lines_after(output, "/model nowhere/none") == [
+        "/model: nowhere/none is not available (mock/mock-1, openai/gpt-5.4-mini)"]
     assert runtime.agent.config.model.id == "gpt-5.4-mini"
     assert runtime.writer.tree.entries[-1].type == "model_change"
 

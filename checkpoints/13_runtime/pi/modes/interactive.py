@@ -20,7 +20,7 @@ from rich.text import Text
 from rich.tree import Tree
 
 from pi.agent import MessageEnd, MessageUpdate, ToolExecutionEnd, ToolExecutionStart
-from pi.ai import AssistantMessage, TextContent, UserMessage, builtin_models
+from pi.ai import AssistantMessage, TextContent, UserMessage
 from pi.coding_agent.runtime.events import AutoCompactionEnd, AutoCompactionStart, RuntimeEvent
 from pi.coding_agent.runtime.runtime import Compacted, Runtime, RuntimePoisoned
 from pi.coding_agent.session.entries import MessageEntry
@@ -66,8 +66,6 @@ class Terminal:
 
     def __init__(self, runtime: Runtime, console: Console) -> None:
         self.runtime, self.console = runtime, console
-        model = runtime.config.model  # `/model` switches within the catalog, or back
-        self.models = {**builtin_models(), f"{model.provider}/{model.id}": model}
         self.line_open = False  # streamed text was printed and its line is not ended yet
         self.running = False
         self.manual_compaction = False
@@ -219,14 +217,14 @@ async def compact(screen: Terminal, focus: str) -> None:
 
 
 async def model(screen: Terminal, ref: str) -> None:
-    """[provider/id]: show the model, or switch to one of the catalog"""
+    """[provider/id]: show the model, or switch to an available one (as rpc set_model)"""
     current = screen.runtime.config.model
+    models = {f"{m.provider}/{m.id}": m for m in screen.runtime.available_models}
     if not ref:
         screen.say(f"model {current.provider}/{current.id} ({current.name or current.id}), "
                    f"context window {current.context_window}")
-    elif (chosen := screen.models.get(ref)) is None:
-        screen.say(f"/model: {ref} is not in the catalog ({', '.join(sorted(screen.models))})",
-                   "red")
+    elif (chosen := models.get(ref)) is None:
+        screen.say(f"/model: {ref} is not available ({', '.join(sorted(models))})", "red")
     else:
         screen.runtime.set_model(chosen)
         screen.say(f"model is now {ref}")
