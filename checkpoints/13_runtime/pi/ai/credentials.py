@@ -7,7 +7,6 @@ from __future__ import annotations
 import json
 import os
 from collections.abc import Mapping
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -22,14 +21,6 @@ class CredentialError(Exception):
     """The stored credentials cannot be used; one line naming the file, never the key."""
 
 
-@dataclass(frozen=True)
-class Credential:
-    """A key and where it was found; the key never shows in `repr`."""
-
-    key: str = field(repr=False)
-    source: str
-
-
 class Credentials:
     """Finds the API key for a provider; holds no key itself."""
 
@@ -41,18 +32,17 @@ class Credentials:
         self.env = env if env is not None else os.environ
         self.env_keys = env_keys
 
-    def resolve(self, provider: str, explicit: str | None = None) -> Credential | None:
+    def resolve(self, provider: str, explicit: str | None = None) -> str | None:
         """The key for `provider`, or None (a local server may need none); CredentialError
         for an auth file that must not be used."""
         if explicit and explicit.strip():
-            return Credential(explicit.strip(), "options.api_key")
+            return explicit.strip()
         stored = self.load().get(provider)
         if stored is not None:
-            return Credential(stored_key(stored, f"{self.auth_file}: {provider}"),
-                              str(self.auth_file))
+            return stored_key(stored, f"{self.auth_file}: {provider}")
         name = self.env_keys.get(provider)
         if name and self.env.get(name, "").strip():
-            return Credential(self.env[name].strip(), f"${name}")
+            return self.env[name].strip()
         return None
 
     def load(self) -> dict[str, Any]:

@@ -14,7 +14,7 @@ from typing import Annotated
 import typer
 
 # The models the help names; tests/test_provider_registry.py checks that the built-in catalog
-# (pi/ai/models_catalog.py) has them, so an id that left the catalog cannot linger here.
+# (pi/ai/registry.py) has them, so an id that left the catalog cannot linger here.
 # (Not imported from the catalog: that would load every provider before `--help` answers.)
 EXAMPLE_MODELS = ("openai/gpt-5.4-mini", "anthropic/claude-sonnet-4-6")
 
