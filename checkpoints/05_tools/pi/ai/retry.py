@@ -19,10 +19,6 @@ def no_jitter() -> float:
     return 0.0
 
 
-async def real_sleep(seconds: float) -> None:
-    await asyncio.sleep(seconds)
-
-
 @dataclass(frozen=True)
 class RetryPolicy:
     """How persistent to be. Off by default: retrying is a choice the caller makes."""
@@ -32,7 +28,7 @@ class RetryPolicy:
     max_delay: float = 60.0  # the longest wait we accept, from backoff or from the server
     jitter: float = 0.25  # each backoff wait is shortened by up to this fraction
     random: Callable[[], float] = no_jitter
-    sleep: Callable[[float], Awaitable[None]] = real_sleep
+    sleep: Callable[[float], Awaitable[None]] = asyncio.sleep
 
 
 @dataclass(frozen=True)
