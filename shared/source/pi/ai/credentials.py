@@ -73,11 +73,20 @@ class Credentials:
         return data
 
     def store(self, provider: str, key: str) -> None:
-        """Save `key` for `provider`, keeping every other entry; an unreadable auth file is
-        left as it is (CredentialError), so storing never loses what was stored."""
+        """Save `key` for `provider`, keeping every other entry (an unreadable auth file is a
+        CredentialError, so storing never loses what was stored). The file is written to a
+        temporary one created 0600, in a folder created 0700, then moved into place."""
         data = self.load()
         data[provider] = {"type": "api_key", "key": key}
-        write_private(self.auth_file, json.dumps(data, indent=2) + "\n")
+        path = self.auth_file
+        path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
+        temporary = path.with_name(path.name + ".tmp")
+        descriptor = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, PRIVATE)
+        with os.fdopen(descriptor, "w", encoding="utf-8") as handle:
+            if hasattr(os, "fchmod"):
+                os.fchmod(handle.fileno(), PRIVATE)  # a leftover .tmp may have other bits
+            handle.write(json.dumps(data, indent=2) + "\n")
+        os.replace(temporary, path)
 
 
 def stored_key(entry: object, where: str) -> str:
@@ -90,15 +99,3 @@ def stored_key(entry: object, where: str) -> str:
         raise CredentialError(f"{where}.key: expected a non-empty string")
     return key.strip()
 
-
-def write_private(path: Path, text: str) -> None:
-    """Write `text` to a temporary file created 0600 (never readable by others, not even for
-    a moment) in a folder created 0700, then move it onto `path`."""
-    path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
-    temporary = path.with_name(path.name + ".tmp")
-    descriptor = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, PRIVATE)
-    with os.fdopen(descriptor, "w", encoding="utf-8") as handle:
-        if hasattr(os, "fchmod"):
-            os.fchmod(handle.fileno(), PRIVATE)  # a leftover temporary file may have other bits
-        handle.write(text)
-    os.replace(temporary, path)
