@@ -42,7 +42,7 @@ from pi.coding_agent import generate_branch_summary
 from pi.coding_agent import ScriptedUI
 
 from pi.ai import AnthropicMessagesProvider, Credentials, WithCredentials
-from pi.ai.models_catalog import builtin_models, find_model
+from pi.ai.registry import builtin_models, find_model
 
 
 STEP = 6

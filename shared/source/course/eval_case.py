@@ -61,7 +61,7 @@ from pi.coding_agent import ScriptedUI
 # [end]
 # [from 13]
 from pi.ai import AnthropicMessagesProvider, Credentials, WithCredentials
-from pi.ai.models_catalog import builtin_models, find_model
+from pi.ai.registry import builtin_models, find_model
 
 # [end]
 

@@ -9,14 +9,14 @@ from mock_model import MockModel, text, turn
 from mock_model.http import MockTransport
 from pi.ai.messages import AssistantMessage, UserMessage
 from pi.ai.model import Context, Model
-from pi.ai.models_catalog import (
+from pi.ai.registry import (
     DEFAULT_MODEL,
     ModelRefError,
     builtin_models,
+    builtin_providers,
     find_model,
     parse_model_ref,
 )
-from pi.ai.registry import builtin_providers
 
 STEP = 13
 HELLO = Context(messages=(UserMessage(content="Hi", timestamp=0),))
@@ -105,7 +105,6 @@ def test_an_unlisted_id_of_a_known_provider_borrows_that_providers_settings() ->
 def test_the_models_pi_agents_help_names_are_in_the_built_in_catalog() -> None:
     # The help names them literally (importing the catalog would slow `--help` down); this
     # keeps the catalog the one place a model id lives: drop one there and this fails.
-    from pi.ai.models_catalog import builtin_models
     from pi.modes.main import EXAMPLE_MODELS, HELP
 
     assert set(EXAMPLE_MODELS) <= set(builtin_models(env={}))

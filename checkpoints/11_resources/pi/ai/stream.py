@@ -50,10 +50,7 @@ class AssistantMessageEventStream:
         if not self.ended:
             self.push(error_event(self.partial, text, reason))
 
-    def __aiter__(self) -> AsyncIterator[AssistantMessageEvent]:
-        return self._events()
-
-    async def _events(self) -> AsyncIterator[AssistantMessageEvent]:
+    async def __aiter__(self) -> AsyncIterator[AssistantMessageEvent]:
         while True:
             event = await self._queue.get()
             yield event

@@ -7,18 +7,9 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from pydantic import TypeAdapter
-
 from pi.ai.abort import AbortSignal
 from pi.ai.content import Wire
-from pi.ai.messages import (
-    AssistantMessage,
-    Message,
-    ToolResultMessage,
-    Usage,
-    UserMessage,
-    dump_message,
-)
+from pi.ai.messages import AssistantMessage, Message, Usage, dump_message
 
 
 class ModelCost(Wire):
@@ -55,24 +46,6 @@ class Context(Wire):
     system_prompt: str | None = None
     messages: tuple[Message, ...] = ()
     tools: tuple[Tool, ...] = ()
-
-    @classmethod
-    def of_checked(cls, system_prompt: str | None, messages: tuple[Message, ...],
-                   tools: tuple[Tool, ...]) -> Context:
-        """A Context from parts already checked (see `checked_message`), not checked again."""
-        return cls.model_construct(system_prompt=system_prompt, messages=messages, tools=tools)
-
-
-MESSAGE = TypeAdapter[Message](Message)
-MESSAGE_TYPES = (UserMessage, AssistantMessage, ToolResultMessage)
-
-
-def checked_message(message: object) -> Message:
-    """`message` validated as `Context` would (ValidationError if not); our own frozen
-    message objects were validated when made and are taken as they are."""
-    if type(message) in MESSAGE_TYPES:
-        return message  # type: ignore[return-value]
-    return MESSAGE.validate_python(message)
 
 
 def frozen_clock() -> int:

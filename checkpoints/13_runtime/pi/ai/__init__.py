@@ -29,9 +29,8 @@ from pi.ai.retry import RetryPolicy
 from pi.ai.wire import decode_sse_bytes
 
 from pi.ai.credentials import Credentials
-from pi.ai.models_catalog import builtin_models
 from pi.ai.providers.anthropic_messages import AnthropicMessagesProvider
-from pi.ai.registry import WithCredentials
+from pi.ai.registry import WithCredentials, builtin_models
 
 __all__ = [
     "AgentMessage", "AppMessage", "AssistantMessage", "Cost", "ImageContent", "Message",

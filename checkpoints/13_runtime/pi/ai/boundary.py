@@ -28,11 +28,6 @@ class Providers:
     def __init__(self, providers: Mapping[str, Provider] | None = None) -> None:
         self._providers: dict[str, Provider] = dict(providers or {})
 
-    def register(self, api: str, provider: Provider) -> None:
-        if api in self._providers:
-            raise ValueError(f"a provider for api {api!r} is already registered")
-        self._providers[api] = provider
-
     def stream(
         self, model: Model, context: Context, options: StreamOptions | None = None
     ) -> AssistantMessageEventStream:

@@ -12,7 +12,7 @@ from typing import Annotated
 
 import typer
 
-# Named, not imported from the catalog (too slow for --help); test_provider_registry checks them.
+# Named, not imported from pi/ai/registry.py (slow for --help); test_provider_registry checks.
 EXAMPLE_MODELS = ("openai/gpt-5.4-mini", "anthropic/claude-sonnet-4-6")
 
 HELP = f"""Run the coding agent in the working folder (--cwd): answer a prompt (-p), stream

@@ -19,10 +19,6 @@ def no_jitter() -> float:
     return 0.0
 
 
-async def real_sleep(seconds: float) -> None:
-    await asyncio.sleep(seconds)
-
-
 @dataclass(frozen=True)
 class RetryPolicy:
     """How persistent to be. Off by default: retrying is a choice the caller makes."""
@@ -32,7 +28,7 @@ class RetryPolicy:
     max_delay: float = 60.0  # the longest wait we accept, from backoff or from the server
     jitter: float = 0.25  # each backoff wait is shortened by up to this fraction
     random: Callable[[], float] = no_jitter
-    sleep: Callable[[float], Awaitable[None]] = real_sleep
+    sleep: Callable[[float], Awaitable[None]] = asyncio.sleep
 
 
 @dataclass(frozen=True)
@@ -53,7 +49,12 @@ def decide(
 ) -> RetryDecision:
     """Whether failed attempt `attempt` (0 = the first) is sent again; `status` is None when
     no response arrived at all."""
-    if not retryable(status, headers):
+    header = headers.get("x-should-retry")  # the server's own word wins over the status
+    if header in ("true", "false"):
+        retryable = header == "true"
+    else:
+        retryable = status is None or status in RETRY_STATUSES or status >= 500
+    if not retryable:
         return RetryDecision(False)
     if attempt >= policy.max_retries:
         note = f"gave up after {attempt} retries" if attempt else ""
@@ -66,14 +67,6 @@ def decide(
                 f"more than max_delay {policy.max_delay:g} s")
         return RetryDecision(False, asked, note)
     return RetryDecision(True, asked)
-
-
-def retryable(status: int | None, headers: Mapping[str, str]) -> bool:
-    """The server's own `x-should-retry` header wins; otherwise the status decides."""
-    header = headers.get("x-should-retry")
-    if header in ("true", "false"):
-        return header == "true"
-    return status is None or status in RETRY_STATUSES or status >= 500
 
 
 def server_wait(headers: Mapping[str, str], now_ms: int) -> float | None:

@@ -22,8 +22,13 @@ from mock_model import MockModel, ScriptError, load_script, text, turn
 from pi.ai import Model
 from pi.ai.bounded import what_is_at
 from pi.ai.credentials import ENV_KEYS, CredentialError, Credentials
-from pi.ai.models_catalog import PUBLIC_BASE_URLS, ModelRefError, builtin_models, find_model
-from pi.ai.registry import builtin_providers
+from pi.ai.registry import (
+    PUBLIC_BASE_URLS,
+    ModelRefError,
+    builtin_models,
+    builtin_providers,
+    find_model,
+)
 from pi.coding_agent.extensions.api import ExtensionUI, NoUI
 from pi.coding_agent.resources.loader import default_agent_dir
 from pi.coding_agent.runtime.config import RuntimeConfig

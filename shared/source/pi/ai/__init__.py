@@ -36,9 +36,8 @@ from pi.ai.wire import decode_sse_bytes
 # [end]
 # [from 13]
 from pi.ai.credentials import Credentials
-from pi.ai.models_catalog import builtin_models
 from pi.ai.providers.anthropic_messages import AnthropicMessagesProvider
-from pi.ai.registry import WithCredentials
+from pi.ai.registry import WithCredentials, builtin_models
 
 # [end]
 __all__ = [

@@ -7,7 +7,6 @@ from __future__ import annotations
 import json
 import os
 from collections.abc import Mapping
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -22,14 +21,6 @@ class CredentialError(Exception):
     """The stored credentials cannot be used; one line naming the file, never the key."""
 
 
-@dataclass(frozen=True)
-class Credential:
-    """A key and where it was found; the key never shows in `repr`."""
-
-    key: str = field(repr=False)
-    source: str
-
-
 class Credentials:
     """Finds the API key for a provider; holds no key itself."""
 
@@ -41,18 +32,17 @@ class Credentials:
         self.env = env if env is not None else os.environ
         self.env_keys = env_keys
 
-    def resolve(self, provider: str, explicit: str | None = None) -> Credential | None:
+    def resolve(self, provider: str, explicit: str | None = None) -> str | None:
         """The key for `provider`, or None (a local server may need none); CredentialError
         for an auth file that must not be used."""
         if explicit and explicit.strip():
-            return Credential(explicit.strip(), "options.api_key")
+            return explicit.strip()
         stored = self.load().get(provider)
         if stored is not None:
-            return Credential(stored_key(stored, f"{self.auth_file}: {provider}"),
-                              str(self.auth_file))
+            return stored_key(stored, f"{self.auth_file}: {provider}")
         name = self.env_keys.get(provider)
         if name and self.env.get(name, "").strip():
-            return Credential(self.env[name].strip(), f"${name}")
+            return self.env[name].strip()
         return None
 
     def load(self) -> dict[str, Any]:
@@ -83,11 +73,20 @@ class Credentials:
         return data
 
     def store(self, provider: str, key: str) -> None:
-        """Save `key` for `provider`, keeping every other entry; an unreadable auth file is
-        left as it is (CredentialError), so storing never loses what was stored."""
+        """Save `key` for `provider`, keeping every other entry (an unreadable auth file is a
+        CredentialError, so storing never loses what was stored). The file is written to a
+        temporary one created 0600, in a folder created 0700, then moved into place."""
         data = self.load()
         data[provider] = {"type": "api_key", "key": key}
-        write_private(self.auth_file, json.dumps(data, indent=2) + "\n")
+        path = self.auth_file
+        path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
+        temporary = path.with_name(path.name + ".tmp")
+        descriptor = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, PRIVATE)
+        with os.fdopen(descriptor, "w", encoding="utf-8") as handle:
+            if hasattr(os, "fchmod"):
+                os.fchmod(handle.fileno(), PRIVATE)  # a leftover .tmp may have other bits
+            handle.write(json.dumps(data, indent=2) + "\n")
+        os.replace(temporary, path)
 
 
 def stored_key(entry: object, where: str) -> str:
@@ -100,15 +99,3 @@ def stored_key(entry: object, where: str) -> str:
         raise CredentialError(f"{where}.key: expected a non-empty string")
     return key.strip()
 
-
-def write_private(path: Path, text: str) -> None:
-    """Write `text` to a temporary file created 0600 (never readable by others, not even for
-    a moment) in a folder created 0700, then move it onto `path`."""
-    path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
-    temporary = path.with_name(path.name + ".tmp")
-    descriptor = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, PRIVATE)
-    with os.fdopen(descriptor, "w", encoding="utf-8") as handle:
-        if hasattr(os, "fchmod"):
-            os.fchmod(handle.fileno(), PRIVATE)  # a leftover temporary file may have other bits
-        handle.write(text)
-    os.replace(temporary, path)

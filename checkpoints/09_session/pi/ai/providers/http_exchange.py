@@ -5,10 +5,13 @@ every failure becomes an error reply with the API key redacted."""
 from __future__ import annotations
 
 import asyncio
+from collections.abc import AsyncIterator
+from typing import Any
 
 import httpx
+from httpx_sse import EventSource
 
-from pi.ai.bounded import read_json
+from pi.ai.bounded import TooLarge, read_json
 from pi.ai.messages import json_text
 from pi.ai.model import Context, Model, StreamOptions, empty_reply
 from pi.ai.providers.openai_wire import ReplyBuilder
@@ -117,6 +120,25 @@ async def send_with_retry(
             raise WireError(f"{text} ({decision.note})" if decision.note else text)
         await policy.sleep(decision.wait)
         attempt += 1
+
+
+async def sse_objects(response: httpx.Response) -> AsyncIterator[tuple[str, dict[str, Any]]]:
+    """Each SSE event's name and JSON object, until `[DONE]` or the end of the body; data
+    that is not a JSON object within the bounds is a WireError."""
+    async for event in EventSource(response).aiter_sse():
+        if event.data == "[DONE]":
+            return
+        if not event.data:
+            continue
+        try:
+            data = read_json(event.data)
+        except TooLarge as error:
+            raise WireError(f"a stream event is {error}") from None
+        except ValueError:
+            raise WireError(f"a stream event is not JSON: {clip(event.data, 200)}") from None
+        if not isinstance(data, dict):
+            raise WireError(f"a stream event is not a JSON object: {clip(event.data, 200)}")
+        yield event.event, data
 
 
 async def error_text(response: httpx.Response, key: str | None = None) -> str:

@@ -8,17 +8,14 @@ import json
 from typing import Any
 
 import httpx
-from httpx_sse import EventSource
 
-from pi.ai.bounded import TooLarge, read_json
 from pi.ai.content import ImageContent, TextContent
 from pi.ai.messages import AssistantMessage, ToolResultMessage, UserMessage
 from pi.ai.model import Context, Model, StreamOptions, Tool
 from pi.ai.providers.compat import compat_messages
-from pi.ai.providers.http_exchange import HttpProvider
+from pi.ai.providers.http_exchange import HttpProvider, sse_objects
 from pi.ai.providers.openai_wire import ReplyBuilder
-from pi.ai.providers.reply_blocks import WireError
-from pi.ai.redact import clip, usable_key
+from pi.ai.redact import usable_key
 
 API = "openai-completions"
 Json = dict[str, Any]
@@ -48,19 +45,7 @@ class OpenAICompletionsProvider(HttpProvider):
 
 async def read_stream(response: httpx.Response, builder: ReplyBuilder) -> None:
     """Feed each SSE chunk to the builder until `[DONE]` or the end of the body."""
-    async for event in EventSource(response).aiter_sse():
-        if event.data == "[DONE]":
-            break
-        if not event.data:
-            continue
-        try:
-            chunk = read_json(event.data)
-        except TooLarge as error:
-            raise WireError(f"a stream chunk is {error}") from None
-        except ValueError:
-            raise WireError(f"a stream chunk is not JSON: {clip(event.data, 200)}") from None
-        if not isinstance(chunk, dict):
-            raise WireError(f"a stream chunk is not a JSON object: {clip(event.data, 200)}")
+    async for _, chunk in sse_objects(response):
         builder.feed(chunk)
     builder.finish()
 

@@ -7,22 +7,19 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
 from typing import Any, Literal
 
 import httpx
-from httpx_sse import EventSource
 
-from pi.ai.bounded import TooLarge, read_json
-from pi.ai.content import AssistantBlock, ImageContent, TextContent, ThinkingContent, ToolCall
+from pi.ai.content import ImageContent, TextContent, ThinkingContent, ToolCall
 from pi.ai.events import DoneEvent, TerminalEvent
 from pi.ai.messages import AssistantMessage, Message, ToolResultMessage, Usage, UserMessage
 from pi.ai.model import Context, Model, StreamOptions, Tool
 from pi.ai.providers.compat import compat_messages
-from pi.ai.providers.http_exchange import HttpProvider
+from pi.ai.providers.http_exchange import HttpProvider, sse_objects
 from pi.ai.providers.openai_wire import ReplyBuilder
 from pi.ai.providers.reply_blocks import Block, WireError
-from pi.ai.redact import clip, usable_key
+from pi.ai.redact import usable_key
 from pi.ai.stream import error_event
 
 API = "anthropic-messages"
@@ -61,18 +58,8 @@ class AnthropicMessagesProvider(HttpProvider):
     async def read(self, response: httpx.Response, builder: ReplyBuilder) -> None:
         """Feed each named event to a reader until `message_stop` or the end of the body."""
         reader = AnthropicReader(builder)
-        async for event in EventSource(response).aiter_sse():
-            if not event.data:
-                continue
-            try:
-                data = read_json(event.data)
-            except TooLarge as error:
-                raise WireError(f"a stream event is {error}") from None
-            except ValueError:
-                raise WireError(f"a stream event is not JSON: {clip(event.data, 200)}") from None
-            if not isinstance(data, dict):
-                raise WireError(f"a stream event is not a JSON object: {clip(event.data, 200)}")
-            reader.feed(event.event, data)
+        async for name, data in sse_objects(response):
+            reader.feed(name, data)
             if reader.stopped:
                 break
         reader.finish()
@@ -177,14 +164,6 @@ def image_block(image: ImageContent) -> Json:
             "source": {"type": "base64", "media_type": image.mime_type, "data": image.data}}
 
 
-@dataclass
-class RedactedBlock(Block):
-    """Reasoning the provider encrypted: no text, only the data to send back (`signature`)."""
-
-    def build(self) -> AssistantBlock:
-        return ThinkingContent(thinking="", thinking_signature=self.signature, redacted=True)
-
-
 class AnthropicReader:
     """Feeds one reply's named events (`message_start`, `content_block_*`, `message_delta`,
     `message_stop`) into a ReplyBuilder."""
@@ -213,12 +192,10 @@ class AnthropicReader:
     def content_block_start(self, data: Json) -> None:
         block = data.get("content_block") or {}
         kind = block.get("type")
-        if kind == "text":
-            started = Block("text")
-        elif kind == "thinking":
-            started = Block("thinking")
+        if kind in ("text", "thinking"):
+            started = Block(kind)
         elif kind == "redacted_thinking":
-            started = RedactedBlock("thinking", signature=str(block.get("data", "")))
+            started = Block("thinking", signature=str(block.get("data", "")), redacted=True)
         elif kind == "tool_use":
             started = Block("toolCall", id=str(block.get("id", "")),
                             name=str(block.get("name", "")))

@@ -30,6 +30,7 @@ class Block:
     id: str = ""
     name: str = ""
     signature: str | None = None  # which wire field the reasoning came in
+    redacted: bool = False  # encrypted reasoning: no text, only `signature` to send back
     arguments: dict[str, Any] | None = None  # set once the call is complete
     position: int = 0  # its index in the reply's content, set when it begins
     pieces: list[str] = field(default_factory=list)  # the text, joined only when read
@@ -68,7 +69,8 @@ class Block:
         if self.type == "text":
             return TextContent(text=self.text)
         if self.type == "thinking":
-            return ThinkingContent(thinking=self.text, thinking_signature=self.signature)
+            return ThinkingContent(thinking=self.text, thinking_signature=self.signature,
+                                   redacted=self.redacted or None)
         arguments = parse_partial_json(self.text) if self.arguments is None else self.arguments
         return ToolCall(id=self.id, name=self.name, arguments=arguments)
 
