@@ -8,11 +8,7 @@ from pi.agent.tool_calls import run_tool_call
 from pi.agent.tools import AgentTool, ProgressCallback, ToolRegistry, ToolResult
 
 from pi.agent.events import (
-    AgentEvent,
-    MessageEnd,
-    MessageUpdate,
-    ToolExecutionEnd,
-    ToolExecutionStart,
+    AgentEvent, MessageEnd, MessageUpdate, ToolExecutionEnd, ToolExecutionStart,
     ToolExecutionUpdate,
 )
 from pi.agent.loop import LoopConfig, LoopResult, run_loop

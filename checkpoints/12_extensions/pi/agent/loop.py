@@ -15,32 +15,15 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 
 from pi.agent.events import (
-    AgentEnd,
-    AgentEvent,
-    AgentStart,
-    MessageEnd,
-    MessageStart,
-    MessageUpdate,
-    TurnEnd,
-    TurnStart,
+    AgentEnd, AgentEvent, AgentStart, MessageEnd, MessageStart, MessageUpdate, TurnEnd, TurnStart,
 )
 from pi.agent.tool_batch import ENDS_RUN, ToolBatch
 from pi.agent.tools import ToolRegistry
 from pi.agent.tool_calls import ToolHooks
 from pi.ai import (
-    AbortSignal,
-    AgentMessage,
-    AppMessage,
-    AssistantMessage,
-    Context,
-    DoneEvent,
-    ErrorEvent,
-    Message,
-    Model,
-    StreamFunction,
-    StreamOptions,
+    AbortSignal, AgentMessage, AppMessage, AssistantMessage, Context, DoneEvent, ErrorEvent,
+    Message, Model, StreamFunction, StreamOptions,
 )
-
 
 
 def llm_messages(messages: Sequence[AgentMessage]) -> tuple[Message, ...]:
@@ -113,13 +96,9 @@ class Run:
         return reply
 
 
-async def run_loop(
-    prompts: Sequence[AgentMessage],
-    history: Sequence[AgentMessage],
-    config: LoopConfig,
-    emit: Callable[[AgentEvent], None],
-    signal: AbortSignal,
-) -> LoopResult:
+async def run_loop(prompts: Sequence[AgentMessage], history: Sequence[AgentMessage],
+                   config: LoopConfig, emit: Callable[[AgentEvent], None],
+                   signal: AbortSignal) -> LoopResult:
     """Run until the model stops asking for tools; return what the run added."""
     run = Run(history, config, emit, signal)
     tools = ToolBatch(config.tools, emit, signal, config.options.clock, config.tool_hooks)

@@ -23,9 +23,8 @@ from pydantic import BaseModel
 from pi.agent.tools import AnyTool
 
 
-def result_message(
-    call: ToolCall, result: ToolResult, is_error: bool, clock: Callable[[], int]
-) -> ToolResultMessage:
+def result_message(call: ToolCall, result: ToolResult, is_error: bool,
+                   clock: Callable[[], int]) -> ToolResultMessage:
     return ToolResultMessage(
         tool_call_id=call.id,
         tool_name=call.name,
@@ -43,23 +42,18 @@ def error_result(call: ToolCall, text: str, clock: Callable[[], int]) -> ToolRes
 
 def validation_text(call: ToolCall, error: ValidationError) -> str:
     """Which arguments were wrong and what was received, so the model can correct itself."""
-    problems = [
-        f"  - {'.'.join(str(p) for p in e['loc']) or '(root)'}: {e['msg']}" for e in error.errors()
-    ]
+    problems = [f"  - {'.'.join(str(p) for p in e['loc']) or '(root)'}: {e['msg']}"
+                for e in error.errors()]
     received = json.dumps(call.arguments, indent=2, sort_keys=True)
     return "\n".join(
         [f"Invalid arguments for tool {call.name}:", *problems, "", "Received arguments:", received]
     )
 
 
-async def run_tool_call(
-    registry: ToolRegistry,
-    call: ToolCall,
-    signal: AbortSignal,
-    on_update: ProgressCallback,
-    clock: Callable[[], int],
-    hooks: ToolHooks | None = None,
-) -> ToolResultMessage:
+async def run_tool_call(registry: ToolRegistry, call: ToolCall, signal: AbortSignal,
+                        on_update: ProgressCallback, clock: Callable[[], int],
+                        hooks: ToolHooks | None = None,
+                        ) -> ToolResultMessage:
     """Look up, validate, execute: one toolResult, whatever happens."""
     if hooks is not None:
         return await run_hooked_call(registry, call, signal, on_update, clock, hooks)
@@ -133,14 +127,9 @@ class ToolHooks:
     failures: list[HookFailure] = field(default_factory=list)
 
 
-async def run_hooked_call(
-    registry: ToolRegistry,
-    call: ToolCall,
-    signal: AbortSignal,
-    on_update: ProgressCallback,
-    clock: Callable[[], int],
-    hooks: ToolHooks,
-) -> ToolResultMessage:
+async def run_hooked_call(registry: ToolRegistry, call: ToolCall, signal: AbortSignal,
+                          on_update: ProgressCallback, clock: Callable[[], int],
+                          hooks: ToolHooks) -> ToolResultMessage:
     """Ask the before-hook about a valid call, run what it allows, let the after-hook see it."""
     tool = registry.get(call.name)
     try:

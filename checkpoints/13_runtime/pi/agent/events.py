@@ -87,15 +87,5 @@ class ToolExecutionEnd:
     is_error: bool
 
 
-AgentEvent = (
-    AgentStart
-    | AgentEnd
-    | TurnStart
-    | TurnEnd
-    | MessageStart
-    | MessageUpdate
-    | MessageEnd
-    | ToolExecutionStart
-    | ToolExecutionUpdate
-    | ToolExecutionEnd
-)
+AgentEvent = (AgentStart | AgentEnd | TurnStart | TurnEnd | MessageStart | MessageUpdate
+              | MessageEnd | ToolExecutionStart | ToolExecutionUpdate | ToolExecutionEnd)

@@ -9,11 +9,7 @@ from pi.agent.tools import AgentTool, ProgressCallback, ToolRegistry, ToolResult
 
 # [from 06]
 from pi.agent.events import (
-    AgentEvent,
-    MessageEnd,
-    MessageUpdate,
-    ToolExecutionEnd,
-    ToolExecutionStart,
+    AgentEvent, MessageEnd, MessageUpdate, ToolExecutionEnd, ToolExecutionStart,
     ToolExecutionUpdate,
 )
 from pi.agent.loop import LoopConfig, LoopResult, run_loop

@@ -13,12 +13,7 @@ from dataclasses import dataclass, replace
 from typing import Literal
 
 from pi.agent.events import (
-    AgentEvent,
-    MessageEnd,
-    MessageStart,
-    MessageUpdate,
-    ToolExecutionEnd,
-    ToolExecutionStart,
+    AgentEvent, MessageEnd, MessageStart, MessageUpdate, ToolExecutionEnd, ToolExecutionStart,
 )
 from pi.agent.loop import LoopConfig, LoopResult, run_loop
 from pi.ai import AbortController, AgentMessage, AssistantMessage, UserMessage

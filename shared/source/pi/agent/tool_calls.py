@@ -25,9 +25,8 @@ from pi.agent.tools import AnyTool
 # [end]
 
 
-def result_message(
-    call: ToolCall, result: ToolResult, is_error: bool, clock: Callable[[], int]
-) -> ToolResultMessage:
+def result_message(call: ToolCall, result: ToolResult, is_error: bool,
+                   clock: Callable[[], int]) -> ToolResultMessage:
     return ToolResultMessage(
         tool_call_id=call.id,
         tool_name=call.name,
@@ -46,9 +45,8 @@ def error_result(call: ToolCall, text: str, clock: Callable[[], int]) -> ToolRes
 def validation_text(call: ToolCall, error: ValidationError) -> str:
     """Which arguments were wrong and what was received, so the model can correct itself."""
     # [exercise 05-validation-text]
-    problems = [
-        f"  - {'.'.join(str(p) for p in e['loc']) or '(root)'}: {e['msg']}" for e in error.errors()
-    ]
+    problems = [f"  - {'.'.join(str(p) for p in e['loc']) or '(root)'}: {e['msg']}"
+                for e in error.errors()]
     received = json.dumps(call.arguments, indent=2, sort_keys=True)
     return "\n".join(
         [f"Invalid arguments for tool {call.name}:", *problems, "", "Received arguments:", received]
@@ -56,16 +54,12 @@ def validation_text(call: ToolCall, error: ValidationError) -> str:
     # [end]
 
 
-async def run_tool_call(
-    registry: ToolRegistry,
-    call: ToolCall,
-    signal: AbortSignal,
-    on_update: ProgressCallback,
-    clock: Callable[[], int],
-    # [from 12]
-    hooks: ToolHooks | None = None,
-    # [end]
-) -> ToolResultMessage:
+async def run_tool_call(registry: ToolRegistry, call: ToolCall, signal: AbortSignal,
+                        on_update: ProgressCallback, clock: Callable[[], int],
+                        # [from 12]
+                        hooks: ToolHooks | None = None,
+                        # [end]
+                        ) -> ToolResultMessage:
     """Look up, validate, execute: one toolResult, whatever happens."""
     # [from 12]
     if hooks is not None:
@@ -144,14 +138,9 @@ class ToolHooks:
     failures: list[HookFailure] = field(default_factory=list)
 
 
-async def run_hooked_call(
-    registry: ToolRegistry,
-    call: ToolCall,
-    signal: AbortSignal,
-    on_update: ProgressCallback,
-    clock: Callable[[], int],
-    hooks: ToolHooks,
-) -> ToolResultMessage:
+async def run_hooked_call(registry: ToolRegistry, call: ToolCall, signal: AbortSignal,
+                          on_update: ProgressCallback, clock: Callable[[], int],
+                          hooks: ToolHooks) -> ToolResultMessage:
     """Ask the before-hook about a valid call, run what it allows, let the after-hook see it."""
     tool = registry.get(call.name)
     try:

@@ -15,9 +15,8 @@ from dataclasses import dataclass, replace
 
 from pi.agent import Agent, AgentEvent, AgentState, MessageEnd
 from pi.ai import AgentMessage, AssistantMessage, ImageContent, Model, TextContent, UserMessage
-from pi.coding_agent.compaction.compact import compact
 from pi.coding_agent.compaction.prepare import prepare_compaction
-from pi.coding_agent.compaction.compact import SummaryError
+from pi.coding_agent.compaction.compact import SummaryError, compact
 from pi.coding_agent.compaction.thresholds import should_compact
 from pi.coding_agent.extensions.runner import EventRelay, prepare_prompt
 from pi.coding_agent.messages import CodingMessage
@@ -25,13 +24,8 @@ from pi.coding_agent.runtime.assemble import assemble, open_writer
 from pi.coding_agent.runtime.config import RuntimeConfig, clamp_thinking_level
 from pi.coding_agent.runtime.errors import is_context_overflow, is_transient, retry_delays
 from pi.coding_agent.runtime.events import (
-    AutoCompactionEnd,
-    AutoCompactionStart,
-    AutoRetryEnd,
-    AutoRetryStart,
-    CompactionReason,
-    RuntimeEvent,
-    TurnLimitReached,
+    AutoCompactionEnd, AutoCompactionStart, AutoRetryEnd, AutoRetryStart, CompactionReason,
+    RuntimeEvent, TurnLimitReached,
 )
 from pi.coding_agent.session.entries import MessageEntry, SessionEntry
 from pi.coding_agent.session.errors import SessionError

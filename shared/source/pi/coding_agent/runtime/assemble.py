@@ -18,11 +18,7 @@ from pi.coding_agent.extensions.loader import LoadedExtensions, discover, load_e
 from pi.coding_agent.extensions.runner import ExtensionRunner, tool_hooks
 from pi.coding_agent.messages import convert_to_llm
 from pi.coding_agent.resources.loader import (
-    ResourceLoader,
-    Resources,
-    default_agent_dir,
-    trust_everything,
-    trust_nothing,
+    ResourceLoader, Resources, default_agent_dir, trust_everything, trust_nothing,
 )
 from pi.coding_agent.resources.system_prompt import tool_prompts_for
 from pi.coding_agent.runtime.config import RuntimeConfig
