@@ -1,8 +1,6 @@
 """Every tool call ends in exactly one result, paired by the call's id.
 
-An unknown tool, arguments of the wrong shape, a tool that raises: none may break the
-conversation (providers require every toolCall to be answered), and the model learns from
-the error text. So nothing here raises; every path returns one result.
+Unknown tools, bad arguments and raising tools all become error results the model can read.
 """
 
 from __future__ import annotations

@@ -1,8 +1,6 @@
-"""Run the tool calls of one reply, concurrently where that is safe.
+"""Run the tool calls of one reply: independent calls together, an `exclusive` tool alone.
 
-Independent calls start together; their results go into the transcript in the order the model
-wrote the calls, whatever order they finish in. An `exclusive` tool runs alone. A reply that
-ended badly runs no tools, but each call still gets a paired result.
+Results go into the transcript in the model's call order; a reply that ended badly runs none.
 """
 
 from __future__ import annotations
@@ -63,7 +61,8 @@ class ToolBatch:
         return results
 
     def started(self, call: ToolCall) -> None:
-        self.emit(ToolExecutionStart(tool_call_id=call.id, tool_name=call.name, args=call.arguments))
+        self.emit(ToolExecutionStart(tool_call_id=call.id, tool_name=call.name,
+                                     args=call.arguments))
 
     async def execute(self, call: ToolCall) -> ToolResultMessage:
         def progress(partial: ToolResult) -> None:

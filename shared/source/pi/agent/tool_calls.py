@@ -1,8 +1,6 @@
 """Every tool call ends in exactly one result, paired by the call's id.
 
-An unknown tool, arguments of the wrong shape, a tool that raises: none may break the
-conversation (providers require every toolCall to be answered), and the model learns from
-the error text. So nothing here raises; every path returns one result.
+Unknown tools, bad arguments and raising tools all become error results the model can read.
 """
 
 from __future__ import annotations
@@ -82,10 +80,8 @@ async def run_tool_call(registry: ToolRegistry, call: ToolCall, signal: AbortSig
 # [from 12]
 
 
-# Hooks around a call, the door through which extensions reach the loop. Before a valid call
-# runs, a hook may block it or change its arguments; afterwards one may replace its result.
-# A hook is somebody else's code: one that raises or returns nonsense blocks the call (or
-# withholds its result), the model is told why, and the failure is kept in `failures`.
+# Hooks around a call, extensions' door into the loop. A hook that raises or returns nonsense
+# blocks the call (or withholds its result), and the model is told why.
 BLOCKED = "Tool execution was blocked"
 
 
@@ -128,10 +124,8 @@ AfterToolCall = Callable[[ToolCall, ToolResultMessage], Awaitable[ToolResultMess
 class ToolHooks:
     """Optional checks around every tool call of a run; each failure is appended to `failures`.
 
-    `before_tool_call(call, context)` returns None (run it), a BlockDecision or an
-    ArgumentChange. `after_tool_call(call, result)` returns None (keep it) or the result the
-    model gets instead, paired with the same call.
-    """
+`before_tool_call` returns None, a BlockDecision or an ArgumentChange; `after_tool_call`
+returns None (keep the result) or the replacement."""
 
     before_tool_call: BeforeToolCall | None = None
     after_tool_call: AfterToolCall | None = None

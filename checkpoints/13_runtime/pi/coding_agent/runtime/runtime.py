@@ -1,11 +1,7 @@
-"""The Runtime, the composition root: an Agent whose history is a session file.
+"""The Runtime: an Agent whose history is a session file, written as each message completes.
 
-The caller picks the session and the leaf; the path's context seeds the Agent. Every message
-is appended to the session the moment it is complete, so when `prompt()` returns, the whole
-run is on disk. If a write fails the runtime is poisoned: it refuses every further prompt with
-the original error, because it can no longer prove that what it would do next is recorded.
-Around each run it applies Pi's policies: compaction at three points, one overflow recovery,
-and retry of transient failures with backoff on an injected clock.
+A failed write poisons it (every later prompt is refused). Around each run it applies Pi's
+policies: compaction, one overflow recovery, retry of transient failures with backoff.
 """
 
 from __future__ import annotations
