@@ -69,10 +69,6 @@ class Run:
         self.config, self.emit, self.signal = config, emit, signal
         self.options = replace(config.options, signal=signal)
 
-    def replace_context(self, messages: Sequence[AgentMessage]) -> None:
-        """Another view of the history (a compaction)."""
-        self.context = list(messages)
-
     def record(self, message: AgentMessage, started: bool = False) -> None:
         if not started:
             self.emit(MessageStart(message=message))
@@ -113,8 +109,8 @@ async def run_loop(prompts: Sequence[AgentMessage], history: Sequence[AgentMessa
             break
         if turn > 0 and config.before_turn is not None:
             replaced = await config.before_turn(run.context)
-            if replaced is not None:
-                run.replace_context(replaced)
+            if replaced is not None:  # another view of the history (a compaction)
+                run.context = list(replaced)
         emit(TurnStart())
         for message in pending:
             run.record(message)

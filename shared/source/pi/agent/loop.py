@@ -78,12 +78,6 @@ class Run:
         self.context, self.added = list(history), list[AgentMessage]()
         self.config, self.emit, self.signal = config, emit, signal
         self.options = replace(config.options, signal=signal)
-    # [from 13]
-
-    def replace_context(self, messages: Sequence[AgentMessage]) -> None:
-        """Another view of the history (a compaction)."""
-        self.context = list(messages)
-    # [end]
 
     def record(self, message: AgentMessage, started: bool = False) -> None:
         if not started:
@@ -134,8 +128,8 @@ async def run_loop(prompts: Sequence[AgentMessage], history: Sequence[AgentMessa
         # [from 13]
         if turn > 0 and config.before_turn is not None:
             replaced = await config.before_turn(run.context)
-            if replaced is not None:
-                run.replace_context(replaced)
+            if replaced is not None:  # another view of the history (a compaction)
+                run.context = list(replaced)
         # [end]
         emit(TurnStart())
         for message in pending:
