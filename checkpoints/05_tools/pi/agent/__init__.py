@@ -1,12 +1,13 @@
 """pi.agent: the middle layer, like Pi's pi-agent-core: tools, the agent loop, the Agent.
 
 It builds on pi.ai and knows nothing of files, sessions or coding (pi.coding_agent's part).
+The facade lists what code outside this package uses.
 """
 
-from pi.agent.tool_calls import error_result, run_tool_call
+from pi.agent.tool_calls import run_tool_call
 from pi.agent.tools import AgentTool, ProgressCallback, ToolRegistry, ToolResult
 
 
 __all__ = [
-    "AgentTool", "ProgressCallback", "ToolRegistry", "ToolResult", "error_result", "run_tool_call",
+    "AgentTool", "ProgressCallback", "ToolRegistry", "ToolResult", "run_tool_call",
 ]

@@ -1,30 +1,21 @@
 """pi.agent: the middle layer, like Pi's pi-agent-core: tools, the agent loop, the Agent.
 
 It builds on pi.ai and knows nothing of files, sessions or coding (pi.coding_agent's part).
+The facade lists what code outside this package uses.
 """
 
-from pi.agent.tool_calls import error_result, run_tool_call
+from pi.agent.tool_calls import run_tool_call
 from pi.agent.tools import AgentTool, ProgressCallback, ToolRegistry, ToolResult
 
 from pi.agent.events import (
-    AgentEnd,
-    AgentEvent,
-    AgentStart,
-    MessageEnd,
-    MessageStart,
-    MessageUpdate,
-    ToolExecutionEnd,
-    ToolExecutionStart,
+    AgentEvent, MessageEnd, MessageUpdate, ToolExecutionEnd, ToolExecutionStart,
     ToolExecutionUpdate,
-    TurnEnd,
-    TurnStart,
 )
-from pi.agent.loop import LoopConfig, LoopResult, llm_messages, run_loop
+from pi.agent.loop import LoopConfig, LoopResult, run_loop
 
 
 __all__ = [
-    "AgentTool", "ProgressCallback", "ToolRegistry", "ToolResult", "error_result", "run_tool_call",
-    "AgentEnd", "AgentEvent", "AgentStart", "LoopConfig", "LoopResult", "MessageEnd",
-    "MessageStart", "MessageUpdate", "ToolExecutionEnd", "ToolExecutionStart",
-    "ToolExecutionUpdate", "TurnEnd", "TurnStart", "llm_messages", "run_loop",
+    "AgentTool", "ProgressCallback", "ToolRegistry", "ToolResult", "run_tool_call",
+    "AgentEvent", "LoopConfig", "LoopResult", "MessageEnd", "MessageUpdate", "ToolExecutionEnd",
+    "ToolExecutionStart", "ToolExecutionUpdate", "run_loop",
 ]

@@ -1,7 +1,7 @@
 """pi.coding_agent: the top layer, like Pi's pi-coding-agent: tools that work on real files.
 
 It builds on pi.agent (the tool contract) and pi.ai (content blocks, the abort signal); neither
-of those may import anything from here.
+of those may import anything from here. The facade lists what code outside this package uses.
 """
 
 from pi.coding_agent.tools.bash import BashTool
@@ -10,19 +10,11 @@ from pi.coding_agent.tools.find import FindTool
 from pi.coding_agent.tools.grep import GrepTool
 from pi.coding_agent.tools.ls import LsTool
 from pi.coding_agent.tools.read import ReadTool
-from pi.coding_agent.tools.sets import (
-    DEFAULT_TOOL_NAMES,
-    READ_ONLY_TOOL_NAMES,
-    coding_tools,
-    default_tools,
-    read_only_tools,
-    select_tools,
-)
+from pi.coding_agent.tools.sets import coding_tools, default_tools, read_only_tools, select_tools
 from pi.coding_agent.tools.truncate import (
     DEFAULT_MAX_BYTES,
     DEFAULT_MAX_LINES,
     GREP_MAX_LINE_LENGTH,
-    TruncationResult,
     format_size,
     truncate_head,
     truncate_line,
@@ -32,28 +24,8 @@ from pi.coding_agent.tools.workspace import FileLocks, Workspace, WorkspaceError
 from pi.coding_agent.tools.write import WriteTool
 
 __all__ = [
-    "DEFAULT_MAX_BYTES",
-    "DEFAULT_MAX_LINES",
-    "DEFAULT_TOOL_NAMES",
-    "GREP_MAX_LINE_LENGTH",
-    "READ_ONLY_TOOL_NAMES",
-    "BashTool",
-    "EditTool",
-    "FileLocks",
-    "FindTool",
-    "GrepTool",
-    "LsTool",
-    "ReadTool",
-    "TruncationResult",
-    "Workspace",
-    "WorkspaceError",
-    "WriteTool",
-    "coding_tools",
-    "default_tools",
-    "format_size",
-    "read_only_tools",
-    "select_tools",
-    "truncate_head",
-    "truncate_line",
-    "truncate_tail",
+    "DEFAULT_MAX_BYTES", "DEFAULT_MAX_LINES", "GREP_MAX_LINE_LENGTH", "BashTool", "EditTool",
+    "FileLocks", "FindTool", "GrepTool", "LsTool", "ReadTool", "Workspace", "WorkspaceError",
+    "WriteTool", "coding_tools", "default_tools", "format_size", "read_only_tools",
+    "select_tools", "truncate_head", "truncate_line", "truncate_tail",
 ]

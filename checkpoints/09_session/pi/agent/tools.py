@@ -1,8 +1,5 @@
-"""The tool contract, the same for every tool the agent will ever run.
-
-A tool's parameters are a pydantic model: its JSON Schema is what the model sees, and it
-validates what the model sends back, so `execute` only gets arguments of the right shape. A
-tool that fails simply raises; turning that into a result is done once, in tool_calls.py.
+"""The tool contract: a pydantic model for parameters (the schema the model sees, and the check
+of what it sends back); a tool that fails raises, and tool_calls.py makes that a result.
 """
 
 from __future__ import annotations

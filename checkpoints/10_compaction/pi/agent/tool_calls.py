@@ -1,8 +1,6 @@
 """Every tool call ends in exactly one result, paired by the call's id.
 
-An unknown tool, arguments of the wrong shape, a tool that raises: none may break the
-conversation (providers require every toolCall to be answered), and the model learns from
-the error text. So nothing here raises; every path returns one result.
+Unknown tools, bad arguments and raising tools all become error results the model can read.
 """
 
 from __future__ import annotations
@@ -16,9 +14,8 @@ from pi.agent.tools import ProgressCallback, ToolRegistry, ToolResult
 from pi.ai import AbortSignal, TextContent, ToolCall, ToolResultMessage
 
 
-def result_message(
-    call: ToolCall, result: ToolResult, is_error: bool, clock: Callable[[], int]
-) -> ToolResultMessage:
+def result_message(call: ToolCall, result: ToolResult, is_error: bool,
+                   clock: Callable[[], int]) -> ToolResultMessage:
     return ToolResultMessage(
         tool_call_id=call.id,
         tool_name=call.name,
@@ -36,22 +33,17 @@ def error_result(call: ToolCall, text: str, clock: Callable[[], int]) -> ToolRes
 
 def validation_text(call: ToolCall, error: ValidationError) -> str:
     """Which arguments were wrong and what was received, so the model can correct itself."""
-    problems = [
-        f"  - {'.'.join(str(p) for p in e['loc']) or '(root)'}: {e['msg']}" for e in error.errors()
-    ]
+    problems = [f"  - {'.'.join(str(p) for p in e['loc']) or '(root)'}: {e['msg']}"
+                for e in error.errors()]
     received = json.dumps(call.arguments, indent=2, sort_keys=True)
     return "\n".join(
         [f"Invalid arguments for tool {call.name}:", *problems, "", "Received arguments:", received]
     )
 
 
-async def run_tool_call(
-    registry: ToolRegistry,
-    call: ToolCall,
-    signal: AbortSignal,
-    on_update: ProgressCallback,
-    clock: Callable[[], int],
-) -> ToolResultMessage:
+async def run_tool_call(registry: ToolRegistry, call: ToolCall, signal: AbortSignal,
+                        on_update: ProgressCallback, clock: Callable[[], int],
+                        ) -> ToolResultMessage:
     """Look up, validate, execute: one toolResult, whatever happens."""
     tool = registry.get(call.name)
     if tool is None:

@@ -1,8 +1,6 @@
 """Every tool call ends in exactly one result, paired by the call's id.
 
-An unknown tool, arguments of the wrong shape, a tool that raises: none may break the
-conversation (providers require every toolCall to be answered), and the model learns from
-the error text. So nothing here raises; every path returns one result.
+Unknown tools, bad arguments and raising tools all become error results the model can read.
 """
 
 from __future__ import annotations
@@ -23,9 +21,8 @@ from pydantic import BaseModel
 from pi.agent.tools import AnyTool
 
 
-def result_message(
-    call: ToolCall, result: ToolResult, is_error: bool, clock: Callable[[], int]
-) -> ToolResultMessage:
+def result_message(call: ToolCall, result: ToolResult, is_error: bool,
+                   clock: Callable[[], int]) -> ToolResultMessage:
     return ToolResultMessage(
         tool_call_id=call.id,
         tool_name=call.name,
@@ -43,23 +40,18 @@ def error_result(call: ToolCall, text: str, clock: Callable[[], int]) -> ToolRes
 
 def validation_text(call: ToolCall, error: ValidationError) -> str:
     """Which arguments were wrong and what was received, so the model can correct itself."""
-    problems = [
-        f"  - {'.'.join(str(p) for p in e['loc']) or '(root)'}: {e['msg']}" for e in error.errors()
-    ]
+    problems = [f"  - {'.'.join(str(p) for p in e['loc']) or '(root)'}: {e['msg']}"
+                for e in error.errors()]
     received = json.dumps(call.arguments, indent=2, sort_keys=True)
     return "\n".join(
         [f"Invalid arguments for tool {call.name}:", *problems, "", "Received arguments:", received]
     )
 
 
-async def run_tool_call(
-    registry: ToolRegistry,
-    call: ToolCall,
-    signal: AbortSignal,
-    on_update: ProgressCallback,
-    clock: Callable[[], int],
-    hooks: ToolHooks | None = None,
-) -> ToolResultMessage:
+async def run_tool_call(registry: ToolRegistry, call: ToolCall, signal: AbortSignal,
+                        on_update: ProgressCallback, clock: Callable[[], int],
+                        hooks: ToolHooks | None = None,
+                        ) -> ToolResultMessage:
     """Look up, validate, execute: one toolResult, whatever happens."""
     if hooks is not None:
         return await run_hooked_call(registry, call, signal, on_update, clock, hooks)
@@ -77,10 +69,8 @@ async def run_tool_call(
     return result_message(call, result, False, clock)
 
 
-# Hooks around a call, the door through which extensions reach the loop. Before a valid call
-# runs, a hook may block it or change its arguments; afterwards one may replace its result.
-# A hook is somebody else's code: one that raises or returns nonsense blocks the call (or
-# withholds its result), the model is told why, and the failure is kept in `failures`.
+# Hooks around a call, extensions' door into the loop. A hook that raises or returns nonsense
+# blocks the call (or withholds its result), and the model is told why.
 BLOCKED = "Tool execution was blocked"
 
 
@@ -123,24 +113,17 @@ AfterToolCall = Callable[[ToolCall, ToolResultMessage], Awaitable[ToolResultMess
 class ToolHooks:
     """Optional checks around every tool call of a run; each failure is appended to `failures`.
 
-    `before_tool_call(call, context)` returns None (run it), a BlockDecision or an
-    ArgumentChange. `after_tool_call(call, result)` returns None (keep it) or the result the
-    model gets instead, paired with the same call.
-    """
+`before_tool_call` returns None, a BlockDecision or an ArgumentChange; `after_tool_call`
+returns None (keep the result) or the replacement."""
 
     before_tool_call: BeforeToolCall | None = None
     after_tool_call: AfterToolCall | None = None
     failures: list[HookFailure] = field(default_factory=list)
 
 
-async def run_hooked_call(
-    registry: ToolRegistry,
-    call: ToolCall,
-    signal: AbortSignal,
-    on_update: ProgressCallback,
-    clock: Callable[[], int],
-    hooks: ToolHooks,
-) -> ToolResultMessage:
+async def run_hooked_call(registry: ToolRegistry, call: ToolCall, signal: AbortSignal,
+                          on_update: ProgressCallback, clock: Callable[[], int],
+                          hooks: ToolHooks) -> ToolResultMessage:
     """Ask the before-hook about a valid call, run what it allows, let the after-hook see it."""
     tool = registry.get(call.name)
     try:

@@ -1,8 +1,6 @@
 """The stateful Agent: a transcript, a status, and one run at a time.
 
-The loop is a function: history in, new messages out. The Agent keeps what lives between runs
-(the transcript, a status a UI can show, the queues a person talks to a running agent
-through), changes it only from the loop's events, and hands out frozen snapshots.
+It keeps what lives between runs, changes it only from the loop's events, hands out snapshots.
 """
 
 from __future__ import annotations
@@ -13,12 +11,7 @@ from dataclasses import dataclass, replace
 from typing import Literal
 
 from pi.agent.events import (
-    AgentEvent,
-    MessageEnd,
-    MessageStart,
-    MessageUpdate,
-    ToolExecutionEnd,
-    ToolExecutionStart,
+    AgentEvent, MessageEnd, MessageStart, MessageUpdate, ToolExecutionEnd, ToolExecutionStart,
 )
 from pi.agent.loop import LoopConfig, LoopResult, run_loop
 from pi.ai import AbortController, AgentMessage, AssistantMessage, UserMessage
@@ -27,11 +20,8 @@ DeliveryMode = Literal["one-at-a-time", "all"]
 
 
 class MessageQueue:
-    """FIFO of messages; `take` hands out one message or all of them, as the mode says.
-
-    Steering reaches the model after the current reply's tool calls, follow-ups only when
-    the run would otherwise stop; neither loses a message: an abort hands them back.
-    """
+    """FIFO of messages; `take` hands out one or all, as the mode says. Steering arrives after
+the current tool calls, follow-ups when the run would stop; an abort hands them back."""
 
     def __init__(self, mode: DeliveryMode = "one-at-a-time") -> None:
         self.mode: DeliveryMode = mode

@@ -1,8 +1,6 @@
-"""Run the tool calls of one reply, concurrently where that is safe.
+"""Run the tool calls of one reply: independent calls together, an `exclusive` tool alone.
 
-Independent calls start together; their results go into the transcript in the order the model
-wrote the calls, whatever order they finish in. An `exclusive` tool runs alone. A reply that
-ended badly runs no tools, but each call still gets a paired result.
+Results go into the transcript in the model's call order; a reply that ended badly runs none.
 """
 
 from __future__ import annotations
@@ -41,14 +39,10 @@ Record = Callable[[ToolResultMessage], None]
 class ToolBatch:
     """The tool calls of one reply: run, reported through `emit`, recorded through `record`."""
 
-    def __init__(
-        self,
-        registry: ToolRegistry,
-        emit: Callable[[AgentEvent], None],
-        signal: AbortSignal,
-        clock: Callable[[], int],
-        hooks: ToolHooks | None = None,
-    ) -> None:
+    def __init__(self, registry: ToolRegistry, emit: Callable[[AgentEvent], None],
+                 signal: AbortSignal, clock: Callable[[], int],
+                 hooks: ToolHooks | None = None,
+                 ) -> None:
         self.registry, self.emit, self.signal, self.clock = registry, emit, signal, clock
         self.hooks = hooks
 
@@ -61,18 +55,14 @@ class ToolBatch:
         for group in batches(calls, self.registry):
             for call in group:
                 self.started(call)
-            if len(group) == 1:  # nothing to overlap with: run it here, no task needed
-                results.append(self.finished(group[0], await self.execute(group[0]), record))
-                continue
             running = [asyncio.ensure_future(self.execute(call)) for call in group]
             for call, task in zip(group, running, strict=True):
                 results.append(self.finished(call, await task, record))
         return results
 
     def started(self, call: ToolCall) -> None:
-        self.emit(
-            ToolExecutionStart(tool_call_id=call.id, tool_name=call.name, args=call.arguments)
-        )
+        self.emit(ToolExecutionStart(tool_call_id=call.id, tool_name=call.name,
+                                     args=call.arguments))
 
     async def execute(self, call: ToolCall) -> ToolResultMessage:
         def progress(partial: ToolResult) -> None:
@@ -82,9 +72,8 @@ class ToolBatch:
         return await run_tool_call(self.registry, call, self.signal, progress, self.clock,
                                    hooks=self.hooks)
 
-    def finished(
-        self, call: ToolCall, result: ToolResultMessage, record: Record
-    ) -> ToolResultMessage:
+    def finished(self, call: ToolCall, result: ToolResultMessage,
+                 record: Record) -> ToolResultMessage:
         self.emit(ToolExecutionEnd(tool_call_id=call.id, tool_name=call.name, result=result,
                                    is_error=result.is_error))
         record(result)

@@ -1,7 +1,4 @@
-"""What the agent loop reports while it runs, in Pi's AgentEvent shapes.
-
-The loop never prints or stores anything: it says what happened, in order, as frozen values,
-and each listener (a UI, a session, a test) decides what to do with it.
+"""What the agent loop reports while it runs, in Pi's AgentEvent shapes, as frozen values.
 """
 
 from __future__ import annotations
@@ -87,15 +84,5 @@ class ToolExecutionEnd:
     is_error: bool
 
 
-AgentEvent = (
-    AgentStart
-    | AgentEnd
-    | TurnStart
-    | TurnEnd
-    | MessageStart
-    | MessageUpdate
-    | MessageEnd
-    | ToolExecutionStart
-    | ToolExecutionUpdate
-    | ToolExecutionEnd
-)
+AgentEvent = (AgentStart | AgentEnd | TurnStart | TurnEnd | MessageStart | MessageUpdate
+              | MessageEnd | ToolExecutionStart | ToolExecutionUpdate | ToolExecutionEnd)

@@ -1,12 +1,7 @@
-"""The agent loop, the heart of every coding agent.
+"""The agent loop: ask the model, run its tool calls, record everything, ask again.
 
-A run: record the prompt, ask the model with the whole context, record its complete reply,
-run the tool calls it made, record their results, and ask again while there are results the
-model has not seen. The loop stops when a reply has no tool calls, when a reply failed, when
-the run is aborted, or when the turn limit is reached (a named error, never a hang).
-
-Everything the loop does is reported as an event; everything it adds to the transcript is
-returned. It keeps no state of its own between runs: the caller owns the history.
+It stops when a reply has no tool calls or failed, on abort, or at the turn limit (a named
+error, never a hang). It reports events and returns what it added; the caller owns history.
 """
 
 from __future__ import annotations
@@ -19,14 +14,7 @@ from collections.abc import Awaitable
 from dataclasses import dataclass, field, replace
 
 from pi.agent.events import (
-    AgentEnd,
-    AgentEvent,
-    AgentStart,
-    MessageEnd,
-    MessageStart,
-    MessageUpdate,
-    TurnEnd,
-    TurnStart,
+    AgentEnd, AgentEvent, AgentStart, MessageEnd, MessageStart, MessageUpdate, TurnEnd, TurnStart,
 )
 from pi.agent.tool_batch import ENDS_RUN, ToolBatch
 from pi.agent.tools import ToolRegistry
@@ -34,19 +22,9 @@ from pi.agent.tools import ToolRegistry
 from pi.agent.tool_calls import ToolHooks
 # [end]
 from pi.ai import (
-    AbortSignal,
-    AgentMessage,
-    AppMessage,
-    AssistantMessage,
-    Context,
-    DoneEvent,
-    ErrorEvent,
-    Message,
-    Model,
-    StreamFunction,
-    StreamOptions,
+    AbortSignal, AgentMessage, AppMessage, AssistantMessage, Context, DoneEvent, ErrorEvent,
+    Message, Model, StreamFunction, StreamOptions,
 )
-
 
 
 def llm_messages(messages: Sequence[AgentMessage]) -> tuple[Message, ...]:
@@ -84,11 +62,8 @@ class LoopConfig:
 
 @dataclass(frozen=True)
 class LoopResult:
-    """The messages the run added, and a named error if the run was cut short.
-
-    `unsent` holds messages the run was given but could not deliver because the turn limit
-    came first; the caller gets them back rather than losing them.
-    """
+    """The messages the run added, a named error if it was cut short, and the messages it
+could not deliver before the turn limit (handed back, not lost)."""
 
     messages: tuple[AgentMessage, ...]
     error: str | None = None
@@ -103,12 +78,6 @@ class Run:
         self.context, self.added = list(history), list[AgentMessage]()
         self.config, self.emit, self.signal = config, emit, signal
         self.options = replace(config.options, signal=signal)
-    # [from 13]
-
-    def replace_context(self, messages: Sequence[AgentMessage]) -> None:
-        """Another view of the history (a compaction)."""
-        self.context = list(messages)
-    # [end]
 
     def record(self, message: AgentMessage, started: bool = False) -> None:
         if not started:
@@ -135,13 +104,9 @@ class Run:
         return reply
 
 
-async def run_loop(
-    prompts: Sequence[AgentMessage],
-    history: Sequence[AgentMessage],
-    config: LoopConfig,
-    emit: Callable[[AgentEvent], None],
-    signal: AbortSignal,
-) -> LoopResult:
+async def run_loop(prompts: Sequence[AgentMessage], history: Sequence[AgentMessage],
+                   config: LoopConfig, emit: Callable[[AgentEvent], None],
+                   signal: AbortSignal) -> LoopResult:
     """Run until the model stops asking for tools; return what the run added."""
     run = Run(history, config, emit, signal)
     # [only 06-11]
@@ -163,8 +128,8 @@ async def run_loop(
         # [from 13]
         if turn > 0 and config.before_turn is not None:
             replaced = await config.before_turn(run.context)
-            if replaced is not None:
-                run.replace_context(replaced)
+            if replaced is not None:  # another view of the history (a compaction)
+                run.context = list(replaced)
         # [end]
         emit(TurnStart())
         for message in pending:

@@ -1,9 +1,6 @@
 """What an extension sees: the `api` its factory gets, the events it hears, the `ui` it asks.
 
-An extension is a Python file with a function `extension(api)` (or `setup(api)`). Through
-`api` it registers tools, slash commands and event handlers. Nothing takes effect while the
-factory runs: registrations are staged and committed by the loader only when the factory
-returned without a problem, so one that raises halfway or claims a taken name leaves nothing.
+Registrations are staged and committed only if the factory returns without a problem.
 """
 
 from __future__ import annotations

@@ -1,10 +1,7 @@
 """Call the extensions' handlers, and plug them into the agent loop and each prompt.
 
-Handlers are somebody else's code running inside the agent: one that raises or hangs must
-not take the agent down, nor let anything through by accident. So every handler is called
-the same way (`call`): awaited with a timeout, its failure recorded as one line naming the
-extension and raised as HandlerFailed. A handler that only watches is then skipped; a failed
-`tool_call` or `tool_result` handler reaches the loop's tool hooks, which block the call.
+Every handler is awaited with a timeout; a failure is one recorded line (HandlerFailed), and a
+failed tool handler blocks the call.
 """
 
 from __future__ import annotations
@@ -23,17 +20,8 @@ from pi.agent.loop import LoopConfig, LoopResult, run_loop
 from pi.agent.tool_calls import ArgumentChange, BlockDecision, Decision, ToolCallContext, ToolHooks
 from pi.ai import AbortSignal, AgentMessage, ToolCall, ToolResultMessage, UserMessage
 from pi.coding_agent.extensions.api import (
-    LOOP_EVENTS,
-    AgentStartChange,
-    BeforeAgentStartEvent,
-    EventName,
-    Extension,
-    Handler,
-    InputChange,
-    InputEvent,
-    InputHandled,
-    ToolCallEvent,
-    ToolResultEvent,
+    LOOP_EVENTS, AgentStartChange, BeforeAgentStartEvent, EventName, Extension, Handler,
+    InputChange, InputEvent, InputHandled, ToolCallEvent, ToolResultEvent,
 )
 
 DEFAULT_TIMEOUT = 60.0  # seconds; a confirmation waiting for a person counts too
@@ -128,12 +116,8 @@ def tool_hooks(runner: ExtensionRunner) -> ToolHooks:
 
 
 class EventRelay:
-    """An `emit` for the loop: events go on at once; lifecycle handlers run after, in order.
-
-    The loop's `emit` is a plain function and handlers may be async, so each event's handlers
-    are scheduled after the previous event's: they see events in the loop's order without
-    holding the loop up. `flush` waits for the rest.
-    """
+    """An `emit` for the loop: events go on at once; handlers are scheduled one event after
+another, so they see the loop's order without holding it up. `flush` waits for the rest."""
 
     def __init__(self, runner: ExtensionRunner,
                  downstream: Callable[[AgentEvent], None] | None = None) -> None:

@@ -1,7 +1,4 @@
-"""What the modes ask of a runtime besides a prompt, as functions of a Runtime.
-
-A new session or a fork is a new file plus a new Runtime on it; a person's shell command
-(`!cmd`) is the bash tool's runner plus one `bashExecution` message the model sees next.
+"""What the modes ask of a runtime besides a prompt: new session, fork, clone, `!cmd`.
 """
 
 from __future__ import annotations
@@ -40,11 +37,8 @@ def last_assistant_text(runtime: Runtime) -> str | None:
 
 
 def fork_points(runtime: Runtime) -> list[tuple[str, str]]:
-    """(entry id, text) of every user message in the file, on any branch, in file order.
-
-    Pi's `getUserMessagesForForking` lists them all, so a client can fork from a message on
-    a branch it is not on; a message without text (only images) is left out, as in Pi.
-    """
+    """(entry id, text) of every user message with text, on any branch, in file order
+(Pi's `getUserMessagesForForking`)."""
     points = [(entry.id, message_text(entry.message)) for entry in runtime.writer.tree.entries
               if isinstance(entry, MessageEntry) and entry.message.role == "user"]
     return [(entry_id, text) for entry_id, text in points if text]
@@ -65,11 +59,8 @@ async def new_session(runtime: Runtime, parent_session: str | None = None) -> Ru
 
 
 async def fork(runtime: Runtime, entry_id: str) -> tuple[Runtime, str]:
-    """Pi's fork: a new file with the path up to the user message before `entry_id`.
-
-    The message itself is left out and its text handed back, so a person can edit it and
-    send it again. A first message has nothing before it: the fork is an empty session.
-    """
+    """Pi's fork: a new file with the path before the user message `entry_id`, whose text is
+handed back to edit; a first message forks to an empty session."""
     entry = runtime.writer.tree.by_id.get(entry_id)
     if not isinstance(entry, MessageEntry) or entry.message.role != "user":
         raise SessionError("Invalid entry ID for forking")

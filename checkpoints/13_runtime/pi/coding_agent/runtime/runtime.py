@@ -1,11 +1,7 @@
-"""The Runtime, the composition root: an Agent whose history is a session file.
+"""The Runtime: an Agent whose history is a session file, written as each message completes.
 
-The caller picks the session and the leaf; the path's context seeds the Agent. Every message
-is appended to the session the moment it is complete, so when `prompt()` returns, the whole
-run is on disk. If a write fails the runtime is poisoned: it refuses every further prompt with
-the original error, because it can no longer prove that what it would do next is recorded.
-Around each run it applies Pi's policies: compaction at three points, one overflow recovery,
-and retry of transient failures with backoff on an injected clock.
+A failed write poisons it (every later prompt is refused). Around each run it applies Pi's
+policies: compaction, one overflow recovery, retry of transient failures with backoff.
 """
 
 from __future__ import annotations
@@ -15,9 +11,8 @@ from dataclasses import dataclass, replace
 
 from pi.agent import Agent, AgentEvent, AgentState, MessageEnd
 from pi.ai import AgentMessage, AssistantMessage, ImageContent, Model, TextContent, UserMessage
-from pi.coding_agent.compaction.compact import compact
 from pi.coding_agent.compaction.prepare import prepare_compaction
-from pi.coding_agent.compaction.compact import SummaryError
+from pi.coding_agent.compaction.compact import SummaryError, compact
 from pi.coding_agent.compaction.thresholds import should_compact
 from pi.coding_agent.extensions.runner import EventRelay, prepare_prompt
 from pi.coding_agent.messages import CodingMessage
@@ -25,13 +20,8 @@ from pi.coding_agent.runtime.assemble import assemble, open_writer
 from pi.coding_agent.runtime.config import RuntimeConfig, clamp_thinking_level
 from pi.coding_agent.runtime.errors import is_context_overflow, is_transient, retry_delays
 from pi.coding_agent.runtime.events import (
-    AutoCompactionEnd,
-    AutoCompactionStart,
-    AutoRetryEnd,
-    AutoRetryStart,
-    CompactionReason,
-    RuntimeEvent,
-    TurnLimitReached,
+    AutoCompactionEnd, AutoCompactionStart, AutoRetryEnd, AutoRetryStart, CompactionReason,
+    RuntimeEvent, TurnLimitReached,
 )
 from pi.coding_agent.session.entries import MessageEntry, SessionEntry
 from pi.coding_agent.session.errors import SessionError

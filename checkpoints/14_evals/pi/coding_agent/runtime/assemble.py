@@ -1,9 +1,5 @@
-"""Put the parts together once, in the order Pi does, and open the session they write to.
-
-Tools first (the coding tools on the working directory, plus what extensions add), because
-the system prompt describes the tools; then resources (system prompt, skills, templates);
-then the loop's configuration with the extensions' tool hooks. Each part was built and tested
-alone in its own step; this module only connects them.
+"""Put the parts together in Pi's order and open the session they write to: tools, then the
+resources that describe them, then the loop's configuration with the extensions' hooks.
 """
 
 from __future__ import annotations
@@ -18,11 +14,7 @@ from pi.coding_agent.extensions.loader import LoadedExtensions, discover, load_e
 from pi.coding_agent.extensions.runner import ExtensionRunner, tool_hooks
 from pi.coding_agent.messages import convert_to_llm
 from pi.coding_agent.resources.loader import (
-    ResourceLoader,
-    Resources,
-    default_agent_dir,
-    trust_everything,
-    trust_nothing,
+    ResourceLoader, Resources, default_agent_dir, trust_everything, trust_nothing,
 )
 from pi.coding_agent.resources.system_prompt import tool_prompts_for
 from pi.coding_agent.runtime.config import RuntimeConfig

@@ -1,6 +1,4 @@
-"""What the runtime adds to the agent's events, in Pi's shapes: compaction and retry.
-
-`turn_limit_reached` is the course's own: a run stopped by `--max-turns` must not look finished.
+"""Compaction and retry events in Pi's shapes, and the course's own `turn_limit_reached`.
 """
 
 from __future__ import annotations

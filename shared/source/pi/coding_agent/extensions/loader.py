@@ -1,8 +1,6 @@
 """Find extension files, check trust, import them, commit their registrations.
 
-The user's folder and explicitly named files always load; a project's `.pi/extensions` only
-when the project is trusted, decided before importing (importing runs code). A refused
-extension is one diagnostic line naming the file (and line), and loading goes on.
+A project's `.pi/extensions` loads only when trusted; a refused file is one diagnostic line.
 """
 
 from __future__ import annotations

@@ -1,8 +1,4 @@
 """Everything a runtime is built from, injected, with offline defaults; and thinking levels.
-
-Nothing here reads the clock, the environment or the network on its own: a test (or the
-`pi-agent` command line) says which model, which providers, which clock and ids, and where the
-session lives. The defaults give a fully offline agent on the MockModel.
 """
 
 from __future__ import annotations
