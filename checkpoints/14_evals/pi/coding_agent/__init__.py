@@ -82,7 +82,7 @@ from pi.coding_agent.compaction.thresholds import (
 )
 
 from pi.coding_agent.resources.context_files import ContextFile, load_context_files
-from pi.coding_agent.resources.discovery import discover_skills, load_skills, load_skills_from_dir
+from pi.coding_agent.resources.discovery import discover_skills, load_skills_from_dir
 from pi.coding_agent.resources.frontmatter import (
     Collision,
     Diagnostic,
@@ -235,7 +235,6 @@ __all__ = [
     "format_skills_for_prompt",
     "load_context_files",
     "load_prompt_templates",
-    "load_skills",
     "load_skills_from_dir",
     "parse_markdown",
     "tool_prompts_for",

@@ -118,26 +118,6 @@ def resolve_skill_path(raw: str, cwd: Path) -> Path:
     return path if path.is_absolute() else Path(os.path.normpath(cwd / path))
 
 
-def load_skills(cwd: Path, agent_dir: Path, skill_paths: Sequence[str] = (),
-                include_defaults: bool = True) -> LoadedSkills:
-    """Pi's `loadSkills`: the user's and the project's folders (if asked), then each path.
-    No trust check here: the application goes through `discover_skills`, which asks."""
-    registry = SkillRegistry()
-    user_dir, project_dir = agent_dir / "skills", cwd / ".pi" / "skills"
-    if include_defaults:
-        registry.add(load_skills_from_dir(user_dir, "user"))
-        registry.add(load_skills_from_dir(project_dir, "project"))
-    for raw in skill_paths:
-        path = resolve_skill_path(raw, cwd)
-        source = "path"
-        if not include_defaults and path.is_relative_to(user_dir):
-            source = "user"
-        elif not include_defaults and path.is_relative_to(project_dir):
-            source = "project"
-        registry.add_path(path, source)
-    return registry.result()
-
-
 def project_skill_dirs(cwd: Path) -> list[Path]:
     """`.pi/skills`, then `.agents/skills` from `cwd` up to the git root (or in `cwd` only)."""
     root = next((p for p in (cwd, *cwd.parents) if (p / ".git").exists()), None)
