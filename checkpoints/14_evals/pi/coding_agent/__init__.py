@@ -10,14 +10,7 @@ from pi.coding_agent.tools.find import FindTool
 from pi.coding_agent.tools.grep import GrepTool
 from pi.coding_agent.tools.ls import LsTool
 from pi.coding_agent.tools.read import ReadTool
-from pi.coding_agent.tools.sets import (
-    DEFAULT_TOOL_NAMES,
-    READ_ONLY_TOOL_NAMES,
-    coding_tools,
-    default_tools,
-    read_only_tools,
-    select_tools,
-)
+from pi.coding_agent.tools.sets import DEFAULT_TOOL_NAMES, coding_tools, default_tools
 from pi.coding_agent.tools.truncate import (
     DEFAULT_MAX_BYTES,
     DEFAULT_MAX_LINES,
@@ -146,7 +139,6 @@ __all__ = [
     "DEFAULT_MAX_LINES",
     "DEFAULT_TOOL_NAMES",
     "GREP_MAX_LINE_LENGTH",
-    "READ_ONLY_TOOL_NAMES",
     "BashTool",
     "EditTool",
     "FileLocks",
@@ -161,8 +153,6 @@ __all__ = [
     "coding_tools",
     "default_tools",
     "format_size",
-    "read_only_tools",
-    "select_tools",
     "truncate_head",
     "truncate_line",
     "truncate_tail",
