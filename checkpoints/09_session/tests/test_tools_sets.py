@@ -1,14 +1,6 @@
-"""One factory builds the seven tools; Pi's default and read-only sets pick from it."""
+"""One factory builds the seven tools; Pi's default set picks from it."""
 
-import pytest
-
-from pi.coding_agent import (
-    Workspace,
-    coding_tools,
-    default_tools,
-    read_only_tools,
-    select_tools,
-)
+from pi.coding_agent import Workspace, coding_tools, default_tools
 
 STEP = 7
 
@@ -20,12 +12,9 @@ def test_the_factory_builds_all_seven_tools_on_one_workspace(tmp_path) -> None:
     assert {id(t.workspace) for t in tools} == {id(workspace)}
 
 
-def test_pis_default_and_read_only_sets(tmp_path) -> None:
+def test_pis_default_set(tmp_path) -> None:
     workspace = Workspace(tmp_path)
     assert [t.name for t in default_tools(workspace)] == ["read", "bash", "edit", "write"]
-    assert [t.name for t in read_only_tools(workspace)] == ["read", "grep", "find", "ls"]
-    with pytest.raises(ValueError, match="unknown tool"):
-        select_tools(workspace, ("read", "rm"))
 
 
 def test_every_tool_shows_the_model_camel_case_arguments_and_its_limits(tmp_path) -> None:

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from pi.coding_agent.resources.discovery import load_skills, load_skills_from_dir
+from pi.coding_agent.resources.discovery import discover_skills, load_skills_from_dir
 from pi.coding_agent.resources.frontmatter import (
     FrontmatterError,
     parse_markdown,
@@ -83,9 +83,8 @@ def test_the_first_calendar_wins_and_the_second_is_a_collision(skills_root, expe
     None
 ):
     collision = skills_root / "skills-collision"
-    ours = load_skills(skills_root / "empty-cwd", skills_root / "empty-agent",
-                       [str(collision / "first"), str(collision / "second")],
-                       include_defaults=case.endswith("includeDefaults"))
+    ours = discover_skills(skills_root / "empty-cwd", skills_root / "empty-agent", trusted=False,
+                           skill_paths=[str(collision / "first"), str(collision / "second")])
     reference = expected[case]
     assert ours.to_json() == {"skills": reference["skills"],
                               "diagnostics": reference["diagnostics"]}
@@ -95,8 +94,8 @@ def test_mixed_paths_skip_repeats_silently_and_warn_about_missing_ones(skills_ro
     None
 ):
     case = expected["loadSkills_mixedPaths"]
-    ours = load_skills(skills_root / "empty-cwd", skills_root / "empty-agent",
-                       case["call"]["skillPaths"], include_defaults=False)
+    ours = discover_skills(skills_root / "empty-cwd", skills_root / "empty-agent", trusted=False,
+                           skill_paths=case["call"]["skillPaths"])
     assert comparable(ours.to_json()) == comparable(
         {"skills": case["skills"], "diagnostics": case["diagnostics"]})
 

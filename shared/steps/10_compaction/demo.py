@@ -16,7 +16,7 @@ from pathlib import Path
 from mock_model import MockModel, text, tool_call, turn
 from pi.agent import LoopConfig, ToolRegistry, run_loop
 from pi.ai import AbortController, MockProvider, Model, Providers, UserMessage
-from pi.coding_agent import Workspace, read_only_tools
+from pi.coding_agent import Workspace, coding_tools
 from pi.coding_agent.compaction.compact import CompactionResult, compact
 from pi.coding_agent.compaction.prepare import prepare_compaction
 from pi.coding_agent.compaction.thresholds import (
@@ -61,11 +61,16 @@ def summariser_reply(request: dict, number: int) -> object:
     return turn(text(SUMMARY.format(n=prompt.count("[Assistant tool calls]: read"))))
 
 
+def read_only(workspace: Workspace) -> list:
+    """The tools that change nothing: `read, grep, find, ls`."""
+    return [tool for tool in coding_tools(workspace) if tool.name in ("read", "grep", "find", "ls")]
+
+
 async def work_until_full(writer: SessionWriter, workspace: Path) -> None:
     """One prompt per turn, every message written, until the context is too big."""
     providers = Providers({"mock": MockProvider(MockModel(responder=agent_reply))})
     config = LoopConfig(model=MODEL, stream=providers.stream, convert_to_llm=convert_to_llm,
-                        tools=ToolRegistry(read_only_tools(Workspace(workspace))))
+                        tools=ToolRegistry(read_only(Workspace(workspace))))
     threshold = compaction_threshold(WINDOW, SETTINGS)
     for part in range(1, 21):
         prompt = UserMessage(content=f"Read part-{part:02d}.md and tell me what it is about.",

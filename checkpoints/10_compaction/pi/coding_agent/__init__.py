@@ -10,7 +10,7 @@ from pi.coding_agent.tools.find import FindTool
 from pi.coding_agent.tools.grep import GrepTool
 from pi.coding_agent.tools.ls import LsTool
 from pi.coding_agent.tools.read import ReadTool
-from pi.coding_agent.tools.sets import coding_tools, default_tools, read_only_tools, select_tools
+from pi.coding_agent.tools.sets import coding_tools, default_tools
 from pi.coding_agent.tools.truncate import (
     DEFAULT_MAX_BYTES,
     DEFAULT_MAX_LINES,
@@ -42,8 +42,8 @@ from pi.coding_agent.compaction.thresholds import DEFAULT_COMPACTION_SETTINGS, C
 __all__ = [
     "DEFAULT_MAX_BYTES", "DEFAULT_MAX_LINES", "GREP_MAX_LINE_LENGTH", "BashTool", "EditTool",
     "FileLocks", "FindTool", "GrepTool", "LsTool", "ReadTool", "Workspace", "WorkspaceError",
-    "WriteTool", "coding_tools", "default_tools", "format_size", "read_only_tools",
-    "select_tools", "truncate_head", "truncate_line", "truncate_tail",
+    "WriteTool", "coding_tools", "default_tools", "format_size", "truncate_head",
+    "truncate_line", "truncate_tail",
     "SessionError", "SessionTree", "SessionWriter", "build_context", "convert_to_llm",
     "fixed_clock", "read_session", "sequential_ids", "start_session",
     "DEFAULT_COMPACTION_SETTINGS", "CompactionSettings", "SummaryError",

@@ -8,7 +8,7 @@ git root; only if trusted), then the user's, then paths from the command line.
 from __future__ import annotations
 
 import os
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
 
 from pi.coding_agent.resources.frontmatter import Diagnostic, collision, warning
@@ -54,10 +54,10 @@ def skill_files(folder: Path, stop_at_skill: bool, top: bool = True, rules: Rule
             yield path
 
 
-def load_skills_from_dir(folder: Path, source: str) -> LoadedSkills:
-    """Pi's `loadSkillsFromDir`: the skills of one folder, no collision check."""
+def load_files(paths: Iterable[Path], source: str) -> LoadedSkills:
+    """The skills in `paths` that load, and every warning about them, in order."""
     skills, diagnostics = [], []
-    for path in skill_files(folder, stop_at_skill=True):
+    for path in paths:
         skill, found = load_skill_file(path, source)
         diagnostics += found
         if skill is not None:
@@ -65,77 +65,49 @@ def load_skills_from_dir(folder: Path, source: str) -> LoadedSkills:
     return LoadedSkills(tuple(skills), tuple(diagnostics))
 
 
-class SkillRegistry:
+def load_skills_from_dir(folder: Path, source: str) -> LoadedSkills:
+    """Pi's `loadSkillsFromDir`: the skills of one folder, no collision check."""
+    return load_files(skill_files(folder, stop_at_skill=True), source)
+
+
+def load_path(path: Path, source: str) -> LoadedSkills:
+    """One path named by the user: a folder of skills, or one `.md` file."""
+    if not path.exists():
+        return LoadedSkills((), (warning(path, "skill path does not exist"),))
+    if path.is_dir():
+        return load_skills_from_dir(path, source)
+    if path.is_file() and path.name.endswith(".md"):
+        return load_files([path], source)
+    return LoadedSkills((), (warning(path, "skill path is not a markdown file"),))
+
+
+def first_wins(loads: Iterable[LoadedSkills]) -> LoadedSkills:
     """Skills by name, first come first served; a later one of the same name is a collision
     naming both files, listed after all warnings. The same file reached twice (a folder given
     twice, a symlink) is one skill, skipped without a word."""
-
-    def __init__(self) -> None:
-        self.by_name: dict[str, Skill] = {}
-        self.real_paths: set[str] = set()
-        self.warnings: list[Diagnostic] = []
-        self.collisions: list[Diagnostic] = []
-
-    def add(self, loaded: LoadedSkills) -> None:
-        self.warnings += loaded.diagnostics
+    by_name: dict[str, Skill] = {}
+    real_paths: set[str] = set()
+    warnings: list[Diagnostic] = []
+    collisions: list[Diagnostic] = []
+    for loaded in loads:
+        warnings += loaded.diagnostics
         for skill in loaded.skills:
-            self.add_skill(skill)
-
-    def add_skill(self, skill: Skill) -> None:
-        real = os.path.realpath(skill.file_path)
-        if real in self.real_paths:
-            return
-        winner = self.by_name.get(skill.name)
-        if winner is not None:
-            self.collisions.append(
-                collision("skill", skill.name, winner.file_path, skill.file_path))
-            return
-        self.by_name[skill.name] = skill
-        self.real_paths.add(real)
-
-    def add_file(self, path: Path, source: str) -> None:
-        skill, diagnostics = load_skill_file(path, source)
-        self.add(LoadedSkills((skill,) if skill else (), tuple(diagnostics)))
-
-    def add_path(self, path: Path, source: str) -> None:
-        """One path named by the user: a folder of skills, or one `.md` file."""
-        if not path.exists():
-            self.warnings.append(warning(path, "skill path does not exist"))
-        elif path.is_dir():
-            self.add(load_skills_from_dir(path, source))
-        elif path.is_file() and path.name.endswith(".md"):
-            self.add_file(path, source)
-        else:
-            self.warnings.append(warning(path, "skill path is not a markdown file"))
-
-    def result(self) -> LoadedSkills:
-        return LoadedSkills(tuple(self.by_name.values()), tuple(self.warnings + self.collisions))
+            real = os.path.realpath(skill.file_path)
+            if real in real_paths:
+                continue
+            winner = by_name.get(skill.name)
+            if winner is not None:
+                collisions.append(collision("skill", skill.name, winner.file_path, skill.file_path))
+                continue
+            by_name[skill.name] = skill
+            real_paths.add(real)
+    return LoadedSkills(tuple(by_name.values()), tuple(warnings + collisions))
 
 
 def resolve_skill_path(raw: str, cwd: Path) -> Path:
     """`~` expanded, a relative path taken from `cwd`, nothing resolved through symlinks."""
     path = Path(os.path.expanduser(raw.strip()))
     return path if path.is_absolute() else Path(os.path.normpath(cwd / path))
-
-
-def load_skills(cwd: Path, agent_dir: Path, skill_paths: Sequence[str] = (),
-                include_defaults: bool = True) -> LoadedSkills:
-    """Pi's `loadSkills`: the user's and the project's folders (if asked), then each path.
-    No trust check here: the application goes through `discover_skills`, which asks."""
-    registry = SkillRegistry()
-    user_dir, project_dir = agent_dir / "skills", cwd / ".pi" / "skills"
-    if include_defaults:
-        registry.add(load_skills_from_dir(user_dir, "user"))
-        registry.add(load_skills_from_dir(project_dir, "project"))
-    for raw in skill_paths:
-        path = resolve_skill_path(raw, cwd)
-        source = "path"
-        if not include_defaults and path.is_relative_to(user_dir):
-            source = "user"
-        elif not include_defaults and path.is_relative_to(project_dir):
-            source = "project"
-        registry.add_path(path, source)
-    return registry.result()
 
 
 def project_skill_dirs(cwd: Path) -> list[Path]:
@@ -154,10 +126,7 @@ def discover_skills(cwd: Path, agent_dir: Path, trusted: bool, skill_paths: Sequ
     folders.append((agent_dir / "skills", "user"))
     if home is not None:
         folders.append((home / SHARED_SKILLS, "user"))
-    registry = SkillRegistry()
-    for folder, source in folders:
-        for path in skill_files(folder, stop_at_skill=False):
-            registry.add_file(path, source)
-    for raw in skill_paths:
-        registry.add_path(resolve_skill_path(raw, cwd), "path")
-    return registry.result()
+    loads = [load_files(skill_files(folder, stop_at_skill=False), source)
+             for folder, source in folders]
+    loads += [load_path(resolve_skill_path(raw, cwd), "path") for raw in skill_paths]
+    return first_wins(loads)

@@ -71,20 +71,16 @@ def leads_inside(workspace: Workspace, link: Path) -> bool:
         return False
 
 
-def walk(workspace: Workspace, top: Path, signal: AbortSignal) -> Iterator[tuple[Path, bool]]:
-    """Every (path, is_dir) below `top` that git would not ignore, folders before contents."""
-    rules: Rules = []
-    for parent in reversed(top.parents):
-        if parent.is_relative_to(workspace.root):
-            rules += load_rules(parent)
-    yield from _walk(workspace, top, rules, signal)
-
-
-def _walk(workspace: Workspace, folder: Path, rules: Rules, signal: AbortSignal) -> Iterator[
-    tuple[Path, bool]
-]:
+def walk(workspace: Workspace, folder: Path, signal: AbortSignal, rules: Rules | None = None) -> (
+    Iterator[tuple[Path, bool]]
+):
+    """Every (path, is_dir) below `folder` that git would not ignore, folders before contents;
+    the first call gathers the rules of the folders above it, inside the workspace."""
     if signal.aborted:
         raise RuntimeError("Operation aborted")
+    if rules is None:
+        rules = [rule for parent in reversed(folder.parents)
+                 if parent.is_relative_to(workspace.root) for rule in load_rules(parent)]
     rules = rules + load_rules(folder)
     with os.scandir(folder) as entries:
         children = sorted(entries, key=lambda entry: entry.name)
@@ -96,7 +92,7 @@ def _walk(workspace: Workspace, folder: Path, rules: Rules, signal: AbortSignal)
             continue
         yield path, is_dir
         if is_dir:
-            yield from _walk(workspace, path, rules, signal)
+            yield from walk(workspace, path, signal, rules)
 
 
 def compile_glob(pattern: str) -> re.Pattern[str]:
