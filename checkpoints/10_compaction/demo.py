@@ -25,8 +25,7 @@ from pi.coding_agent.compaction.thresholds import (
     should_compact,
 )
 from pi.coding_agent.messages import convert_to_llm
-from pi.coding_agent.session.entries import SessionHeader
-from pi.coding_agent.session.ids import fixed_clock, sequential_ids
+from pi.coding_agent.session.entries import SessionHeader, fixed_clock, sequential_ids
 from pi.coding_agent.session.reader import read_session
 from pi.coding_agent.session.tokens import estimate_context_tokens, estimate_tokens, js_length
 from pi.coding_agent.session.writer import SessionWriter

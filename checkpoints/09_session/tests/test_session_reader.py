@@ -11,11 +11,14 @@ from pathlib import Path
 import pytest
 
 from pi.coding_agent.session.context import build_context
-from pi.coding_agent.session.entries import CompactionEntry, MessageEntry, parse_entry
-from pi.coding_agent.session.errors import SessionError
-from pi.coding_agent.session.ids import sequential_ids
-from pi.coding_agent.session.reader import migrate_file
-from pi.coding_agent.session.reader import LoadedSession, read_session
+from pi.coding_agent.session.entries import (
+    CompactionEntry,
+    MessageEntry,
+    SessionError,
+    parse_entry,
+    sequential_ids,
+)
+from pi.coding_agent.session.reader import LoadedSession, migrate_file, read_session
 from pi.coding_agent.session.tokens import estimate_tokens, js_length
 
 STEP = 9

@@ -23,13 +23,10 @@ from pi.ai import (
     UserMessage,
 )
 from pi.coding_agent.session.context import build_context
-from pi.coding_agent.session.entries import LabelEntry
-from pi.coding_agent.session.errors import SessionError
-from pi.coding_agent.session.writer import fork_session
-from pi.coding_agent.session.ids import fixed_clock, sequential_ids
+from pi.coding_agent.session.entries import LabelEntry, SessionError, fixed_clock, sequential_ids
 from pi.coding_agent.session.reader import read_session
 from pi.coding_agent.session.storage import start_session
-from pi.coding_agent.session.writer import SessionWriter, open_text
+from pi.coding_agent.session.writer import SessionWriter, fork_session, open_text
 
 STEP = 9
 START = 1_796_056_262_345  # 2026-11-30T16:31:02.345Z

@@ -40,8 +40,8 @@ from pi.coding_agent.messages import (
 )
 from pi.coding_agent.session.context import ModelRef, SessionContext, build_context
 from pi.coding_agent.session.entries import SessionEntry, SessionHeader
-from pi.coding_agent.session.errors import SessionError
-from pi.coding_agent.session.ids import fixed_clock, random_ids, sequential_ids
+from pi.coding_agent.session.entries import SessionError
+from pi.coding_agent.session.entries import fixed_clock, random_ids, sequential_ids
 from pi.coding_agent.session.reader import LoadedSession, migrate_file, read_session
 from pi.coding_agent.session.storage import sessions_root, start_session
 from pi.coding_agent.session.tokens import (

@@ -1,8 +1,5 @@
-"""Opening a session file: every line decoded and validated once, old versions migrated.
-
-Errors name `FILE:LINE` (the header is line 1). The file is never rewritten: an old file is
-migrated in memory (Pi's two plain functions), and `migrate_file` writes a migrated copy.
-"""
+"""Opening a session file: every line decoded and validated once, errors naming `FILE:LINE`;
+an old version is migrated in memory, never rewritten (`migrate_file` writes a copy)."""
 
 from __future__ import annotations
 
@@ -22,8 +19,8 @@ from pi.coding_agent.session.entries import (
     parse_entry,
     parse_header,
 )
-from pi.coding_agent.session.errors import SessionError
-from pi.coding_agent.session.ids import IdSource, fresh_id, sequential_ids
+from pi.coding_agent.session.entries import SessionError
+from pi.coding_agent.session.entries import IdSource, fresh_id, sequential_ids
 from pi.coding_agent.session.tree import SessionTree
 
 REFUSE_TO_OVERWRITE = "Pi would start a new session in this file; it is left as it is"

@@ -1,7 +1,5 @@
-"""How big a context is, in Pi's estimated tokens: UTF-16 characters / 4 with a rule per
-role, and for a whole context the last successful reply's reported usage plus estimates of
-the messages after it.
-"""
+"""Pi's token estimates: UTF-16 characters / 4 per message, and for a whole context the last
+successful reply's reported usage plus estimates of the messages after it."""
 
 from __future__ import annotations
 

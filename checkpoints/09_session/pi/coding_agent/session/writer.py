@@ -1,10 +1,5 @@
-"""Writing a session file: append-only, one flushed line per entry, nothing after a failure.
-
-A new entry is a child of the current leaf and becomes the leaf; `branch` only moves the leaf.
-After a failed write (a full disk) every later write is refused: a file with a hole in its
-history is worse than a short one. A fork copies one path into a new file (Pi's
-createBranchedSession).
-"""
+"""Writing a session file: append-only, one flushed line per entry, and nothing more after a
+failed write (a file with a hole in its history is worse than a short one)."""
 
 from __future__ import annotations
 
@@ -33,8 +28,8 @@ from pi.coding_agent.session.entries import (
     ThinkingLevelChangeEntry,
     dump_line,
 )
-from pi.coding_agent.session.errors import SessionError
-from pi.coding_agent.session.ids import Clock, IdSource, fresh_id, iso_timestamp
+from pi.coding_agent.session.entries import SessionError
+from pi.coding_agent.session.entries import Clock, IdSource, fresh_id, iso_timestamp
 from pi.coding_agent.session.reader import LoadedSession
 from pi.coding_agent.session.tree import SessionTree
 
@@ -70,7 +65,7 @@ class SessionWriter:
             raise SessionError(f"{path}: {error.strerror or error}") from None
         writer = cls(path, file, header, SessionTree(), ids=ids, clock=clock, opener=opener,
                      sync=sync)
-        writer.write_line(header)
+        writer.write(json_text(dump_line(header)) + "\n")
         return writer
 
     @classmethod
@@ -90,11 +85,7 @@ class SessionWriter:
         return cls(session.path, file, session.header, session.tree, ids=ids, clock=clock,
                    opener=opener, sync=sync)
 
-    def write_line(self, item: SessionHeader | SessionEntry) -> None:
-        """One JSON line, written and flushed; any failure closes the writer for good."""
-        self.write_text(json_text(dump_line(item)) + "\n")  # a lone surrogate is escaped
-
-    def write_text(self, line: str) -> None:
+    def write(self, line: str) -> None:
         """Write one finished line and flush it; any failure closes the writer for good."""
         if self._failure is not None:
             raise SessionError(f"{self.path}: nothing more is written after a failed write "
@@ -114,10 +105,7 @@ class SessionWriter:
         another file; it becomes the leaf. Returns its id."""
         if entry.id in self.tree.by_id:
             raise SessionError(f"{self.path}: entry id {entry.id} is already used")
-        if line is None:
-            self.write_line(entry)
-        else:
-            self.write_text(line.decode("utf-8"))
+        self.write(json_text(dump_line(entry)) + "\n" if line is None else line.decode("utf-8"))
         self.tree.add(entry, line)
         self.leaf_id = entry.id
         return entry.id

@@ -1,12 +1,6 @@
-"""Everything a compaction needs, worked out before any model is asked (pure, so a test or
-an extension can look at it without a model call): the cut point, the messages to summarise,
-a split turn's first half, the previous summary, the context's size, the files touched.
-
-As in Pi 0.73, the new history starts at the previous compaction's first kept entry (what it
-kept verbatim must be summarised again, or it would vanish), and `tokensBefore` is the whole
-context's size. A summary may forget a path; the file lists computed from `read`, `write`
-and `edit` calls cannot, and they travel from one compaction to the next in `details`.
-"""
+"""Everything a compaction needs, worked out before any model is asked (Pi 0.73's
+prepareCompaction): the cut, the messages to summarise, the previous summary, the context's
+size, and the files read and changed, which travel from one compaction to the next."""
 
 from __future__ import annotations
 
@@ -30,7 +24,7 @@ from pi.coding_agent.session.entries import (
     MessageEntry,
     SessionEntry,
 )
-from pi.coding_agent.session.ids import ms_from_iso
+from pi.coding_agent.session.entries import ms_from_iso
 from pi.coding_agent.session.tokens import estimate_context_tokens
 
 Range = tuple[int, int]  # path indices [from, to)

@@ -1,8 +1,5 @@
-"""Where session files live: Pi's `<root>/--<cwd>--/<time>_<session id>.jsonl`.
-
-A name already taken gets the first free suffix (`…_id-2.jsonl`): a new session never
-overwrites an old one. The root is the course's own, never Pi's `~/.pi`.
-"""
+"""Where session files live: Pi's `<root>/--<cwd>--/<time>_<id>.jsonl` under the course's own
+root (never `~/.pi`); a taken name gets the first free suffix, never overwriting."""
 
 from __future__ import annotations
 
@@ -12,8 +9,8 @@ from pathlib import Path
 from typing import TextIO
 
 from pi.coding_agent.session.entries import CURRENT_VERSION, SessionHeader
-from pi.coding_agent.session.errors import SessionError
-from pi.coding_agent.session.ids import Clock, IdSource, iso_timestamp
+from pi.coding_agent.session.entries import SessionError
+from pi.coding_agent.session.entries import Clock, IdSource, iso_timestamp
 from pi.coding_agent.session.writer import Opener, SessionWriter, open_text
 
 

@@ -1,16 +1,12 @@
-"""What the summariser reads: the conversation as one transcript, and our instructions.
-
-Sent as real messages, a conversation invites the model to answer its last question; as a
-transcript (`[User]:`, `[Assistant]:` …, long tool results cut) inside one user message, it is
-a document to summarise. The wording of the instructions is ours; the shape is Pi's.
-"""
+"""What the summariser reads: the conversation as one transcript (a document to summarise, not
+a conversation to answer) and our instructions; the wording is ours, the shape is Pi's."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from typing import Any
 
-from pi.ai import AssistantMessage, Message, TextContent, UserMessage
+from pi.ai import AssistantMessage, TextContent, UserMessage
 from pi.ai.content import ThinkingContent, ToolCall
 from pi.ai.messages import json_text
 from pi.coding_agent.messages import AnyMessage, convert_to_llm
@@ -73,10 +69,11 @@ def assistant_parts(message: AssistantMessage) -> list[str]:
     return parts
 
 
-def serialize_conversation(messages: Sequence[Message]) -> str:
-    """Pi's `serializeConversation`, byte for byte: labelled parts joined by blank lines."""
+def serialize_conversation(messages: Sequence[AnyMessage]) -> str:
+    """Pi's `serializeConversation` of what a model is sent, byte for byte: labelled parts
+    joined by blank lines."""
     parts: list[str] = []
-    for message in messages:
+    for message in convert_to_llm(list(messages)):
         if isinstance(message, AssistantMessage):
             parts.extend(assistant_parts(message))
             continue
@@ -176,9 +173,3 @@ def summary_prompt(
     if focus:
         instructions = f"{instructions}\n\nAdditional focus: {focus}"
     return text + instructions
-
-
-
-
-def conversation_text(messages: list[AnyMessage]) -> str:
-    return serialize_conversation(convert_to_llm(messages))
