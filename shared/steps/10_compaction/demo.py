@@ -89,7 +89,7 @@ async def compact_now(writer: SessionWriter) -> CompactionResult:
     path = writer.tree.path_to(writer.leaf_id)
     prep = prepare_compaction(path, SETTINGS)
     assert prep is not None
-    index = prep.cut.first_kept_entry_index
+    index = [entry.id for entry in path].index(prep.first_kept_entry_id)
     kept = sum(estimate_tokens(e.message) for e in path[index:] if e.type == "message")
     print(f"\ncut (keep {SETTINGS.keep_recent_tokens:,} recent tokens): first kept entry "
           f"{prep.first_kept_entry_id} ({path[index].message.role}), entry {index + 1} of "

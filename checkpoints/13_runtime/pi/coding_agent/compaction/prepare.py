@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from pi.ai import AssistantMessage, ToolCall
-from pi.coding_agent.compaction.cut_points import CutPoint, find_cut_point
+from pi.coding_agent.compaction.cut_points import find_cut_point
 from pi.coding_agent.compaction.thresholds import CompactionSettings
 from pi.coding_agent.messages import AnyMessage, BranchSummaryMessage
 from pi.coding_agent.session.context import (
@@ -21,7 +21,6 @@ from pi.coding_agent.session.context import (
 from pi.coding_agent.session.entries import (
     BranchSummaryEntry,
     CompactionEntry,
-    MessageEntry,
     SessionEntry,
 )
 from pi.coding_agent.session.entries import ms_from_iso
@@ -85,8 +84,6 @@ def format_file_operations(read_files: list[str], modified_files: list[str]) -> 
 def entry_message(entry: SessionEntry) -> AnyMessage | None:
     """The message `entry` contributes to a summary, or None for bookkeeping entries; unlike
     in a context, a compaction stands for its summary and an empty branch summary counts."""
-    if isinstance(entry, MessageEntry):
-        return entry.message
     if isinstance(entry, CompactionEntry):
         return summary_of(entry)
     if isinstance(entry, BranchSummaryEntry):
@@ -98,7 +95,7 @@ def entry_message(entry: SessionEntry) -> AnyMessage | None:
 @dataclass(frozen=True)
 class CompactionPreparation:
     first_kept_entry_id: str
-    cut: CutPoint
+    is_split_turn: bool
     tokens_before: int
     previous_summary: str | None
     messages_to_summarize: list[AnyMessage]
@@ -107,10 +104,6 @@ class CompactionPreparation:
     turn_prefix_range: Range | None
     file_ops: FileOps
     settings: CompactionSettings
-
-    @property
-    def is_split_turn(self) -> bool:
-        return self.cut.is_split_turn
 
 
 def summarised_messages(path: Sequence[SessionEntry], start: int, end: int) -> list[AnyMessage]:
@@ -146,7 +139,7 @@ def prepare_compaction(
         add_message_ops(message, ops)
     return CompactionPreparation(
         first_kept_entry_id=path[cut.first_kept_entry_index].id,
-        cut=cut,
+        is_split_turn=cut.is_split_turn,
         tokens_before=estimate_context_tokens(
             [message for _, message in context_messages(path)]).tokens,
         previous_summary=previous.summary if isinstance(previous, CompactionEntry) else None,
