@@ -42,7 +42,7 @@ from pi.coding_agent.session.context import ModelRef, SessionContext, build_cont
 from pi.coding_agent.session.entries import SessionEntry, SessionHeader
 from pi.coding_agent.session.entries import SessionError
 from pi.coding_agent.session.entries import fixed_clock, random_ids, sequential_ids
-from pi.coding_agent.session.reader import LoadedSession, migrate_file, read_session
+from pi.coding_agent.session.reader import LoadedSession, read_session
 from pi.coding_agent.session.storage import sessions_root, start_session
 from pi.coding_agent.session.tokens import (
     ContextTokens,
@@ -186,7 +186,6 @@ __all__ = [
     "estimate_tokens",
     "fixed_clock",
     "fork_session",
-    "migrate_file",
     "random_ids",
     "read_session",
     "sequential_ids",

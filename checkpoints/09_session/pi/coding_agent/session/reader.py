@@ -1,5 +1,5 @@
 """Opening a session file: every line decoded and validated once, errors naming `FILE:LINE`;
-an old version is migrated in memory, never rewritten (`migrate_file` writes a copy)."""
+an old version is migrated in memory as Pi migrates it, and the file is never rewritten."""
 
 from __future__ import annotations
 
@@ -10,7 +10,6 @@ from pathlib import Path
 from typing import Any
 
 from pi.ai.bounded import TooLarge, read_bytes, read_json
-from pi.ai.messages import json_text
 
 from pi.coding_agent.session.entries import (
     CURRENT_VERSION,
@@ -159,20 +158,3 @@ def read_session(path: Path, ids: IdSource | None = None) -> LoadedSession:
             tree.add(parse_entry(item, entry_where), None, entry_where)  # old line
     return LoadedSession(path, header, tree, version, tuple(warnings))
 
-
-def migrate_file(source: Path, target: Path, ids: IdSource) -> int:
-    """Write a version-3 copy of `source` to `target` (which must not exist); every line is
-    checked first, so a broken source leaves no half copy. Returns the source's version."""
-    lines = committed_lines(source, [])
-    wheres = [f"{source}:{number}" for number, _ in lines]
-    items = [decode(raw, where) for (_, raw), where in zip(lines, wheres, strict=True)]
-    version = header_version(items[0], wheres[0])[1]
-    migrate(items, version, ids)
-    for item, where in zip(items[1:], wheres[1:], strict=True):
-        parse_entry(item, where)
-    try:
-        with target.open("x", encoding="utf-8") as file:
-            file.write("".join(json_text(item) + "\n" for item in items))
-    except OSError as error:
-        raise SessionError(f"{target}: {error.strerror or error}") from None
-    return version

@@ -75,7 +75,7 @@ class SessionWriter:
         """Append to a file just read; the writer takes over its tree, leaf = the last entry."""
         if session.migrated:
             raise SessionError(f"{session.path}: a version {session.file_version} file is not "
-                               "appended to; write a migrated copy with migrate_file first")
+                               "appended to (it is only read)")
         if session.warnings:
             raise SessionError(f"{session.path}: ends with an unfinished line; not appended to")
         try:
