@@ -143,18 +143,14 @@ def read_session(path: Path, ids: IdSource | None = None) -> LoadedSession:
     where = f"{path}:{lines[0][0]}"
     first = decode(lines[0][1], where)
     header, version = header_version(first, where)
-    tree = SessionTree()
-    if version == CURRENT_VERSION:  # line by line: one line's JSON alive at a time
-        for number, raw in lines[1:]:
-            entry_where = f"{path}:{number}"
-            tree.add(parse_entry(decode(raw, entry_where), entry_where), raw,
-                     entry_where)
-    else:  # Pi's migration works on the whole list (a v1 compaction names a position)
-        items = [first, *(decode(raw, f"{path}:{number}") for number, raw in lines[1:])]
+    items = [first, *(decode(raw, f"{path}:{number}") for number, raw in lines[1:])]
+    if version < CURRENT_VERSION:  # Pi migrates the whole list (v1 names positions)
         migrate(items, version, ids or sequential_ids())
         header = header_version(items[0], where)[0]
-        for (number, _), item in zip(lines[1:], items[1:], strict=True):
-            entry_where = f"{path}:{number}"
-            tree.add(parse_entry(item, entry_where), None, entry_where)  # old line
+    tree = SessionTree()
+    for (number, raw), item in zip(lines[1:], items[1:], strict=True):
+        entry_where = f"{path}:{number}"  # a migrated line is not the line a fork copies
+        tree.add(parse_entry(item, entry_where), raw if version == CURRENT_VERSION else None,
+                 entry_where)
     return LoadedSession(path, header, tree, version, tuple(warnings))
 

@@ -30,17 +30,14 @@ def integral(value: Any) -> Any:
     return value
 
 
-def js_slice(text: str, units: int) -> str:
-    """`text.slice(0, units)` in JavaScript: the first `units` UTF-16 code units."""
-    data = text.encode("utf-16-le", "surrogatepass")[: units * 2]
-    return data.decode("utf-16-le", "surrogatepass")
-
-
 def truncate_for_summary(text: str, limit: int = TOOL_RESULT_MAX_CHARS) -> str:
+    """Pi's cut of a long tool result: JavaScript's `text.slice(0, limit)` (UTF-16 units)."""
     length = js_length(text)
     if length <= limit:
         return text
-    return f"{js_slice(text, limit)}\n\n[... {length - limit} more characters truncated]"
+    kept = text.encode("utf-16-le", "surrogatepass")[: limit * 2].decode("utf-16-le",
+                                                                         "surrogatepass")
+    return f"{kept}\n\n[... {length - limit} more characters truncated]"
 
 
 def joined_text(content: str | Sequence[object]) -> str:
