@@ -45,33 +45,29 @@ class SessionWriter:
     """Appends entries to one session file; `tree` and `leaf_id` follow what was written."""
 
     def __init__(self, path: Path, file: TextIO, header: SessionHeader, tree: SessionTree,
-                 *, ids: IdSource, clock: Clock, opener: Opener = open_text,
-                 sync: Callable[[TextIO], None] | None = None) -> None:
+                 *, ids: IdSource, clock: Clock, opener: Opener = open_text) -> None:
         self.path, self.header, self.tree = path, header, tree
         self.leaf_id: str | None = tree.leaf_on_load
-        self.ids, self.clock, self.opener, self.sync = ids, clock, opener, sync
+        self.ids, self.clock, self.opener = ids, clock, opener
         self._file = file
         self._failure: Exception | None = None
 
     @classmethod
     def create(cls, path: Path, header: SessionHeader, *, ids: IdSource, clock: Clock,
-               opener: Opener = open_text, sync: Callable[[TextIO], None] | None = None,
-               ) -> SessionWriter:
+               opener: Opener = open_text) -> SessionWriter:
         """Start a new file (it must not exist yet) and write its header line."""
         try:
             path.parent.mkdir(parents=True, exist_ok=True)
             file = opener(path, "x")
         except OSError as error:
             raise SessionError(f"{path}: {error.strerror or error}") from None
-        writer = cls(path, file, header, SessionTree(), ids=ids, clock=clock, opener=opener,
-                     sync=sync)
+        writer = cls(path, file, header, SessionTree(), ids=ids, clock=clock, opener=opener)
         writer.write(json_text(dump_line(header)) + "\n")
         return writer
 
     @classmethod
     def resume(cls, session: LoadedSession, *, ids: IdSource, clock: Clock,
-               opener: Opener = open_text, sync: Callable[[TextIO], None] | None = None,
-               ) -> SessionWriter:
+               opener: Opener = open_text) -> SessionWriter:
         """Append to a file just read; the writer takes over its tree, leaf = the last entry."""
         if session.migrated:
             raise SessionError(f"{session.path}: a version {session.file_version} file is not "
@@ -83,7 +79,7 @@ class SessionWriter:
         except OSError as error:
             raise SessionError(f"{session.path}: {error.strerror or error}") from None
         return cls(session.path, file, session.header, session.tree, ids=ids, clock=clock,
-                   opener=opener, sync=sync)
+                   opener=opener)
 
     def write(self, line: str) -> None:
         """Write one finished line and flush it; any failure closes the writer for good."""
@@ -93,8 +89,6 @@ class SessionWriter:
         try:
             self._file.write(line)
             self._file.flush()
-            if self.sync is not None:
-                self.sync(self._file)
         except Exception as error:
             self._failure = error
             raise SessionError(f"{self.path}: write failed ({describe(error)}); the writer "
@@ -215,7 +209,7 @@ def fork_session(writer: SessionWriter, path: Path, session_id: str,
                            timestamp=iso_timestamp(writer.clock()),
                            parent_session=str(writer.path))
     forked = SessionWriter.create(path, header, ids=writer.ids, clock=writer.clock,
-                                  opener=writer.opener, sync=writer.sync)
+                                  opener=writer.opener)
     for entry, line in copied:
         forked.append(entry, line)
     ids = {entry.id for entry, _ in copied}
