@@ -15,12 +15,8 @@ from pi.coding_agent.session.tokens import js_length
 TOOL_RESULT_MAX_CHARS = 2000
 
 
-def js_json(value: Any) -> str:
-    """`JSON.stringify(value)`: compact, non-ASCII kept, integral floats without `.0`."""
-    return json_text(integral(value))
-
-
 def integral(value: Any) -> Any:
+    """`value` with integral floats as ints, so its JSON is `JSON.stringify`'s (no `.0`)."""
     if isinstance(value, float) and value.is_integer():
         return int(value)
     if isinstance(value, dict):
@@ -40,14 +36,9 @@ def truncate_for_summary(text: str, limit: int = TOOL_RESULT_MAX_CHARS) -> str:
     return f"{kept}\n\n[... {length - limit} more characters truncated]"
 
 
-def joined_text(content: str | Sequence[object]) -> str:
-    if isinstance(content, str):
-        return content
-    return "".join(block.text for block in content if isinstance(block, TextContent))
-
-
 def tool_call_text(call: ToolCall) -> str:
-    arguments = ", ".join(f"{key}={js_json(value)}" for key, value in call.arguments.items())
+    arguments = ", ".join(f"{key}={json_text(integral(value))}"
+                          for key, value in call.arguments.items())
     return f"{call.name}({arguments})"
 
 
@@ -74,7 +65,9 @@ def serialize_conversation(messages: Sequence[AnyMessage]) -> str:
         if isinstance(message, AssistantMessage):
             parts.extend(assistant_parts(message))
             continue
-        text = joined_text(message.content)
+        content = message.content
+        text = content if isinstance(content, str) else "".join(
+            block.text for block in content if isinstance(block, TextContent))
         if text and isinstance(message, UserMessage):
             parts.append(f"[User]: {text}")
         elif text:
