@@ -139,7 +139,7 @@ def loop_child(path: str, turns: int, trace_memory: bool = False) -> dict[str, f
     from pi.ai import MockProvider, Model, Providers
     from pi.coding_agent.runtime.config import RuntimeConfig
     from pi.coding_agent.runtime.runtime import Runtime
-    from pi.coding_agent.session.ids import fixed_clock, sequential_ids
+    from pi.coding_agent.session.entries import fixed_clock, sequential_ids
 
     scratch = Path(tempfile.mkdtemp(prefix="loop-bench-"))
     if path == "agent":

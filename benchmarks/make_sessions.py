@@ -28,8 +28,13 @@ from pi.ai import (  # noqa: E402
     Usage,
     UserMessage,
 )
-from pi.coding_agent.session.entries import SessionHeader, ThinkingLevel  # noqa: E402
-from pi.coding_agent.session.ids import fixed_clock, iso_timestamp, sequential_ids  # noqa: E402
+from pi.coding_agent.session.entries import (  # noqa: E402  # noqa: E402
+    SessionHeader,
+    ThinkingLevel,
+    fixed_clock,
+    iso_timestamp,
+    sequential_ids,
+)
 from pi.coding_agent.session.writer import SessionWriter  # noqa: E402
 
 START_MS = 1_796_056_262_345

@@ -77,7 +77,7 @@ from mock_model import MockModel, load_script
 from pi.ai import MockProvider, Model, Providers
 from pi.coding_agent.runtime.config import RuntimeConfig
 from pi.coding_agent.runtime.runtime import Runtime
-from pi.coding_agent.session.ids import fixed_clock, sequential_ids
+from pi.coding_agent.session.entries import fixed_clock, sequential_ids
 from pi.modes.interactive import run_interactive
 
 data, scratch = Path(sys.argv[1]), Path(sys.argv[2])

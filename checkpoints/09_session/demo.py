@@ -23,8 +23,7 @@ from pi.ai import (
     UserMessage,
 )
 from pi.coding_agent.session.context import build_context
-from pi.coding_agent.session.errors import SessionError
-from pi.coding_agent.session.ids import fixed_clock, sequential_ids
+from pi.coding_agent.session.entries import SessionError, fixed_clock, sequential_ids
 from pi.coding_agent.session.reader import read_session
 from pi.coding_agent.session.show import entry_kind, preview, tree_rows
 from pi.coding_agent.session.storage import start_session

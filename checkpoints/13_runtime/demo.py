@@ -23,8 +23,7 @@ from pi.ai import MockProvider, Model, Providers
 from pi.coding_agent.runtime.config import RuntimeConfig
 from pi.coding_agent.runtime.events import AutoRetryEnd, AutoRetryStart
 from pi.coding_agent.runtime.runtime import Runtime, RuntimePoisoned
-from pi.coding_agent.session.entries import parse_entry
-from pi.coding_agent.session.ids import fixed_clock, sequential_ids
+from pi.coding_agent.session.entries import fixed_clock, parse_entry, sequential_ids
 from pi.coding_agent.session.reader import read_session
 from pi.coding_agent.session.show import entry_kind, preview
 from pi.coding_agent.session.writer import open_text

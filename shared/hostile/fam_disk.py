@@ -59,7 +59,7 @@ def faulty_opener(fail_at: int, how: str) -> Callable[[Path, str], Any]:
 
 
 def messages_in(path: Path) -> list[str] | None:
-    from pi.coding_agent.session.errors import SessionError
+    from pi.coding_agent.session.entries import SessionError
     from pi.coding_agent.session.reader import read_session
     try:
         session = read_session(path)
@@ -75,7 +75,7 @@ def runtime_config(check: Check, opener: Any = None, turns: int = 3) -> Any:
     from pi.ai.providers.mock import MockProvider
     from pi.ai.registry import Providers
     from pi.coding_agent.runtime.config import RuntimeConfig
-    from pi.coding_agent.session.ids import fixed_clock, sequential_ids
+    from pi.coding_agent.session.entries import fixed_clock, sequential_ids
     from pi.coding_agent.session.writer import open_text
     data = {"turns": [{"parts": [{"text": "reading"}, {"toolCall": {"name": "ls", "arguments": {}}}]}] * (turns - 1)
             + [{"text": "all done " + "z" * 3000}]}
@@ -109,7 +109,7 @@ def run_prompt(config: Any) -> BaseException | None:
 
 def writer_fault(fail_at: int, how: str) -> Callable[[Check], None]:
     def run(check: Check) -> None:
-        from pi.coding_agent.session.errors import SessionError
+        from pi.coding_agent.session.entries import SessionError
         clean = runtime_config(check)
         run_prompt(clean)
         complete = (check.root / "s.jsonl").read_bytes()

@@ -96,7 +96,7 @@ def provider_setup(check: Check, key: str, handler: Callable[[Any], Any],
     from pi.ai.registry import builtin_providers
     from pi.ai.retry import RetryPolicy
     from pi.coding_agent.runtime.config import RuntimeConfig
-    from pi.coding_agent.session.ids import fixed_clock, sequential_ids
+    from pi.coding_agent.session.entries import fixed_clock, sequential_ids
 
     bodies: list[bytes] = []
     calls = {"n": 0}

@@ -218,8 +218,7 @@ def contents(path: Path) -> bytes | None:
 def readable_messages(path: Path) -> list[str] | None:
     """The JSON of every message entry the reader accepts, or None if the file is refused."""
     from pi.ai.messages import dump_message
-    from pi.coding_agent.session.entries import MessageEntry
-    from pi.coding_agent.session.errors import SessionError
+    from pi.coding_agent.session.entries import MessageEntry, SessionError
     from pi.coding_agent.session.reader import read_session
     try:
         session = read_session(path)

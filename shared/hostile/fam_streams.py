@@ -271,8 +271,13 @@ def judge(check: Check, events: list[Any], message: Any) -> None:
 def written_reads_back(check: Check, message: Any) -> None:
     """Append `message` to a new session file; it must read back exactly as JSON says."""
     from pi.ai.messages import dump_message
-    from pi.coding_agent.session.entries import CURRENT_VERSION, MessageEntry, SessionHeader
-    from pi.coding_agent.session.ids import fixed_clock, sequential_ids
+    from pi.coding_agent.session.entries import (
+        CURRENT_VERSION,
+        MessageEntry,
+        SessionHeader,
+        fixed_clock,
+        sequential_ids,
+    )
     from pi.coding_agent.session.reader import read_session
     from pi.coding_agent.session.writer import SessionWriter
     path = check.root / "reply.jsonl"

@@ -254,8 +254,12 @@ def write_course_tree(ops: list[Op], path: Path, seed: int) -> None:
     """Play `ops` with the course's SessionWriter (ids seeded, clock counting up)."""
     from pydantic import TypeAdapter
 
-    from pi.coding_agent.session.entries import SessionHeader, StoredMessage
-    from pi.coding_agent.session.ids import iso_timestamp, random_ids
+    from pi.coding_agent.session.entries import (
+        SessionHeader,
+        StoredMessage,
+        iso_timestamp,
+        random_ids,
+    )
     from pi.coding_agent.session.writer import SessionWriter
 
     ticks = iter(range(START_MS, START_MS + 10_000_000, 1_000))
@@ -336,7 +340,6 @@ def cut_json(cut: Any) -> dict[str, Any]:
 
 def prepare_json(prep: Any) -> dict[str, Any] | None:
     from pi.coding_agent.compaction.prompts import serialize_conversation
-    from pi.coding_agent.messages import convert_to_llm
     from pi.coding_agent.session.tokens import estimate_tokens
 
     if prep is None:
@@ -345,7 +348,7 @@ def prepare_json(prep: Any) -> dict[str, Any] | None:
     def part(messages: list[Any]) -> dict[str, Any]:
         return {"roles": [m.role for m in messages],
                 "tokens": sum(estimate_tokens(m) for m in messages),
-                "serialized": unlead(serialize_conversation(convert_to_llm(messages)))}
+                "serialized": unlead(serialize_conversation(messages))}
 
     ops = prep.file_ops
     return {"firstKeptEntryId": prep.first_kept_entry_id, "isSplitTurn": prep.is_split_turn,

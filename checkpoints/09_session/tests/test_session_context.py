@@ -14,8 +14,12 @@ import pytest
 
 from pi.ai import UserMessage
 from pi.coding_agent.session.context import SessionContext, build_context
-from pi.coding_agent.session.entries import CompactionEntry, MessageEntry
-from pi.coding_agent.session.ids import fixed_clock, sequential_ids
+from pi.coding_agent.session.entries import (
+    CompactionEntry,
+    MessageEntry,
+    fixed_clock,
+    sequential_ids,
+)
 from pi.coding_agent.session.reader import LoadedSession, read_session
 from pi.coding_agent.session.storage import start_session
 from pi.coding_agent.session.tokens import estimate_context_tokens, estimate_tokens
@@ -55,7 +59,8 @@ def summary(context: SessionContext, lines: dict[str, int]) -> dict:
     return {
         "pathLength": context.path_length,
         "thinkingLevel": context.thinking_level,
-        "model": context.model.to_json() if context.model else None,
+        "model": {"provider": context.model.provider, "modelId": context.model.model_id}
+        if context.model else None,
         "messageCount": len(context.messages),
         "roleCounts": dict(Counter(m.role for m in context.messages)),
         "roleSequence": [m.role for m in context.messages],

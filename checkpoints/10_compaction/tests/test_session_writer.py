@@ -23,13 +23,10 @@ from pi.ai import (
     UserMessage,
 )
 from pi.coding_agent.session.context import build_context
-from pi.coding_agent.session.entries import LabelEntry
-from pi.coding_agent.session.errors import SessionError
-from pi.coding_agent.session.writer import fork_session
-from pi.coding_agent.session.ids import fixed_clock, sequential_ids
+from pi.coding_agent.session.entries import LabelEntry, SessionError, fixed_clock, sequential_ids
 from pi.coding_agent.session.reader import read_session
 from pi.coding_agent.session.storage import start_session
-from pi.coding_agent.session.writer import SessionWriter, open_text
+from pi.coding_agent.session.writer import SessionWriter, fork_session, open_text
 
 STEP = 9
 START = 1_796_056_262_345  # 2026-11-30T16:31:02.345Z
@@ -47,10 +44,10 @@ def reply(*blocks, total: int = 1000) -> AssistantMessage:
                             usage=usage, stop_reason="stop", timestamp=START)
 
 
-def write_session(root: Path, opener=open_text, sync=None) -> SessionWriter:
+def write_session(root: Path, opener=open_text) -> SessionWriter:
     """A session with every kind of entry, two branches, a label and a compaction."""
     w = start_session(root, "/work/app", "sess-1", ids=sequential_ids(), clock=fixed_clock(START),
-                      opener=opener, sync=sync)
+                      opener=opener)
     w.append_model_change("mock", "mock-1")
     w.append_thinking_level_change("medium")
     first = w.append_message(user("Fix the bug in calc.py"))
@@ -170,12 +167,6 @@ def test_after_a_failed_write_nothing_more_is_written(tmp_path: Path, error: OSE
     assert len(session.warnings) == (0 if on_flush else 1)  # the half line is set aside
 
 
-def test_sync_is_called_once_per_line(tmp_path: Path) -> None:
-    synced: list[int] = []
-    w = write_session(tmp_path, sync=lambda file: synced.append(1))
-    assert len(synced) == 1 + len(w.tree.entries)
-
-
 def test_non_ascii_text_is_written_as_utf8_not_as_escapes(tmp_path: Path) -> None:
     w = start_session(tmp_path, "/w", "s", ids=sequential_ids(), clock=fixed_clock(START))
     w.append_message(user("héllo ✓ 日本"))
@@ -196,11 +187,12 @@ def test_a_summary_of_the_whole_branch_comes_from_the_root_and_may_come_from_a_h
 
 
 def test_an_error_without_a_message_is_named_by_its_type(tmp_path: Path) -> None:
-    def sync(file) -> None:
-        raise RuntimeError()
+    class FailingWrite(io.StringIO):
+        def write(self, text: str) -> int:
+            raise RuntimeError()
 
     w = start_session(tmp_path, "/w", "s", ids=sequential_ids(), clock=fixed_clock(START))
-    w.sync = sync
+    w._file = FailingWrite()
     with pytest.raises(SessionError, match=r"write failed \(RuntimeError\)"):
         w.append_message(user("one"))
 
@@ -229,19 +221,19 @@ def test_close_closes_the_file_and_a_failed_close_ends_the_writer(tmp_path: Path
         broken.append_message(user("too late"))
 
 
-def test_a_fork_writes_through_the_opener_and_sync_of_its_origin(tmp_path: Path) -> None:
+def test_a_fork_writes_through_the_opener_of_its_origin(tmp_path: Path) -> None:
     modes: list[str] = []
-    synced: list[int] = []
 
     def opener(path: Path, mode: str):
         modes.append(mode)
         return open_text(path, mode)
 
     w = start_session(tmp_path, "/w", "s", ids=sequential_ids(), clock=fixed_clock(START),
-                      opener=opener, sync=lambda file: synced.append(1))
+                      opener=opener)
     w.append_message(user("one"))
     forked = fork_session(w, tmp_path / "fork.jsonl", "f")
-    assert modes == ["x", "x"] and len(synced) == 2 + 2, "header and entry, in both files"
+    assert modes == ["x", "x"]
+    assert len(forked.path.read_text().splitlines()) == 2, "header and entry"
     forked.close()
 
 
@@ -250,15 +242,16 @@ def test_a_resumed_writer_keeps_its_injected_file_faults(tmp_path: Path) -> None
     path = next(tmp_path.rglob("*.jsonl"))
     modes: list[str] = []
 
+    class FullDisk(io.StringIO):
+        def write(self, text: str) -> int:
+            raise OSError(errno.ENOSPC, "No space left on device")
+
     def opener(file_path: Path, mode: str):
         modes.append(mode)
-        return open_text(file_path, mode)
-
-    def full_disk(file) -> None:
-        raise OSError(errno.ENOSPC, "No space left on device")
+        return FullDisk()
 
     w = SessionWriter.resume(read_session(path), ids=sequential_ids(100),
-                             clock=fixed_clock(START), opener=opener, sync=full_disk)
+                             clock=fixed_clock(START), opener=opener)
     assert modes == ["a"]
     with pytest.raises(SessionError, match="No space left on device"):
         w.append_message(user("Back again"))

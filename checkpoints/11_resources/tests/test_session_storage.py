@@ -5,8 +5,8 @@ from pathlib import Path
 
 import pytest
 
-from pi.coding_agent.session.errors import SessionError
-from pi.coding_agent.session.ids import (
+from pi.coding_agent.session.entries import (
+    SessionError,
     fixed_clock,
     fresh_id,
     iso_timestamp,

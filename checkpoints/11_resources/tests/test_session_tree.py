@@ -8,10 +8,10 @@ import pytest
 from pi.coding_agent.session.entries import (
     LabelEntry,
     SessionEntry,
+    SessionError,
     SessionInfoEntry,
     ThinkingLevelChangeEntry,
 )
-from pi.coding_agent.session.errors import SessionError
 from pi.coding_agent.session.reader import read_session
 from pi.coding_agent.session.show import tree_rows
 from pi.coding_agent.session.tree import SessionTree

@@ -20,7 +20,7 @@ from pi.coding_agent.compaction.compact import SummaryError
 from pi.coding_agent.compaction.prepare import compute_file_lists
 from pi.coding_agent.compaction.prompts import BRANCH_PREAMBLE
 from pi.coding_agent.session.context import build_context
-from pi.coding_agent.session.ids import fixed_clock, sequential_ids
+from pi.coding_agent.session.entries import fixed_clock, sequential_ids
 from pi.coding_agent.session.reader import read_session
 from pi.coding_agent.session.writer import SessionWriter
 

@@ -15,11 +15,9 @@ from typer.testing import CliRunner
 from course.session_cli import session_app
 from pi.ai import AssistantMessage, ToolCall, UserMessage
 from pi.coding_agent.session.context import build_context
-from pi.coding_agent.session.entries import MessageEntry, UnknownEntry
-from pi.coding_agent.session.writer import fork_session
-from pi.coding_agent.session.ids import fixed_clock, sequential_ids
+from pi.coding_agent.session.entries import MessageEntry, UnknownEntry, fixed_clock, sequential_ids
 from pi.coding_agent.session.reader import read_session
-from pi.coding_agent.session.writer import SessionWriter
+from pi.coding_agent.session.writer import SessionWriter, fork_session
 
 STEP = 9
 T = "2026-03-01T10:00:0{}.000Z"

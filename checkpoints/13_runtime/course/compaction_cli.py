@@ -25,7 +25,7 @@ from pi.coding_agent.compaction import thresholds
 from pi.coding_agent.compaction.cut_points import find_cut_point
 from pi.coding_agent.session.context import latest_compaction
 from pi.coding_agent.session.entries import SessionEntry
-from pi.coding_agent.session.errors import SessionError
+from pi.coding_agent.session.entries import SessionError
 from pi.coding_agent.session.reader import read_session
 
 console = Console(highlight=False, soft_wrap=True)

@@ -20,8 +20,7 @@ from typing import Any
 from mock_model import MockModel, text, turn
 from pi.ai import Context, MockProvider, Model, Providers, StreamOptions, TextContent
 from pi.ai.stream import AssistantMessageEventStream
-from pi.coding_agent.session.entries import SessionEntry
-from pi.coding_agent.session.ids import random_ids
+from pi.coding_agent.session.entries import SessionEntry, random_ids
 from pi.coding_agent.session.reader import LoadedSession, read_session
 from pi.coding_agent.session.tokens import js_length
 

@@ -17,7 +17,7 @@ from pi.agent import MessageUpdate
 from pi.ai import MockProvider, Model, Providers, builtin_models
 from pi.coding_agent.runtime.config import RuntimeConfig
 from pi.coding_agent.runtime.runtime import Runtime
-from pi.coding_agent.session.ids import fixed_clock, sequential_ids
+from pi.coding_agent.session.entries import fixed_clock, sequential_ids
 from pi.coding_agent.session.reader import read_session
 from pi.modes.interactive import (
     PREVIEW_LINES,

@@ -16,7 +16,7 @@ from mock_model import MockModel, fail, text, turn
 from pi.ai import MockProvider, Model, Providers
 from pi.coding_agent.runtime.config import RuntimeConfig
 from pi.coding_agent.runtime.runtime import Runtime
-from pi.coding_agent.session.ids import fixed_clock, sequential_ids
+from pi.coding_agent.session.entries import fixed_clock, sequential_ids
 from pi.modes.main import app
 from pi.modes.print_mode import run_print
 

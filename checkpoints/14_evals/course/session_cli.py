@@ -25,7 +25,7 @@ from rich.tree import Tree
 
 from pi.coding_agent.session.context import build_context
 from pi.coding_agent.session.entries import MessageEntry, SessionEntry
-from pi.coding_agent.session.errors import SessionError
+from pi.coding_agent.session.entries import SessionError
 from pi.coding_agent.session.reader import LoadedSession, read_session
 from pi.ai.messages import json_text
 from pi.coding_agent.session.show import entry_kind, in_loops, printable, row_parts, tree_rows

@@ -23,10 +23,8 @@ from pi.coding_agent.compaction.prepare import (
 )
 from pi.coding_agent.compaction.prompts import serialize_conversation
 from pi.coding_agent.compaction.thresholds import CompactionSettings
-from pi.coding_agent.messages import convert_to_llm
 from pi.coding_agent.session.context import build_context, summary_of
-from pi.coding_agent.session.entries import SessionHeader
-from pi.coding_agent.session.ids import fixed_clock, sequential_ids
+from pi.coding_agent.session.entries import SessionHeader, fixed_clock, sequential_ids
 from pi.coding_agent.session.tokens import estimate_context_tokens, estimate_tokens, js_length
 from pi.coding_agent.session.writer import SessionWriter
 
@@ -35,7 +33,7 @@ FIXTURES = ["large-session", "before-compaction"]
 
 
 def digest(messages: list[Any]) -> dict[str, Any]:
-    text = serialize_conversation(convert_to_llm(messages))
+    text = serialize_conversation(messages)
     return {"chars": js_length(text), "sha256": hashlib.sha256(text.encode()).hexdigest()}
 
 
@@ -100,7 +98,7 @@ def test_serialisation_reproduces_pis_texts_byte_for_byte(data_dir, name) -> Non
     folder = data_dir / "pi-reference" / "expected" / "newest" / "serialized"
     for messages, kind in ((prep.messages_to_summarize, "history"),
                            (prep.turn_prefix_messages, "turn-prefix")):
-        text = serialize_conversation(convert_to_llm(messages))
+        text = serialize_conversation(messages)
         assert text.encode("utf-8") == (folder / f"{name}.keep20000.{kind}.txt").read_bytes()
 
 

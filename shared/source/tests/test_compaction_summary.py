@@ -21,8 +21,7 @@ from pi.coding_agent.compaction.compact import CompactionResult, SummaryError, c
 from pi.coding_agent.compaction.prepare import CompactionPreparation, prepare_compaction
 from pi.coding_agent.compaction.thresholds import CompactionSettings
 from pi.coding_agent.session.context import build_context
-from pi.coding_agent.session.entries import CompactionEntry
-from pi.coding_agent.session.ids import fixed_clock, sequential_ids
+from pi.coding_agent.session.entries import CompactionEntry, fixed_clock, sequential_ids
 from pi.coding_agent.session.reader import read_session
 from pi.coding_agent.session.writer import SessionWriter
 

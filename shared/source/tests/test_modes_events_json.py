@@ -11,8 +11,7 @@ from pi.ai import MockProvider, Model, Providers, TextContent, ToolResultMessage
 from pi.coding_agent.runtime.config import RuntimeConfig
 from pi.coding_agent.runtime.events import AutoCompactionEnd, AutoRetryEnd, AutoRetryStart
 from pi.coding_agent.runtime.runtime import Runtime
-from pi.coding_agent.session.entries import CompactionEntry
-from pi.coding_agent.session.ids import fixed_clock, sequential_ids
+from pi.coding_agent.session.entries import CompactionEntry, fixed_clock, sequential_ids
 from pi.modes.events_json import event_json
 
 STEP = 13

@@ -16,7 +16,7 @@ from pi.ai import MockProvider, Model, Providers
 from pi.coding_agent.compaction.thresholds import CompactionSettings
 from pi.coding_agent.runtime.config import RuntimeConfig
 from pi.coding_agent.runtime.runtime import Runtime
-from pi.coding_agent.session.ids import fixed_clock, sequential_ids
+from pi.coding_agent.session.entries import fixed_clock, sequential_ids
 from pi.modes.rpc import RpcServer, RpcUI
 
 STEP = 13

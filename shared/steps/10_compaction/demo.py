@@ -25,8 +25,7 @@ from pi.coding_agent.compaction.thresholds import (
     should_compact,
 )
 from pi.coding_agent.messages import convert_to_llm
-from pi.coding_agent.session.entries import SessionHeader
-from pi.coding_agent.session.ids import fixed_clock, sequential_ids
+from pi.coding_agent.session.entries import SessionHeader, fixed_clock, sequential_ids
 from pi.coding_agent.session.reader import read_session
 from pi.coding_agent.session.tokens import estimate_context_tokens, estimate_tokens, js_length
 from pi.coding_agent.session.writer import SessionWriter
@@ -95,7 +94,7 @@ async def compact_now(writer: SessionWriter) -> CompactionResult:
     path = writer.tree.path_to(writer.leaf_id)
     prep = prepare_compaction(path, SETTINGS)
     assert prep is not None
-    index = prep.cut.first_kept_entry_index
+    index = [entry.id for entry in path].index(prep.first_kept_entry_id)
     kept = sum(estimate_tokens(e.message) for e in path[index:] if e.type == "message")
     print(f"\ncut (keep {SETTINGS.keep_recent_tokens:,} recent tokens): first kept entry "
           f"{prep.first_kept_entry_id} ({path[index].message.role}), entry {index + 1} of "

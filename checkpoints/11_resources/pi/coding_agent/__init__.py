@@ -25,8 +25,7 @@ from pi.coding_agent.tools.write import WriteTool
 
 from pi.coding_agent.messages import convert_to_llm
 from pi.coding_agent.session.context import build_context
-from pi.coding_agent.session.errors import SessionError
-from pi.coding_agent.session.ids import fixed_clock, sequential_ids
+from pi.coding_agent.session.entries import SessionError, fixed_clock, sequential_ids
 from pi.coding_agent.session.reader import read_session
 from pi.coding_agent.session.storage import start_session
 from pi.coding_agent.session.tree import SessionTree

@@ -1,9 +1,5 @@
-"""The coding agent's own message roles, and what a model is shown for each.
-
-Shell commands the user ran (`!cmd`), extension messages and summaries are stored as they are
-and become plain user messages only when a request is built (`convert_to_llm`). To pi.ai
-they are opaque AppMessages; here they get their real shapes.
-"""
+"""The coding agent's own message roles (to pi.ai opaque AppMessages), stored as they are and
+turned into plain user messages only when a request is built (`convert_to_llm`)."""
 
 from __future__ import annotations
 

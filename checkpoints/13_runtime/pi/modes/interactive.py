@@ -24,9 +24,9 @@ from pi.ai import AssistantMessage, TextContent, UserMessage
 from pi.coding_agent.runtime.events import AutoCompactionEnd, AutoCompactionStart, RuntimeEvent
 from pi.coding_agent.runtime.runtime import Compacted, Runtime, RuntimePoisoned
 from pi.coding_agent.session.entries import MessageEntry
-from pi.coding_agent.session.errors import SessionError
+from pi.coding_agent.session.entries import SessionError
 from pi.coding_agent.session.writer import fork_session
-from pi.coding_agent.session.ids import iso_timestamp
+from pi.coding_agent.session.entries import iso_timestamp
 from pi.coding_agent.session.show import entry_kind, preview, row_parts, tree_rows
 from pi.coding_agent.session.storage import free_path, session_file_name
 from pi.modes.export_html import export_html

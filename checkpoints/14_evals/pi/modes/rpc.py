@@ -30,7 +30,7 @@ from pi.coding_agent.runtime.config import (THINKING_LEVELS, next_in_cycle, same
 from pi.coding_agent.runtime.events import AutoCompactionEnd, AutoCompactionStart, RuntimeEvent
 from pi.coding_agent.runtime.runtime import Compacted, Runtime, RuntimePoisoned
 from pi.coding_agent.session.entries import CompactionEntry
-from pi.coding_agent.session.errors import SessionError
+from pi.coding_agent.session.entries import SessionError
 from pi.coding_agent.session.tokens import estimate_context_tokens
 from pi.modes.events_json import Write, compaction_result_json, event_json, without_none
 from pi.modes.export_html import export_html

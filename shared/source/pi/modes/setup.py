@@ -33,8 +33,8 @@ from pi.coding_agent.extensions.api import ExtensionUI, NoUI
 from pi.coding_agent.resources.loader import default_agent_dir
 from pi.coding_agent.runtime.config import RuntimeConfig
 from pi.coding_agent.runtime.runtime import Runtime
-from pi.coding_agent.session.errors import SessionError
-from pi.coding_agent.session.ids import Clock, IdSource, fixed_clock, random_ids, sequential_ids
+from pi.coding_agent.session.entries import SessionError
+from pi.coding_agent.session.entries import Clock, IdSource, fixed_clock, random_ids, sequential_ids
 from pi.coding_agent.session.show import printable
 from pi.coding_agent.session.storage import sessions_root
 from pi.modes.interactive import run_interactive

@@ -1,7 +1,5 @@
-"""How big a context is, in Pi's estimated tokens: UTF-16 characters / 4 with a rule per
-role, and for a whole context the last successful reply's reported usage plus estimates of
-the messages after it.
-"""
+"""Pi's token estimates: UTF-16 characters / 4 per message, and for a whole context the last
+successful reply's reported usage plus estimates of the messages after it."""
 
 from __future__ import annotations
 
@@ -9,7 +7,6 @@ from dataclasses import dataclass
 
 from pi.ai import (
     AssistantMessage,
-    ImageContent,
     TextContent,
     ThinkingContent,
     ToolCall,
@@ -41,31 +38,26 @@ def estimate_tokens(message: AnyMessage) -> int:
 
 def message_chars(message: AnyMessage) -> int:
     if isinstance(message, AssistantMessage):
-        return sum(block_chars(block) for block in message.content)
-    if isinstance(message, ToolResultMessage | CustomMessage):
-        return content_chars(message.content, image_chars=IMAGE_CHARS)
-    if isinstance(message, UserMessage):
-        return content_chars(message.content, image_chars=0)
+        return sum(js_length(block_text(block)) for block in message.content)
     if isinstance(message, BashExecutionMessage):
         return js_length(message.command) + js_length(message.output)
     if isinstance(message, BranchSummaryMessage | CompactionSummaryMessage):
         return js_length(message.summary)
-    return 0
+    if not isinstance(message, UserMessage | ToolResultMessage | CustomMessage):
+        return 0
+    if isinstance(message.content, str):
+        return js_length(message.content)
+    image = 0 if isinstance(message, UserMessage) else IMAGE_CHARS  # Pi counts no user image
+    return sum(js_length(block.text) if isinstance(block, TextContent) else image
+               for block in message.content)
 
 
-def content_chars(content: str | tuple[TextContent | ImageContent, ...], image_chars: int) -> int:
-    if isinstance(content, str):
-        return js_length(content)
-    return sum(js_length(block.text) if isinstance(block, TextContent) else image_chars
-               for block in content)
-
-
-def block_chars(block: TextContent | ThinkingContent | ToolCall) -> int:
-    if block.type == "text":
-        return js_length(block.text)
-    if block.type == "thinking":
-        return js_length(block.thinking)
-    return js_length(block.name) + js_length(COMPACT_JSON.encode(block.arguments))
+def block_text(block: TextContent | ThinkingContent | ToolCall) -> str:
+    if isinstance(block, TextContent):
+        return block.text
+    if isinstance(block, ThinkingContent):
+        return block.thinking
+    return block.name + COMPACT_JSON.encode(block.arguments)
 
 
 def calculate_context_tokens(usage: Usage) -> int:
@@ -87,12 +79,9 @@ class ContextTokens:
 def last_usage_index(messages: list[AnyMessage]) -> int | None:
     """The index of the last reply that finished normally (its usage measured the context
     up to there), or None."""
-    for i in reversed(range(len(messages))):
-        message = messages[i]
-        if isinstance(message, AssistantMessage) and message.stop_reason not in ("aborted",
-                                                                                 "error"):
-            return i
-    return None
+    usable = [i for i, message in enumerate(messages) if isinstance(message, AssistantMessage)
+              and message.stop_reason not in ("aborted", "error")]
+    return usable[-1] if usable else None
 
 
 def estimate_context_tokens(messages: list[AnyMessage]) -> ContextTokens:

@@ -1,6 +1,2 @@
-"""Compaction: keep a long session inside the context window without losing its history.
-
-Token estimates decide *when*; cut points decide *where*; a model call writes the summary that
-stands in for what was cut. The session file itself is never shortened: a compaction is one
-more entry, and only the context a leaf gives a model gets smaller.
-"""
+"""Compaction: token estimates decide when, cut points decide where, and a model's summary stands
+in for what was cut; the session file is never shortened, only the context a leaf gives."""

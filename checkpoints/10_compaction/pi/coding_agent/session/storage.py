@@ -1,19 +1,14 @@
-"""Where session files live: Pi's `<root>/--<cwd>--/<time>_<session id>.jsonl`.
-
-A name already taken gets the first free suffix (`…_id-2.jsonl`): a new session never
-overwrites an old one. The root is the course's own, never Pi's `~/.pi`.
-"""
+"""Where session files live: Pi's `<root>/--<cwd>--/<time>_<id>.jsonl` under the course's own
+root (never `~/.pi`); a taken name gets the first free suffix, never overwriting."""
 
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
 from pathlib import Path
-from typing import TextIO
 
 from pi.coding_agent.session.entries import CURRENT_VERSION, SessionHeader
-from pi.coding_agent.session.errors import SessionError
-from pi.coding_agent.session.ids import Clock, IdSource, iso_timestamp
+from pi.coding_agent.session.entries import SessionError
+from pi.coding_agent.session.entries import Clock, IdSource, iso_timestamp
 from pi.coding_agent.session.writer import Opener, SessionWriter, open_text
 
 
@@ -52,11 +47,10 @@ def free_path(path: Path) -> Path:
 
 
 def start_session(root: Path, cwd: str, session_id: str, *, ids: IdSource, clock: Clock,
-                  parent_session: str | None = None, opener: Opener = open_text,
-                  sync: Callable[[TextIO], None] | None = None) -> SessionWriter:
+                  parent_session: str | None = None, opener: Opener = open_text) -> SessionWriter:
     """Create the folder and file of a new session and write its header."""
     timestamp = iso_timestamp(clock())
     header = SessionHeader(version=CURRENT_VERSION, id=session_id, timestamp=timestamp,
                            cwd=cwd, parent_session=parent_session)
     return SessionWriter.create(session_path(root, cwd, timestamp, session_id), header,
-                                ids=ids, clock=clock, opener=opener, sync=sync)
+                                ids=ids, clock=clock, opener=opener)

@@ -1,10 +1,5 @@
-"""Writing a session file: append-only, one flushed line per entry, nothing after a failure.
-
-A new entry is a child of the current leaf and becomes the leaf; `branch` only moves the leaf.
-After a failed write (a full disk) every later write is refused: a file with a hole in its
-history is worse than a short one. A fork copies one path into a new file (Pi's
-createBranchedSession).
-"""
+"""Writing a session file: append-only, one flushed line per entry, and nothing more after a
+failed write (a file with a hole in its history is worse than a short one)."""
 
 from __future__ import annotations
 
@@ -33,8 +28,8 @@ from pi.coding_agent.session.entries import (
     ThinkingLevelChangeEntry,
     dump_line,
 )
-from pi.coding_agent.session.errors import SessionError
-from pi.coding_agent.session.ids import Clock, IdSource, fresh_id, iso_timestamp
+from pi.coding_agent.session.entries import SessionError
+from pi.coding_agent.session.entries import Clock, IdSource, fresh_id, iso_timestamp
 from pi.coding_agent.session.reader import LoadedSession
 from pi.coding_agent.session.tree import SessionTree
 
@@ -50,37 +45,33 @@ class SessionWriter:
     """Appends entries to one session file; `tree` and `leaf_id` follow what was written."""
 
     def __init__(self, path: Path, file: TextIO, header: SessionHeader, tree: SessionTree,
-                 *, ids: IdSource, clock: Clock, opener: Opener = open_text,
-                 sync: Callable[[TextIO], None] | None = None) -> None:
+                 *, ids: IdSource, clock: Clock, opener: Opener = open_text) -> None:
         self.path, self.header, self.tree = path, header, tree
         self.leaf_id: str | None = tree.leaf_on_load
-        self.ids, self.clock, self.opener, self.sync = ids, clock, opener, sync
+        self.ids, self.clock, self.opener = ids, clock, opener
         self._file = file
         self._failure: Exception | None = None
 
     @classmethod
     def create(cls, path: Path, header: SessionHeader, *, ids: IdSource, clock: Clock,
-               opener: Opener = open_text, sync: Callable[[TextIO], None] | None = None,
-               ) -> SessionWriter:
+               opener: Opener = open_text) -> SessionWriter:
         """Start a new file (it must not exist yet) and write its header line."""
         try:
             path.parent.mkdir(parents=True, exist_ok=True)
             file = opener(path, "x")
         except OSError as error:
             raise SessionError(f"{path}: {error.strerror or error}") from None
-        writer = cls(path, file, header, SessionTree(), ids=ids, clock=clock, opener=opener,
-                     sync=sync)
-        writer.write_line(header)
+        writer = cls(path, file, header, SessionTree(), ids=ids, clock=clock, opener=opener)
+        writer.write(json_text(dump_line(header)) + "\n")
         return writer
 
     @classmethod
     def resume(cls, session: LoadedSession, *, ids: IdSource, clock: Clock,
-               opener: Opener = open_text, sync: Callable[[TextIO], None] | None = None,
-               ) -> SessionWriter:
+               opener: Opener = open_text) -> SessionWriter:
         """Append to a file just read; the writer takes over its tree, leaf = the last entry."""
         if session.migrated:
             raise SessionError(f"{session.path}: a version {session.file_version} file is not "
-                               "appended to; write a migrated copy with migrate_file first")
+                               "appended to (it is only read)")
         if session.warnings:
             raise SessionError(f"{session.path}: ends with an unfinished line; not appended to")
         try:
@@ -88,13 +79,9 @@ class SessionWriter:
         except OSError as error:
             raise SessionError(f"{session.path}: {error.strerror or error}") from None
         return cls(session.path, file, session.header, session.tree, ids=ids, clock=clock,
-                   opener=opener, sync=sync)
+                   opener=opener)
 
-    def write_line(self, item: SessionHeader | SessionEntry) -> None:
-        """One JSON line, written and flushed; any failure closes the writer for good."""
-        self.write_text(json_text(dump_line(item)) + "\n")  # a lone surrogate is escaped
-
-    def write_text(self, line: str) -> None:
+    def write(self, line: str) -> None:
         """Write one finished line and flush it; any failure closes the writer for good."""
         if self._failure is not None:
             raise SessionError(f"{self.path}: nothing more is written after a failed write "
@@ -102,8 +89,6 @@ class SessionWriter:
         try:
             self._file.write(line)
             self._file.flush()
-            if self.sync is not None:
-                self.sync(self._file)
         except Exception as error:
             self._failure = error
             raise SessionError(f"{self.path}: write failed ({describe(error)}); the writer "
@@ -114,10 +99,7 @@ class SessionWriter:
         another file; it becomes the leaf. Returns its id."""
         if entry.id in self.tree.by_id:
             raise SessionError(f"{self.path}: entry id {entry.id} is already used")
-        if line is None:
-            self.write_line(entry)
-        else:
-            self.write_text(line.decode("utf-8"))
+        self.write(json_text(dump_line(entry)) + "\n" if line is None else line.decode("utf-8"))
         self.tree.add(entry, line)
         self.leaf_id = entry.id
         return entry.id
@@ -227,7 +209,7 @@ def fork_session(writer: SessionWriter, path: Path, session_id: str,
                            timestamp=iso_timestamp(writer.clock()),
                            parent_session=str(writer.path))
     forked = SessionWriter.create(path, header, ids=writer.ids, clock=writer.clock,
-                                  opener=writer.opener, sync=writer.sync)
+                                  opener=writer.opener)
     for entry, line in copied:
         forked.append(entry, line)
     ids = {entry.id for entry, _ in copied}

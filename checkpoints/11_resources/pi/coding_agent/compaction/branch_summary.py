@@ -1,10 +1,5 @@
-"""Leaving a branch without forgetting it (Pi's branch summaries).
-
-The old path's entries below the deepest ancestor it shares with the new position are
-summarised, newest first as far as a token budget allows, and recorded with the writer's
-`branch_with_summary`. Tool results are left out; earlier summaries are squeezed in while
-there is still some room, because they stand for much more.
-"""
+"""Leaving a branch without forgetting it (Pi's branch summaries): the old path below the
+shared ancestor, summarised newest first within a token budget."""
 
 from __future__ import annotations
 
@@ -14,9 +9,9 @@ from dataclasses import dataclass
 from pi.ai import Model, StreamFunction, StreamOptions
 from pi.coding_agent.compaction.compact import SummaryError, ask_summariser
 from pi.coding_agent.compaction.prompts import (
+    serialize_conversation,
     BRANCH_INSTRUCTIONS,
     BRANCH_PREAMBLE,
-    conversation_text,
     summary_prompt,
 )
 from pi.coding_agent.compaction.prepare import (
@@ -112,7 +107,7 @@ async def generate_branch_summary(
     prep = prepare_branch_entries(entries, model.context_window - reserve_tokens)
     if not prep.messages:
         return BranchSummary(NOTHING_TO_SUMMARIZE, [], [])
-    conversation = conversation_text(prep.messages)
+    conversation = serialize_conversation(prep.messages)
     if focus and replace_instructions:
         prompt = summary_prompt(conversation, focus)
     else:

@@ -1,8 +1,5 @@
-"""Opening a session file: every line decoded and validated once, old versions migrated.
-
-Errors name `FILE:LINE` (the header is line 1). The file is never rewritten: an old file is
-migrated in memory (Pi's two plain functions), and `migrate_file` writes a migrated copy.
-"""
+"""Opening a session file: every line decoded and validated once, errors naming `FILE:LINE`;
+an old version is migrated in memory as Pi migrates it, and the file is never rewritten."""
 
 from __future__ import annotations
 
@@ -13,7 +10,6 @@ from pathlib import Path
 from typing import Any
 
 from pi.ai.bounded import TooLarge, read_bytes, read_json
-from pi.ai.messages import json_text
 
 from pi.coding_agent.session.entries import (
     CURRENT_VERSION,
@@ -22,8 +18,8 @@ from pi.coding_agent.session.entries import (
     parse_entry,
     parse_header,
 )
-from pi.coding_agent.session.errors import SessionError
-from pi.coding_agent.session.ids import IdSource, fresh_id, sequential_ids
+from pi.coding_agent.session.entries import SessionError
+from pi.coding_agent.session.entries import IdSource, fresh_id, sequential_ids
 from pi.coding_agent.session.tree import SessionTree
 
 REFUSE_TO_OVERWRITE = "Pi would start a new session in this file; it is left as it is"
@@ -147,35 +143,14 @@ def read_session(path: Path, ids: IdSource | None = None) -> LoadedSession:
     where = f"{path}:{lines[0][0]}"
     first = decode(lines[0][1], where)
     header, version = header_version(first, where)
-    tree = SessionTree()
-    if version == CURRENT_VERSION:  # line by line: one line's JSON alive at a time
-        for number, raw in lines[1:]:
-            entry_where = f"{path}:{number}"
-            tree.add(parse_entry(decode(raw, entry_where), entry_where), raw,
-                     entry_where)
-    else:  # Pi's migration works on the whole list (a v1 compaction names a position)
-        items = [first, *(decode(raw, f"{path}:{number}") for number, raw in lines[1:])]
+    items = [first, *(decode(raw, f"{path}:{number}") for number, raw in lines[1:])]
+    if version < CURRENT_VERSION:  # Pi migrates the whole list (v1 names positions)
         migrate(items, version, ids or sequential_ids())
         header = header_version(items[0], where)[0]
-        for (number, _), item in zip(lines[1:], items[1:], strict=True):
-            entry_where = f"{path}:{number}"
-            tree.add(parse_entry(item, entry_where), None, entry_where)  # old line
+    tree = SessionTree()
+    for (number, raw), item in zip(lines[1:], items[1:], strict=True):
+        entry_where = f"{path}:{number}"  # a migrated line is not the line a fork copies
+        tree.add(parse_entry(item, entry_where), raw if version == CURRENT_VERSION else None,
+                 entry_where)
     return LoadedSession(path, header, tree, version, tuple(warnings))
 
-
-def migrate_file(source: Path, target: Path, ids: IdSource) -> int:
-    """Write a version-3 copy of `source` to `target` (which must not exist); every line is
-    checked first, so a broken source leaves no half copy. Returns the source's version."""
-    lines = committed_lines(source, [])
-    wheres = [f"{source}:{number}" for number, _ in lines]
-    items = [decode(raw, where) for (_, raw), where in zip(lines, wheres, strict=True)]
-    version = header_version(items[0], wheres[0])[1]
-    migrate(items, version, ids)
-    for item, where in zip(items[1:], wheres[1:], strict=True):
-        parse_entry(item, where)
-    try:
-        with target.open("x", encoding="utf-8") as file:
-            file.write("".join(json_text(item) + "\n" for item in items))
-    except OSError as error:
-        raise SessionError(f"{target}: {error.strerror or error}") from None
-    return version

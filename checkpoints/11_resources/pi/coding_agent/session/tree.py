@@ -1,17 +1,13 @@
-"""The entries of a session as a tree that only grows: a branch is a second child.
-
-It answers: which entry has this id, what is the path root → leaf (the conversation a model
-sees), and what hangs below an entry. Labels and the session name are global: the last
-entry that sets one wins, wherever it sits.
-"""
+"""The entries of a session as a tree that only grows: lookup by id, the path root → leaf,
+the children of an entry; labels and the session name are global (the last setter wins)."""
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
 
 from pi.coding_agent.session.entries import LabelEntry, SessionEntry, SessionInfoEntry
-from pi.coding_agent.session.errors import SessionError
-from pi.coding_agent.session.ids import ms_from_iso
+from pi.coding_agent.session.entries import SessionError
+from pi.coding_agent.session.entries import ms_from_iso
 
 
 class SessionTree:
@@ -82,7 +78,7 @@ class SessionTree:
         return sorted(kids, key=timestamp_key)
 
     def walk(self) -> Iterator[tuple[int, SessionEntry]]:
-        """(depth, entry) depth-first, in Pi's `getTree` order, with a stack instead of
+        """(depth, entry) depth-first in Pi's `getTree` order, with a stack instead of
         recursion: a tree thousands of branches deep is walked like any other."""
         stack = [(0, root) for root in reversed(self.children(None))]
         while stack:

@@ -1,13 +1,6 @@
-"""Run a prepared compaction: one or two summary calls through the model boundary, then
-the entry to record.
-
-The history summary updates the previous one; a split turn adds a shorter summary of the
-turn's first half, asked for at the same time. A failed, aborted or cut-off reply is a
-`SummaryError` value and nothing is recorded (Pi throws).
-
-One deliberate difference from Pi: when a split turn has no older history, Pi writes
-"No prior history." and drops the previous summary; we still summarise the previous summary.
-"""
+"""Run a prepared compaction: one or two summary calls (history, and a split turn's first half
+at the same time); a failed reply is a `SummaryError` value (Pi throws). Unlike Pi, a split
+turn without older history still summarises the previous summary."""
 
 from __future__ import annotations
 
@@ -27,11 +20,11 @@ from pi.ai import (
     UserMessage,
 )
 from pi.coding_agent.compaction.prompts import (
+    serialize_conversation,
     HISTORY_INSTRUCTIONS,
     SYSTEM_PROMPT,
     TURN_PREFIX_INSTRUCTIONS,
     UPDATE_INSTRUCTIONS,
-    conversation_text,
     summary_prompt,
 )
 from pi.coding_agent.compaction.prepare import (
@@ -107,12 +100,12 @@ async def summary_text(
     calls: list[Coroutine[Any, Any, str | SummaryError]] = []
     if not split or prep.messages_to_summarize or previous:
         instructions = UPDATE_INSTRUCTIONS if previous else HISTORY_INSTRUCTIONS
-        prompt = summary_prompt(conversation_text(prep.messages_to_summarize), instructions,
+        prompt = summary_prompt(serialize_conversation(prep.messages_to_summarize), instructions,
                                 previous, focus)
         calls.append(ask_summariser(stream, model, prompt, options, cap(0.8),
                                     "high" if model.reasoning else None))
     if split:
-        prompt = summary_prompt(conversation_text(prep.turn_prefix_messages),
+        prompt = summary_prompt(serialize_conversation(prep.turn_prefix_messages),
                                 TURN_PREFIX_INSTRUCTIONS)
         calls.append(ask_summariser(stream, model, prompt, options, cap(0.5)))
     parts = await asyncio.gather(*calls)

@@ -1,12 +1,6 @@
-"""Everything a compaction needs, worked out before any model is asked (pure, so a test or
-an extension can look at it without a model call): the cut point, the messages to summarise,
-a split turn's first half, the previous summary, the context's size, the files touched.
-
-As in Pi 0.73, the new history starts at the previous compaction's first kept entry (what it
-kept verbatim must be summarised again, or it would vanish), and `tokensBefore` is the whole
-context's size. A summary may forget a path; the file lists computed from `read`, `write`
-and `edit` calls cannot, and they travel from one compaction to the next in `details`.
-"""
+"""Everything a compaction needs, worked out before any model is asked (Pi 0.73's
+prepareCompaction): the cut, the messages to summarise, the previous summary, the context's
+size, and the files read and changed, which travel from one compaction to the next."""
 
 from __future__ import annotations
 
@@ -15,7 +9,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from pi.ai import AssistantMessage, ToolCall
-from pi.coding_agent.compaction.cut_points import CutPoint, find_cut_point
+from pi.coding_agent.compaction.cut_points import find_cut_point
 from pi.coding_agent.compaction.thresholds import CompactionSettings
 from pi.coding_agent.messages import AnyMessage, BranchSummaryMessage
 from pi.coding_agent.session.context import (
@@ -27,10 +21,9 @@ from pi.coding_agent.session.context import (
 from pi.coding_agent.session.entries import (
     BranchSummaryEntry,
     CompactionEntry,
-    MessageEntry,
     SessionEntry,
 )
-from pi.coding_agent.session.ids import ms_from_iso
+from pi.coding_agent.session.entries import ms_from_iso
 from pi.coding_agent.session.tokens import estimate_context_tokens
 
 Range = tuple[int, int]  # path indices [from, to)
@@ -91,8 +84,6 @@ def format_file_operations(read_files: list[str], modified_files: list[str]) -> 
 def entry_message(entry: SessionEntry) -> AnyMessage | None:
     """The message `entry` contributes to a summary, or None for bookkeeping entries; unlike
     in a context, a compaction stands for its summary and an empty branch summary counts."""
-    if isinstance(entry, MessageEntry):
-        return entry.message
     if isinstance(entry, CompactionEntry):
         return summary_of(entry)
     if isinstance(entry, BranchSummaryEntry):
@@ -104,7 +95,7 @@ def entry_message(entry: SessionEntry) -> AnyMessage | None:
 @dataclass(frozen=True)
 class CompactionPreparation:
     first_kept_entry_id: str
-    cut: CutPoint
+    is_split_turn: bool
     tokens_before: int
     previous_summary: str | None
     messages_to_summarize: list[AnyMessage]
@@ -113,10 +104,6 @@ class CompactionPreparation:
     turn_prefix_range: Range | None
     file_ops: FileOps
     settings: CompactionSettings
-
-    @property
-    def is_split_turn(self) -> bool:
-        return self.cut.is_split_turn
 
 
 def summarised_messages(path: Sequence[SessionEntry], start: int, end: int) -> list[AnyMessage]:
@@ -152,7 +139,7 @@ def prepare_compaction(
         add_message_ops(message, ops)
     return CompactionPreparation(
         first_kept_entry_id=path[cut.first_kept_entry_index].id,
-        cut=cut,
+        is_split_turn=cut.is_split_turn,
         tokens_before=estimate_context_tokens(
             [message for _, message in context_messages(path)]).tokens,
         previous_summary=previous.summary if isinstance(previous, CompactionEntry) else None,

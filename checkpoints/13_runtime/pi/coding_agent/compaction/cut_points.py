@@ -1,11 +1,5 @@
-"""Where to cut. Keep the newest ~N tokens verbatim; everything older is summarised.
-
-A cut may never separate a tool result from the call that asked for it, so a tool result is
-never a cut point. Walking back from the newest entry, tokens are added up until the budget
-is reached; the cut then moves forward to the next entry that may start the kept part. If
-that entry is not a user message, the cut falls inside a turn: a *split turn*, whose first
-half (from the user message that began it) gets a summary of its own.
-"""
+"""Where to cut: keep the newest ~N tokens verbatim, never starting at a tool result; a cut
+inside a turn is a *split turn*, whose first half gets a summary of its own."""
 
 from __future__ import annotations
 

@@ -1,16 +1,12 @@
-"""What the summariser reads: the conversation as one transcript, and our instructions.
-
-Sent as real messages, a conversation invites the model to answer its last question; as a
-transcript (`[User]:`, `[Assistant]:` …, long tool results cut) inside one user message, it is
-a document to summarise. The wording of the instructions is ours; the shape is Pi's.
-"""
+"""What the summariser reads: the conversation as one transcript (a document to summarise, not
+a conversation to answer) and our instructions; the wording is ours, the shape is Pi's."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from typing import Any
 
-from pi.ai import AssistantMessage, Message, TextContent, UserMessage
+from pi.ai import AssistantMessage, TextContent, UserMessage
 from pi.ai.content import ThinkingContent, ToolCall
 from pi.ai.messages import json_text
 from pi.coding_agent.messages import AnyMessage, convert_to_llm
@@ -19,12 +15,8 @@ from pi.coding_agent.session.tokens import js_length
 TOOL_RESULT_MAX_CHARS = 2000
 
 
-def js_json(value: Any) -> str:
-    """`JSON.stringify(value)`: compact, non-ASCII kept, integral floats without `.0`."""
-    return json_text(integral(value))
-
-
 def integral(value: Any) -> Any:
+    """`value` with integral floats as ints, so its JSON is `JSON.stringify`'s (no `.0`)."""
     if isinstance(value, float) and value.is_integer():
         return int(value)
     if isinstance(value, dict):
@@ -34,27 +26,19 @@ def integral(value: Any) -> Any:
     return value
 
 
-def js_slice(text: str, units: int) -> str:
-    """`text.slice(0, units)` in JavaScript: the first `units` UTF-16 code units."""
-    data = text.encode("utf-16-le", "surrogatepass")[: units * 2]
-    return data.decode("utf-16-le", "surrogatepass")
-
-
 def truncate_for_summary(text: str, limit: int = TOOL_RESULT_MAX_CHARS) -> str:
+    """Pi's cut of a long tool result: JavaScript's `text.slice(0, limit)` (UTF-16 units)."""
     length = js_length(text)
     if length <= limit:
         return text
-    return f"{js_slice(text, limit)}\n\n[... {length - limit} more characters truncated]"
-
-
-def joined_text(content: str | Sequence[object]) -> str:
-    if isinstance(content, str):
-        return content
-    return "".join(block.text for block in content if isinstance(block, TextContent))
+    kept = text.encode("utf-16-le", "surrogatepass")[: limit * 2].decode("utf-16-le",
+                                                                         "surrogatepass")
+    return f"{kept}\n\n[... {length - limit} more characters truncated]"
 
 
 def tool_call_text(call: ToolCall) -> str:
-    arguments = ", ".join(f"{key}={js_json(value)}" for key, value in call.arguments.items())
+    arguments = ", ".join(f"{key}={json_text(integral(value))}"
+                          for key, value in call.arguments.items())
     return f"{call.name}({arguments})"
 
 
@@ -73,14 +57,17 @@ def assistant_parts(message: AssistantMessage) -> list[str]:
     return parts
 
 
-def serialize_conversation(messages: Sequence[Message]) -> str:
-    """Pi's `serializeConversation`, byte for byte: labelled parts joined by blank lines."""
+def serialize_conversation(messages: Sequence[AnyMessage]) -> str:
+    """Pi's `serializeConversation` of what a model is sent, byte for byte: labelled parts
+    joined by blank lines."""
     parts: list[str] = []
-    for message in messages:
+    for message in convert_to_llm(list(messages)):
         if isinstance(message, AssistantMessage):
             parts.extend(assistant_parts(message))
             continue
-        text = joined_text(message.content)
+        content = message.content
+        text = content if isinstance(content, str) else "".join(
+            block.text for block in content if isinstance(block, TextContent))
         if text and isinstance(message, UserMessage):
             parts.append(f"[User]: {text}")
         elif text:
@@ -176,9 +163,3 @@ def summary_prompt(
     if focus:
         instructions = f"{instructions}\n\nAdditional focus: {focus}"
     return text + instructions
-
-
-
-
-def conversation_text(messages: list[AnyMessage]) -> str:
-    return serialize_conversation(convert_to_llm(messages))

@@ -12,9 +12,9 @@ from pi.coding_agent.messages import BashExecutionMessage, CodingMessage
 from pi.coding_agent.runtime.assemble import new_session_file, sessions_dir
 from pi.coding_agent.runtime.runtime import Runtime
 from pi.coding_agent.session.entries import MessageEntry
-from pi.coding_agent.session.errors import SessionError
+from pi.coding_agent.session.entries import SessionError
 from pi.coding_agent.session.writer import fork_session
-from pi.coding_agent.session.ids import iso_timestamp
+from pi.coding_agent.session.entries import iso_timestamp
 from pi.coding_agent.session.storage import session_path
 from pi.coding_agent.tools.bash import OutputCollector
 from pi.coding_agent.tools.bash import run_command as run_process

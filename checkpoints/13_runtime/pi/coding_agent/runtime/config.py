@@ -14,7 +14,7 @@ from pi.ai import Model, Providers
 from pi.coding_agent.compaction.thresholds import DEFAULT_COMPACTION_SETTINGS, CompactionSettings
 from pi.coding_agent.extensions.api import ExtensionUI, NoUI
 from pi.coding_agent.session.entries import ThinkingLevel
-from pi.coding_agent.session.ids import Clock, IdSource
+from pi.coding_agent.session.entries import Clock, IdSource
 from pi.coding_agent.session.writer import Opener, open_text
 
 

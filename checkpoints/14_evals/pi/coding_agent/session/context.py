@@ -1,9 +1,5 @@
-"""What a model is shown for one leaf of the session tree (Pi's buildSessionContext).
-
-The path root → leaf, in order: entries that carry a message contribute it, the latest
-compaction replaces what it summarised, settings entries decide the thinking level and model.
-Error and aborted replies stay (a provider skips them). Each message keeps its entry's id.
-"""
+"""What a model is shown for one leaf (Pi's buildSessionContext): the path's messages, the
+latest compaction's summary instead of what it replaced, the thinking level and model."""
 
 from __future__ import annotations
 
@@ -27,8 +23,9 @@ from pi.coding_agent.session.entries import (
     SessionEntry,
     ThinkingLevelChangeEntry,
 )
-from pi.coding_agent.session.ids import ms_from_iso
+from pi.coding_agent.session.entries import ms_from_iso
 from pi.coding_agent.session.tree import SessionTree
+
 
 @dataclass(frozen=True)
 class ModelRef:
@@ -36,9 +33,6 @@ class ModelRef:
 
     provider: str
     model_id: str
-
-    def to_json(self) -> dict[str, str]:
-        return {"provider": self.provider, "modelId": self.model_id}
 
 
 @dataclass(frozen=True)

@@ -1,12 +1,13 @@
-"""The lines of a session file, as Pi writes them (JSONL v3): a header, then entries.
-
-One model per entry type, each line validated once. As in Pi, unknown fields are kept (and
-written back) and an entry of an unknown type becomes an `UnknownEntry`: in the tree, never
-in a model's context. A new entry type is one class here, added to `SessionEntry`.
-"""
+"""The lines of a session file as Pi writes them (JSONL v3): a header, then one model per entry
+type; unknown fields are kept and an unknown type becomes an `UnknownEntry` (never in a context).
+Ids and the clock are injected (the same file on every run); timestamps are JavaScript's."""
 
 from __future__ import annotations
 
+import itertools
+import random
+from collections.abc import Callable, Container
+from datetime import UTC, datetime, timedelta
 from typing import Annotated, Any, Literal
 
 from pydantic import (
@@ -28,10 +29,59 @@ from pi.coding_agent.messages import (
     CompactionSummaryMessage,
     CustomMessage,
 )
-from pi.coding_agent.session.errors import SessionError
 
 ThinkingLevel = Literal["off", "minimal", "low", "medium", "high", "xhigh"]
 CURRENT_VERSION = 3
+
+
+class SessionError(Exception):
+    """A session file that cannot be read or written: one line naming the file (and line)."""
+
+
+IdSource = Callable[[], str]
+Clock = Callable[[], int]  # milliseconds since 1970-01-01 UTC, like JavaScript's Date.now()
+EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
+MAX_TRIES = 100  # Pi's generateId tries 100 random ids before giving up
+
+
+def sequential_ids(start: int = 1) -> IdSource:
+    """Ids 00000001, 00000002, …: deterministic, for tests, demos and migrating old files."""
+    counter = itertools.count(start)
+    return lambda: f"{next(counter):08x}"
+
+
+def random_ids(rng: random.Random) -> IdSource:
+    """Pi's shape of id (8 lowercase hex digits) drawn from a generator the caller owns."""
+    return lambda: f"{rng.getrandbits(32):08x}"
+
+
+def fresh_id(source: IdSource, taken: Container[str]) -> str:
+    """An id from `source` that no entry uses yet; refuses a source that keeps repeating."""
+    candidate, tries = source(), 1
+    while candidate in taken:
+        if tries == MAX_TRIES:
+            raise SessionError(f"the id source gave {MAX_TRIES} ids that are all taken")
+        candidate, tries = source(), tries + 1
+    return candidate
+
+
+def iso_timestamp(ms: int) -> str:
+    """JavaScript's `new Date(ms).toISOString()`: UTC, milliseconds, a `Z` at the end."""
+    moment = EPOCH + timedelta(milliseconds=ms)
+    return moment.strftime("%Y-%m-%dT%H:%M:%S.") + f"{moment.microsecond // 1000:03d}Z"
+
+
+def ms_from_iso(text: str) -> int:
+    """Milliseconds since the epoch for an ISO timestamp (a time without offset is UTC)."""
+    moment = datetime.fromisoformat(text)
+    if moment.tzinfo is None:
+        moment = moment.replace(tzinfo=UTC)
+    return (moment - EPOCH) // timedelta(milliseconds=1)
+
+
+def fixed_clock(start_ms: int, step_ms: int = 1) -> Clock:
+    """A clock that starts at `start_ms` and advances `step_ms` at every reading."""
+    return itertools.count(start_ms, step_ms).__next__
 
 
 class SessionHeader(Wire):
@@ -174,27 +224,23 @@ ENTRY = TypeAdapter[SessionEntry](SessionEntry)
 
 
 def parse_entry(data: object, where: str) -> SessionEntry:
-    """Validate one entry line's JSON, or raise SessionError naming where and what."""
+    """Validate one entry line's JSON, or raise SessionError naming where and what: the first
+    problem as `where: message.content: what`, without the union tags pydantic puts into the
+    location (the entry's type first, then which message model was tried)."""
     try:
         return ENTRY.validate_python(data)
     except ValidationError as error:
-        raise SessionError(describe_entry_error(error, where)) from None
-
-
-def describe_entry_error(error: ValidationError, where: str) -> str:
-    """The first problem as `where: message.content: what`, without the union tags pydantic
-    puts into the location (the entry's type first, then which message model was tried)."""
-    problems = error.errors()
-    # A message with a role no known model has is only an AppMessage's problem.
-    problem = next((p for p in problems if not p["type"].startswith("union_tag")), problems[0])
-    loc = list(problem["loc"])[1:]  # loc[0] names the entry type the line was read as
-    if loc[:1] == ["message"] and len(loc) > 1:
-        tried = str(loc.pop(1))  # the known models by role, or the AppMessage
-        if tried.startswith("tagged-union") and len(loc) > 1:
-            del loc[1]  # the role
-    field = "".join(f"[{part}]" if isinstance(part, int) else f".{part}" for part in loc)
-    return f"{where}: {field.lstrip('.')}: {problem['msg']}" if field else (
-        f"{where}: {problem['msg']}")
+        problems = error.errors()
+        # A message with a role no known model has is only an AppMessage's problem.
+        problem = next((p for p in problems if not p["type"].startswith("union_tag")), problems[0])
+        loc = list(problem["loc"])[1:]  # loc[0] names the entry type the line was read as
+        if loc[:1] == ["message"] and len(loc) > 1:
+            tried = str(loc.pop(1))  # the known models by role, or the AppMessage
+            if tried.startswith("tagged-union") and len(loc) > 1:
+                del loc[1]  # the role
+        field = "".join(f"[{part}]" if isinstance(part, int) else f".{part}" for part in loc)
+        place = f"{where}: {field.lstrip('.')}" if field else where
+        raise SessionError(f"{place}: {problem['msg']}") from None
 
 
 def parse_header(data: object, where: str) -> SessionHeader:

@@ -1,10 +1,5 @@
-"""When to compact. A model needs room to answer, so the context must stay below
-its window minus a reserve.
-
-Pi compacts when the context is *strictly* larger than `window - reserve`: at exactly the
-threshold it still fits. The defaults come from Pi's settings: 16,384 tokens reserved for the
-reply (and for the summary itself), 20,000 tokens of recent conversation kept verbatim.
-"""
+"""When to compact (Pi's shouldCompact): when the context is strictly larger than the window
+minus a reserve for the reply; the defaults are Pi's settings."""
 
 from __future__ import annotations
 

@@ -19,8 +19,8 @@ from pi.coding_agent.resources.loader import (
 from pi.coding_agent.resources.system_prompt import tool_prompts_for
 from pi.coding_agent.runtime.config import RuntimeConfig
 from pi.coding_agent.session.entries import CURRENT_VERSION, SessionHeader
-from pi.coding_agent.session.errors import SessionError
-from pi.coding_agent.session.ids import iso_timestamp
+from pi.coding_agent.session.entries import SessionError
+from pi.coding_agent.session.entries import iso_timestamp
 from pi.coding_agent.session.reader import read_session
 from pi.coding_agent.session.storage import sessions_root, start_session
 from pi.coding_agent.session.writer import SessionWriter

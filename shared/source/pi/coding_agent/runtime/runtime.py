@@ -24,7 +24,7 @@ from pi.coding_agent.runtime.events import (
     RuntimeEvent, TurnLimitReached,
 )
 from pi.coding_agent.session.entries import MessageEntry, SessionEntry
-from pi.coding_agent.session.errors import SessionError
+from pi.coding_agent.session.entries import SessionError
 from pi.coding_agent.session.tokens import estimate_context_tokens
 
 Listener = Callable[[RuntimeEvent], None]

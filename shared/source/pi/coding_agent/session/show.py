@@ -1,6 +1,5 @@
-"""Entries described in one short line, and a tree laid out for reading: as in Pi's tree
-view, a chain stays in one column and only a branch point indents.
-"""
+"""Entries in one short line, and a tree laid out as in Pi's tree view: a chain stays in one
+column and only a branch point indents."""
 
 from __future__ import annotations
 
