@@ -150,5 +150,6 @@ def provided_over_budget(rows: list[StepLines]) -> list[str]:
     ]
     total = sum(row.provided_total for row in rows)
     if total > PROVIDED_TOTAL_BUDGET:
-        found.append(f"provided code: {total} lines over all steps (budget {PROVIDED_TOTAL_BUDGET})")
+        found.append(
+            f"provided code: {total} lines over all steps (budget {PROVIDED_TOTAL_BUDGET})")
     return found
