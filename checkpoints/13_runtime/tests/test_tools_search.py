@@ -216,3 +216,15 @@ def test_an_abort_ends_a_long_grep_at_once(workspace, monkeypatch) -> None:
 
     result = asyncio.run(run())
     assert result.is_error and result.content[0].text == "Operation aborted"
+
+
+def test_a_bracket_inside_a_glob_class_is_a_literal_bracket_without_a_warning() -> None:
+    import warnings
+
+    from pi.coding_agent.tools.walk import compile_glob
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        pattern = compile_glob("[[x].txt")
+    assert pattern.fullmatch("[.txt") and pattern.fullmatch("x.txt")
+    assert not pattern.fullmatch("y.txt")

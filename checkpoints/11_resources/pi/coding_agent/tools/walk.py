@@ -102,7 +102,7 @@ def compile_glob(pattern: str) -> re.Pattern[str]:
         if part in GLOB_REGEX:
             return GLOB_REGEX[part]
         if part.startswith("[") and len(part) > 2:
-            inner = part[1:-1]
+            inner = part[1:-1].replace("[", "\\[")  # a literal `[` inside a class, as in fd
             return "[^" + inner[1:] + "]" if inner.startswith("!") else "[" + inner + "]"
         return re.escape(part)
 
