@@ -55,26 +55,41 @@ could not deliver before the turn limit (handed back, not lost)."""
 
 
 class Run:
-    """The state of one run: the context so far and what this run added to it."""
+    """The state of one run: the context so far, what the model reads of it, and what this run
+    added. Each message is converted for the model once, when it is recorded, so a turn costs
+    the same at turn 10 and at turn 5,000 (`convert_to_llm` converts each message on its own)."""
 
     def __init__(self, history: Sequence[AgentMessage], config: LoopConfig,
                  emit: Callable[[AgentEvent], None], signal: AbortSignal) -> None:
-        self.context, self.added = list(history), list[AgentMessage]()
         self.config, self.emit, self.signal = config, emit, signal
         self.options = replace(config.options, signal=signal)
+        self.added = list[AgentMessage]()
+        self.use_context(history)
+
+    def use_context(self, messages: Sequence[AgentMessage]) -> None:
+        self.context = list(messages)
+        self.model_view = self.for_model(self.context)
+
+    def for_model(self, messages: Sequence[AgentMessage]) -> list[Message]:
+        """What the model reads of `messages`, checked here once: a message of the wrong shape
+        is refused before any request, and requests need not check it again."""
+        return list(Context(messages=self.config.convert_to_llm(messages)).messages)
 
     def record(self, message: AgentMessage, started: bool = False) -> None:
         if not started:
             self.emit(MessageStart(message=message))
         self.emit(MessageEnd(message=message))
         self.context.append(message)
+        self.model_view += self.for_model([message])
         self.added.append(message)
 
     async def ask_model(self) -> AssistantMessage:
         """Stream one reply, reporting its growth; the reply is recorded once complete."""
         config = self.config
-        request = Context(system_prompt=config.system_prompt, tools=config.tools.specs(),
-                          messages=config.convert_to_llm(self.context))
+        # Built without validating again: `for_model` checked every message once.
+        request = Context.model_construct(system_prompt=config.system_prompt,
+                                          tools=config.tools.specs(),
+                                          messages=tuple(self.model_view))
         stream = config.stream(config.model, request, self.options)
         started = False
         async for event in stream:

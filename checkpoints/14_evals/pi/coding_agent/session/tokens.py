@@ -3,6 +3,7 @@ successful reply's reported usage plus estimates of the messages after it."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from pi.ai import (
@@ -76,15 +77,17 @@ class ContextTokens:
     last_usage_index: int | None
 
 
-def last_usage_index(messages: list[AnyMessage]) -> int | None:
+def last_usage_index(messages: Sequence[AnyMessage]) -> int | None:
     """The index of the last reply that finished normally (its usage measured the context
     up to there), or None."""
-    usable = [i for i, message in enumerate(messages) if isinstance(message, AssistantMessage)
-              and message.stop_reason not in ("aborted", "error")]
-    return usable[-1] if usable else None
+    for index in range(len(messages) - 1, -1, -1):  # from the end: the answer is near it
+        message = messages[index]
+        if isinstance(message, AssistantMessage) and message.stop_reason not in ("aborted", "error"):
+            return index
+    return None
 
 
-def estimate_context_tokens(messages: list[AnyMessage]) -> ContextTokens:
+def estimate_context_tokens(messages: Sequence[AnyMessage]) -> ContextTokens:
     """The last usable reported usage plus estimates of every message after it."""
     index = last_usage_index(messages)
     if index is None:

@@ -163,7 +163,7 @@ class Runtime:
 
     def _over_threshold(self) -> bool:
         """Pi's threshold rule, judged only by usage measured on the context as it is now."""
-        messages: list[AgentMessage | CodingMessage] = list(self.messages)
+        messages: Sequence[AgentMessage | CodingMessage] = self.messages
         if self.usage_is_stale() or not any(isinstance(m, AssistantMessage) for m in messages):
             return False
         tokens = estimate_context_tokens(messages).tokens
@@ -171,13 +171,17 @@ class Runtime:
 
     def usage_is_stale(self) -> bool:
         """Pi's rule: after a compaction, only a reply recorded since then measures the context
-        (a kept reply still carries the usage of the old, larger one)."""
-        for entry in reversed(self._path()):
-            if entry.type == "compaction":
-                return True
+        (a kept reply still carries the usage of the old, larger one). It walks back from the
+        leaf and stops at the first answer, so a turn does not read the whole branch."""
+        tree = self.writer.tree
+        entry = tree.by_id.get(self.writer.leaf_id or "")
+        for _ in range(len(tree.by_id)):  # bounded: a chain of parents that loops ends too
+            if entry is None or entry.type == "compaction":
+                return entry is not None
             reply = entry.message if isinstance(entry, MessageEntry) else None
             if isinstance(reply, AssistantMessage) and reply.stop_reason not in ENDED_BADLY:
                 return False
+            entry = tree.parent_of(entry)
         return False
 
     async def _before_turn(self, context: Sequence[AgentMessage]) -> list[AgentMessage] | None:
