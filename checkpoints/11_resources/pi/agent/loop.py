@@ -52,20 +52,16 @@ could not deliver before the turn limit (handed back, not lost)."""
 
 
 class Run:
-    """The state of one run: the context so far, what the model reads of it, and what this run
-    added. Each message is converted for the model once, when it is recorded, so a turn costs
-    the same at turn 10 and at turn 5,000 (`convert_to_llm` converts each message on its own)."""
+    """The state of one run: what the model reads of the context, and what this run added.
+    Each message is converted for the model once, when it is recorded, so a turn costs the same
+    at turn 10 and at turn 5,000 (`convert_to_llm` converts each message on its own)."""
 
     def __init__(self, history: Sequence[AgentMessage], config: LoopConfig,
                  emit: Callable[[AgentEvent], None], signal: AbortSignal) -> None:
         self.config, self.emit, self.signal = config, emit, signal
         self.options = replace(config.options, signal=signal)
         self.added = list[AgentMessage]()
-        self.use_context(history)
-
-    def use_context(self, messages: Sequence[AgentMessage]) -> None:
-        self.context = list(messages)
-        self.model_view = self.for_model(self.context)
+        self.model_view = self.for_model(history)
 
     def for_model(self, messages: Sequence[AgentMessage]) -> list[Message]:
         """What the model reads of `messages`, checked here once: a message of the wrong shape
@@ -76,7 +72,6 @@ class Run:
         if not started:
             self.emit(MessageStart(message=message))
         self.emit(MessageEnd(message=message))
-        self.context.append(message)
         self.model_view += self.for_model([message])
         self.added.append(message)
 

@@ -44,10 +44,9 @@ class LoopConfig:
     get_follow_ups: Callable[[], list[AgentMessage]] = list
     # Checks around every tool call: block it, change its arguments, replace its result.
     tool_hooks: ToolHooks | None = None
-    # Called before every turn after the first with the context so far (to read, not change:
-    # it is not copied for the call); may hand back a new context (a compaction).
-    before_turn: Callable[[Sequence[AgentMessage]], Awaitable[list[AgentMessage] | None]] | None = (
-        None)
+    # Asked before every turn after the first; may hand back a new context (a compaction),
+    # which is what the model reads from then on.
+    before_turn: Callable[[], Awaitable[list[AgentMessage] | None]] | None = None
 
 
 @dataclass(frozen=True)
@@ -61,20 +60,16 @@ could not deliver before the turn limit (handed back, not lost)."""
 
 
 class Run:
-    """The state of one run: the context so far, what the model reads of it, and what this run
-    added. Each message is converted for the model once, when it is recorded, so a turn costs
-    the same at turn 10 and at turn 5,000 (`convert_to_llm` converts each message on its own)."""
+    """The state of one run: what the model reads of the context, and what this run added.
+    Each message is converted for the model once, when it is recorded, so a turn costs the same
+    at turn 10 and at turn 5,000 (`convert_to_llm` converts each message on its own)."""
 
     def __init__(self, history: Sequence[AgentMessage], config: LoopConfig,
                  emit: Callable[[AgentEvent], None], signal: AbortSignal) -> None:
         self.config, self.emit, self.signal = config, emit, signal
         self.options = replace(config.options, signal=signal)
         self.added = list[AgentMessage]()
-        self.use_context(history)
-
-    def use_context(self, messages: Sequence[AgentMessage]) -> None:
-        self.context = list(messages)
-        self.model_view = self.for_model(self.context)
+        self.model_view = self.for_model(history)
 
     def for_model(self, messages: Sequence[AgentMessage]) -> list[Message]:
         """What the model reads of `messages`, checked here once: a message of the wrong shape
@@ -85,7 +80,6 @@ class Run:
         if not started:
             self.emit(MessageStart(message=message))
         self.emit(MessageEnd(message=message))
-        self.context.append(message)
         self.model_view += self.for_model([message])
         self.added.append(message)
 
@@ -123,9 +117,9 @@ async def run_loop(prompts: Sequence[AgentMessage], history: Sequence[AgentMessa
             error = f"max_turns_exceeded: the run reached its limit of {config.max_turns} turns"
             break
         if turn > 0 and config.before_turn is not None:
-            replaced = await config.before_turn(run.context)
+            replaced = await config.before_turn()
             if replaced is not None:  # another view of the history (a compaction)
-                run.use_context(replaced)
+                run.model_view = run.for_model(replaced)
         emit(TurnStart())
         for message in pending:
             run.record(message)

@@ -53,10 +53,9 @@ class LoopConfig:
     tool_hooks: ToolHooks | None = None
     # [end]
     # [from 13]
-    # Called before every turn after the first with the context so far (to read, not change:
-    # it is not copied for the call); may hand back a new context (a compaction).
-    before_turn: Callable[[Sequence[AgentMessage]], Awaitable[list[AgentMessage] | None]] | None = (
-        None)
+    # Asked before every turn after the first; may hand back a new context (a compaction),
+    # which is what the model reads from then on.
+    before_turn: Callable[[], Awaitable[list[AgentMessage] | None]] | None = None
     # [end]
 
 
@@ -71,20 +70,16 @@ could not deliver before the turn limit (handed back, not lost)."""
 
 
 class Run:
-    """The state of one run: the context so far, what the model reads of it, and what this run
-    added. Each message is converted for the model once, when it is recorded, so a turn costs
-    the same at turn 10 and at turn 5,000 (`convert_to_llm` converts each message on its own)."""
+    """The state of one run: what the model reads of the context, and what this run added.
+    Each message is converted for the model once, when it is recorded, so a turn costs the same
+    at turn 10 and at turn 5,000 (`convert_to_llm` converts each message on its own)."""
 
     def __init__(self, history: Sequence[AgentMessage], config: LoopConfig,
                  emit: Callable[[AgentEvent], None], signal: AbortSignal) -> None:
         self.config, self.emit, self.signal = config, emit, signal
         self.options = replace(config.options, signal=signal)
         self.added = list[AgentMessage]()
-        self.use_context(history)
-
-    def use_context(self, messages: Sequence[AgentMessage]) -> None:
-        self.context = list(messages)
-        self.model_view = self.for_model(self.context)
+        self.model_view = self.for_model(history)
 
     def for_model(self, messages: Sequence[AgentMessage]) -> list[Message]:
         """What the model reads of `messages`, checked here once: a message of the wrong shape
@@ -95,7 +90,6 @@ class Run:
         if not started:
             self.emit(MessageStart(message=message))
         self.emit(MessageEnd(message=message))
-        self.context.append(message)
         self.model_view += self.for_model([message])
         self.added.append(message)
 
@@ -142,9 +136,9 @@ async def run_loop(prompts: Sequence[AgentMessage], history: Sequence[AgentMessa
             break
         # [from 13]
         if turn > 0 and config.before_turn is not None:
-            replaced = await config.before_turn(run.context)
+            replaced = await config.before_turn()
             if replaced is not None:  # another view of the history (a compaction)
-                run.use_context(replaced)
+                run.model_view = run.for_model(replaced)
         # [end]
         emit(TurnStart())
         for message in pending:

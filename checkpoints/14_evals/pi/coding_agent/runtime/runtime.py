@@ -182,7 +182,7 @@ class Runtime:
             entry = tree.parent_of(entry)
         return False
 
-    async def _before_turn(self, context: Sequence[AgentMessage]) -> list[AgentMessage] | None:
+    async def _before_turn(self) -> list[AgentMessage] | None:
         if not self.auto_compaction or not self._over_threshold() or self.poisoned:
             return None
         result = await self._compact("threshold")
