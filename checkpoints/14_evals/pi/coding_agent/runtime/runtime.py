@@ -171,8 +171,8 @@ class Runtime:
         """Pi's rule: after a compaction, only a reply recorded since then measures the context
         (a kept reply still carries the usage of the old, larger one). It walks back from the
         leaf and stops at the first answer, so a turn does not read the whole branch."""
-        tree = self.writer.tree
-        entry = tree.by_id.get(self.writer.leaf_id or "")
+        tree, leaf = self.writer.tree, self.writer.leaf_id
+        entry = tree.by_id[leaf] if leaf is not None else None
         for _ in range(len(tree.by_id)):  # bounded: a chain of parents that loops ends too
             if entry is None or entry.type == "compaction":
                 return entry is not None

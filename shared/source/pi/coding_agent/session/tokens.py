@@ -80,7 +80,7 @@ class ContextTokens:
 def last_usage_index(messages: Sequence[AnyMessage]) -> int | None:
     """The index of the last reply that finished normally (its usage measured the context
     up to there), or None."""
-    for index in range(len(messages) - 1, -1, -1):  # from the end: the answer is near it
+    for index in reversed(range(len(messages))):  # from the end: the answer is near it
         message = messages[index]
         if isinstance(message, AssistantMessage) and message.stop_reason not in ("aborted", "error"):
             return index
