@@ -74,7 +74,8 @@ class BashTool(AgentTool[BashParams]):
             shown, whole = format_size(cut.output_bytes), format_size(output.last_line_bytes)
             notice = f"Showing last {shown} of line {end} (line is {whole})"
         else:
-            why = f" ({format_size(DEFAULT_MAX_BYTES)} limit)" if cut.truncated_by == "bytes" else ""
+            bytes_cut = cut.truncated_by == "bytes"
+            why = f" ({format_size(DEFAULT_MAX_BYTES)} limit)" if bytes_cut else ""
             notice = f"Showing lines {end - cut.output_lines + 1}-{end} of {end}{why}"
         details = {"truncation": cut.to_details(), "fullOutputPath": str(log)}
         return report(ending, f"{cut.content}\n\n[{notice}. Full output: {log}]", details,
@@ -111,8 +112,9 @@ class OutputCollector:
     def add(self, chunk: bytes) -> None:
         self.total_bytes += len(chunk)
         self.newlines += chunk.count(b"\n")
-        cut = chunk.rfind(b"\n")
-        self.last_line_bytes = len(chunk) - cut - 1 if cut >= 0 else self.last_line_bytes + len(chunk)
+        cut = chunk.rfind(b"\n")  # the last line's size: since the last newline
+        self.last_line_bytes = len(chunk) - cut - 1 if cut >= 0 else (
+            self.last_line_bytes + len(chunk))
         self.tail += chunk
         if self.log is not None:
             self.log.write(chunk)

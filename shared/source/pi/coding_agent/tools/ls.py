@@ -1,5 +1,5 @@
 """`ls`, one folder's entries: sorted ignoring case, dot files and ignored files included,
-folders ending in `/`; an entry that cannot be examined (a dangling symlink) is left out, like Pi."""
+folders ending in `/`; a dangling symlink, which cannot be examined, is left out, like Pi."""
 
 from __future__ import annotations
 

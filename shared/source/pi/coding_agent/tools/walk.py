@@ -14,7 +14,12 @@ import pathspec
 from pi.agent import ToolResult
 from pi.ai import AbortSignal
 from pi.ai.bounded import read_bytes
-from pi.coding_agent.tools.truncate import DEFAULT_MAX_BYTES, NO_LINE_LIMIT, format_size, truncate_head
+from pi.coding_agent.tools.truncate import (
+    DEFAULT_MAX_BYTES,
+    NO_LINE_LIMIT,
+    format_size,
+    truncate_head,
+)
 from pi.coding_agent.tools.workspace import Workspace
 
 Rules = list[tuple[Path, pathspec.GitIgnoreSpec]]
