@@ -20,12 +20,12 @@ from pi.coding_agent.tools.truncate import (
     truncate_line,
     truncate_tail,
 )
-from pi.coding_agent.tools.workspace import FileLocks, Workspace, WorkspaceError
+from pi.coding_agent.tools.workspace import Workspace, WorkspaceError
 from pi.coding_agent.tools.write import WriteTool
 
 __all__ = [
     "DEFAULT_MAX_BYTES", "DEFAULT_MAX_LINES", "GREP_MAX_LINE_LENGTH", "BashTool", "EditTool",
-    "FileLocks", "FindTool", "GrepTool", "LsTool", "ReadTool", "Workspace", "WorkspaceError",
-    "WriteTool", "coding_tools", "default_tools", "format_size", "truncate_head",
-    "truncate_line", "truncate_tail",
+    "FindTool", "GrepTool", "LsTool", "ReadTool", "Workspace", "WorkspaceError", "WriteTool",
+    "coding_tools", "default_tools", "format_size", "truncate_head", "truncate_line",
+    "truncate_tail",
 ]

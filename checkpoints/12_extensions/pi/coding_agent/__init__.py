@@ -20,7 +20,7 @@ from pi.coding_agent.tools.truncate import (
     truncate_line,
     truncate_tail,
 )
-from pi.coding_agent.tools.workspace import FileLocks, Workspace, WorkspaceError
+from pi.coding_agent.tools.workspace import Workspace, WorkspaceError
 from pi.coding_agent.tools.write import WriteTool
 
 from pi.coding_agent.messages import convert_to_llm
@@ -47,9 +47,9 @@ from pi.coding_agent.extensions.runner import ExtensionRunner, tool_hooks
 
 __all__ = [
     "DEFAULT_MAX_BYTES", "DEFAULT_MAX_LINES", "GREP_MAX_LINE_LENGTH", "BashTool", "EditTool",
-    "FileLocks", "FindTool", "GrepTool", "LsTool", "ReadTool", "Workspace", "WorkspaceError",
-    "WriteTool", "coding_tools", "default_tools", "format_size", "truncate_head",
-    "truncate_line", "truncate_tail",
+    "FindTool", "GrepTool", "LsTool", "ReadTool", "Workspace", "WorkspaceError", "WriteTool",
+    "coding_tools", "default_tools", "format_size", "truncate_head", "truncate_line",
+    "truncate_tail",
     "SessionError", "SessionTree", "SessionWriter", "build_context", "convert_to_llm",
     "fixed_clock", "read_session", "sequential_ids", "start_session",
     "DEFAULT_COMPACTION_SETTINGS", "CompactionSettings", "SummaryError",

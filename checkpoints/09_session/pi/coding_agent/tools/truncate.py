@@ -1,9 +1,5 @@
-"""Pi's output limits, so no tool result can flood the model's context window.
-
-A read keeps the beginning (`truncate_head`), a command's output the end (`truncate_tail`):
-at most 2,000 lines or 50 KB of UTF-8, whole lines only (unless one line alone is too big).
-Lines are counted like Pi's JavaScript `split("\n")`; `truncate_line` counts UTF-16 units.
-"""
+"""Pi's output limits, so no tool result floods the context window: at most 2,000 lines or
+50 KB of UTF-8, whole lines only, counted like JavaScript's `split("\n")`."""
 
 from __future__ import annotations
 

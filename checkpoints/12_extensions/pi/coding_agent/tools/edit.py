@@ -66,15 +66,15 @@ class EditTool(AgentTool[EditParams]):
         path = self.workspace.resolve(params.path)
         shown = params.path.removeprefix("@")
         edits = params.edits
-        async with self.workspace.locks.lock(path):
-            try:
-                before = read_named(path, shown).decode("utf-8")
-            except UnicodeDecodeError as error:  # editing it would corrupt the bytes
-                raise EditError(f"{shown} is not UTF-8 text ({error.reason}); cannot edit it") \
-                    from None
-            after = apply_edits(before, edits, shown)
-            await self.workspace.locks.before_write(path)
-            atomic_write(path, after.encode("utf-8"))
+        # No `await` from the read to the write: a parallel edit of this file cannot come
+        # between them (Pi's file I/O is asynchronous, so it queues edits per file instead).
+        try:
+            before = read_named(path, shown).decode("utf-8")
+        except UnicodeDecodeError as error:  # editing it would corrupt the bytes
+            raise EditError(f"{shown} is not UTF-8 text ({error.reason}); cannot edit it") \
+                from None
+        after = apply_edits(before, edits, shown)
+        atomic_write(path, after.encode("utf-8"))
         diff, first_line = unified_diff(before, after, shown)
         what = "text" if len(edits) == 1 else f"{len(edits)} blocks of text"
         return ToolResult.text(

@@ -40,7 +40,8 @@ class FindTool(AgentTool[FindParams]):
         )
         if not found:
             return ToolResult.text("No files found matching pattern")
-        limit = params.limit
-        return listing_result(found[:limit], len(found) > limit and (
-            f"{limit} results limit reached. Use limit={limit * 2} for more, or refine pattern",
-            "resultLimitReached", limit))
+        limit, note = params.limit, None
+        if len(found) > limit:
+            note = (f"{limit} results limit reached. Use limit={limit * 2} for more, or refine "
+                    "pattern", "resultLimitReached", limit)
+        return listing_result(found[:limit], note)

@@ -16,13 +16,13 @@ from pi.agent import AgentTool, ProgressCallback, ToolResult
 from pi.ai import AbortSignal
 from pi.ai.bounded import what_is_at
 from pi.coding_agent.tools.truncate import GREP_MAX_LINE_LENGTH, truncate_line
-from pi.coding_agent.tools.walk import compile_glob, listing_result, read_regular, walk
+from pi.coding_agent.tools.walk import Note, compile_glob, listing_result, read_regular, walk
 from pi.coding_agent.tools.workspace import ToolParams, Workspace
 
 LINE_TIMEOUT = 1.0  # seconds one line may take; only a runaway pattern needs that long
 Pattern = Any  # a compiled `regex` pattern (the package ships no type hints)
-CUT_NOTE = (f"Some lines truncated to {GREP_MAX_LINE_LENGTH} chars. Use read tool to see full "
-            "lines", "linesTruncated", True)
+CUT_NOTE: Note = (f"Some lines truncated to {GREP_MAX_LINE_LENGTH} chars. Use read tool to "
+                  "see full lines", "linesTruncated", True)
 
 
 class GrepParams(ToolParams):
@@ -87,7 +87,7 @@ class GrepTool(AgentTool[GrepParams]):
                 if matches == params.limit:
                     return listing_result(out, (
                         f"{matches} matches limit reached. Use limit={matches * 2} for more, or "
-                        "refine pattern", "matchLimitReached", matches), cut and CUT_NOTE)
+                        "refine pattern", "matchLimitReached", matches), CUT_NOTE if cut else None)
                 matches += 1
                 last = min(len(lines), number + params.context)
                 for current in range(max(1, number - params.context), last + 1):
@@ -97,7 +97,7 @@ class GrepTool(AgentTool[GrepParams]):
                     cut = cut or was_cut
         if not matches:
             return ToolResult.text("No matches found")
-        return listing_result(out, False, cut and CUT_NOTE)
+        return listing_result(out, None, CUT_NOTE if cut else None)
 
 
 async def off_the_loop(work: Callable[[], ToolResult], signal: AbortSignal) -> ToolResult:

@@ -39,7 +39,8 @@ class LsTool(AgentTool[LsParams]):
                 entries.append(path.name + "/" if path.is_dir() else path.name)
         if not entries:
             return ToolResult.text("(empty directory)")
-        limit = params.limit
-        return listing_result(entries[:limit], len(entries) > limit and (
-            f"{limit} entries limit reached. Use limit={limit * 2} for more",
-            "entryLimitReached", limit))
+        limit, note = params.limit, None
+        if len(entries) > limit:
+            note = (f"{limit} entries limit reached. Use limit={limit * 2} for more",
+                    "entryLimitReached", limit)
+        return listing_result(entries[:limit], note)

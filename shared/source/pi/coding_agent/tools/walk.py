@@ -105,14 +105,16 @@ def compile_glob(pattern: str) -> re.Pattern[str]:
     return re.compile(("(?:.*/)?" if anywhere else "") + body.rstrip("/"))
 
 
-def listing_result(lines: list[str], limit_note: Note | bool, extra: Note | bool = False) -> (
+def listing_result(lines: list[str], limit_note: Note | None, extra: Note | None = None) -> (
     ToolResult
 ):
     """`lines` cut at 50 KB (each tool caps the item count itself), with Pi's one bracketed
     line of notices (limit, size, extra) and the same facts in `details`."""
     result = truncate_head("\n".join(lines), max_lines=NO_LINE_LIMIT)
-    size_note = result.truncated and (
-        f"{format_size(DEFAULT_MAX_BYTES)} limit reached", "truncation", result.to_details())
-    kept = [note for note in (limit_note, size_note, extra) if note]
+    size_note: Note | None = None
+    if result.truncated:
+        size_note = (f"{format_size(DEFAULT_MAX_BYTES)} limit reached", "truncation",
+                     result.to_details())
+    kept = [note for note in (limit_note, size_note, extra) if note is not None]
     text = result.content + (f"\n\n[{'. '.join(note[0] for note in kept)}]" if kept else "")
     return ToolResult.text(text, {key: value for _, key, value in kept} or None)
