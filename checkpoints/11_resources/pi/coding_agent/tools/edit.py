@@ -1,9 +1,6 @@
-"""`edit`, several exact replacements in one file, applied together or not at all.
-
-Each `oldText` must occur exactly once in the *original* text (quoting survives drift, and a
-unique match cannot hit the wrong line), spans must not overlap and the result must differ.
-Line endings and a byte-order mark are kept. Unlike Pi, there is no fuzzy fallback match.
-"""
+"""`edit`, several exact replacements in one file, applied together or not at all: each
+`oldText` occurs exactly once in the *original* text, spans do not overlap, the result differs.
+Line endings and a byte-order mark are kept. Unlike Pi, there is no fuzzy fallback match."""
 
 from __future__ import annotations
 
@@ -66,8 +63,7 @@ class EditTool(AgentTool[EditParams]):
         path = self.workspace.resolve(params.path)
         shown = params.path.removeprefix("@")
         edits = params.edits
-        # No `await` from the read to the write: a parallel edit of this file cannot come
-        # between them (Pi's file I/O is asynchronous, so it queues edits per file instead).
+        # No `await` from the read to the write, so no parallel call can come in between.
         try:
             before = read_named(path, shown).decode("utf-8")
         except UnicodeDecodeError as error:  # editing it would corrupt the bytes

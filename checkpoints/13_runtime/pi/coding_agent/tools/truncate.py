@@ -12,7 +12,6 @@ from pydantic.alias_generators import to_camel
 DEFAULT_MAX_LINES = 2000
 DEFAULT_MAX_BYTES = 50 * 1024
 GREP_MAX_LINE_LENGTH = 500
-NO_LINE_LIMIT = 2**53 - 1  # JavaScript's Number.MAX_SAFE_INTEGER, which Pi passes for "no limit"
 
 
 @dataclass(frozen=True)
@@ -33,9 +32,7 @@ class TruncationResult:
 
     def to_details(self) -> dict[str, Any]:
         """Pi's `TruncationResult` JSON without the content, as tools put it in `details`."""
-        fields = asdict(self)
-        del fields["content"]
-        return {to_camel(key): value for key, value in fields.items()}
+        return {to_camel(key): value for key, value in asdict(self).items() if key != "content"}
 
 
 def utf8_len(text: str) -> int:

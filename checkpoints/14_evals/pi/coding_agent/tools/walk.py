@@ -14,16 +14,12 @@ import pathspec
 from pi.agent import ToolResult
 from pi.ai import AbortSignal
 from pi.ai.bounded import read_bytes
-from pi.coding_agent.tools.truncate import (
-    DEFAULT_MAX_BYTES,
-    NO_LINE_LIMIT,
-    format_size,
-    truncate_head,
-)
+from pi.coding_agent.tools.truncate import DEFAULT_MAX_BYTES, format_size, truncate_head
 from pi.coding_agent.tools.workspace import Workspace
 
 Rules = list[tuple[Path, pathspec.GitIgnoreSpec]]
 Note = tuple[str, str, Any]  # (notice for the model, details key, details value)
+NO_LINE_LIMIT = 2**53 - 1  # JavaScript's Number.MAX_SAFE_INTEGER, which Pi passes for "no limit"
 GLOB_PIECES = re.compile(r"(\*\*/|/\*\*$|\*\*|\*|\?|\[!?[^\]/]+\])")
 GLOB_REGEX = {"**/": "(?:.*/)?", "/**": "(?:/.*)?", "**": ".*", "*": "[^/]*", "?": "[^/]"}
 

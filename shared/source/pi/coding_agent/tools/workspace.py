@@ -1,6 +1,5 @@
-"""What every coding tool shares: one root folder no path may leave (`..`, absolute paths
-and symlinks leading out are refused), Pi's camelCase arguments, and safe ways to read and
-write a file."""
+"""What every coding tool shares: one root no path may leave (`..`, absolute paths and links
+leading out are refused), Pi's camelCase arguments, safe ways to read and write a file."""
 
 from __future__ import annotations
 
@@ -51,8 +50,7 @@ class Workspace:
 
 
 def atomic_write(path: Path, data: bytes) -> None:
-    """Replace `path` so readers see the old file or the new one, never half: write a
-    temporary file beside it, then `os.replace`."""
+    """Replace `path` so readers see the old file or the new one, never half (`os.replace`)."""
     temporary = path.with_name(f".{path.name}.pi-write.tmp")
     try:
         with open(temporary, "wb") as handle:
@@ -65,8 +63,7 @@ def atomic_write(path: Path, data: bytes) -> None:
 
 
 def read_named(path: Path, shown: str) -> bytes:
-    """The bytes of the regular file at `path`; anything else is an error naming `shown`
-    ("notes: is a folder, not a file"): a FIFO would block for ever, `/dev/zero` never end."""
+    """The bytes of the regular file at `path`; anything else is an error naming `shown`."""
     try:
         return read_bytes(path)
     except FileNotFoundError:
