@@ -103,17 +103,18 @@ class GrepTool(AgentTool[GrepParams]):
 async def off_the_loop(work: Callable[[], ToolResult], signal: AbortSignal) -> ToolResult:
     """Run `work` in a thread, so a slow search never stalls the agent; an abort returns at
     once (the thread notices it before the next line and stops)."""
-    aborted = asyncio.Event()
-    signal.on_abort(aborted.set)
     searching = asyncio.ensure_future(asyncio.to_thread(work))
-    stopped = asyncio.ensure_future(aborted.wait())
+
+    def stop() -> None:
+        searching.cancel()
+
+    signal.on_abort(stop)
     try:
-        await asyncio.wait({searching, stopped}, return_when=asyncio.FIRST_COMPLETED)
-    finally:
-        stopped.cancel()
-    if not searching.done():
-        raise RuntimeError("Operation aborted")
-    return searching.result()
+        return await searching
+    except asyncio.CancelledError:
+        if signal.aborted:
+            raise RuntimeError("Operation aborted") from None
+        raise
 
 
 def files_to_search(workspace: Workspace, top: Path, glob: str | None, signal: AbortSignal) -> (
