@@ -7,7 +7,8 @@ if start >= len(lines):
 end = len(lines) if params.limit is None else min(start + params.limit, len(lines))
 result = truncate_head("\n".join(lines[start:end]))
 if result.truncated:
-    return ToolResult.text(
-        truncation_notice(result, start, len(lines)), {"truncation": result.to_details()}
-    )
+    last = start + result.output_lines
+    notice = f"Showing lines {start + 1}-{last} of {len(lines)}. Use offset={last + 1}"
+    return ToolResult.text(f"{result.content}\n\n[{notice} to continue.]",
+                           {"truncation": result.to_details()})
 return ToolResult.text(result.content)

@@ -5,7 +5,7 @@ import json
 
 import pytest
 
-from pi.coding_agent import (
+from pi.coding_agent.tools.truncate import (
     DEFAULT_MAX_BYTES,
     DEFAULT_MAX_LINES,
     GREP_MAX_LINE_LENGTH,

@@ -11,16 +11,7 @@ from pi.coding_agent.tools.grep import GrepTool
 from pi.coding_agent.tools.ls import LsTool
 from pi.coding_agent.tools.read import ReadTool
 from pi.coding_agent.tools.sets import coding_tools, default_tools
-from pi.coding_agent.tools.truncate import (
-    DEFAULT_MAX_BYTES,
-    DEFAULT_MAX_LINES,
-    GREP_MAX_LINE_LENGTH,
-    format_size,
-    truncate_head,
-    truncate_line,
-    truncate_tail,
-)
-from pi.coding_agent.tools.workspace import FileLocks, Workspace, WorkspaceError
+from pi.coding_agent.tools.workspace import Workspace, WorkspaceError
 from pi.coding_agent.tools.write import WriteTool
 
 from pi.coding_agent.messages import convert_to_llm
@@ -32,10 +23,8 @@ from pi.coding_agent.session.tree import SessionTree
 from pi.coding_agent.session.writer import SessionWriter
 
 __all__ = [
-    "DEFAULT_MAX_BYTES", "DEFAULT_MAX_LINES", "GREP_MAX_LINE_LENGTH", "BashTool", "EditTool",
-    "FileLocks", "FindTool", "GrepTool", "LsTool", "ReadTool", "Workspace", "WorkspaceError",
-    "WriteTool", "coding_tools", "default_tools", "format_size", "truncate_head",
-    "truncate_line", "truncate_tail",
+    "BashTool", "EditTool", "FindTool", "GrepTool", "LsTool", "ReadTool", "Workspace",
+    "WorkspaceError", "WriteTool", "coding_tools", "default_tools",
     "SessionError", "SessionTree", "SessionWriter", "build_context", "convert_to_llm",
     "fixed_clock", "read_session", "sequential_ids", "start_session",
 ]

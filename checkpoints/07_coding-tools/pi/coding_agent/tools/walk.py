@@ -1,10 +1,5 @@
-"""What `grep`, `find` and `ls` share: a walk that sees files the way git does, fd-style
-globs, and the capped listing they all end with.
-
-Pi uses ripgrep and fd, which skip ignored files; here pathspec applies every `.gitignore`
-from the root down (a deeper `!pattern` re-includes). `.git/` is skipped, hidden files kept,
-symlinked folders not followed, symlinked files leading outside skipped.
-"""
+"""What `grep`, `find` and `ls` share: a walk that sees files the way git does (as Pi's
+ripgrep and fd do), fd-style globs, and the capped listing they all end with."""
 
 from __future__ import annotations
 
@@ -19,23 +14,18 @@ import pathspec
 from pi.agent import ToolResult
 from pi.ai import AbortSignal
 from pi.ai.bounded import read_bytes
-from pi.coding_agent.tools.truncate import (
-    DEFAULT_MAX_BYTES,
-    NO_LINE_LIMIT,
-    format_size,
-    truncate_head,
-)
+from pi.coding_agent.tools.truncate import DEFAULT_MAX_BYTES, format_size, truncate_head
 from pi.coding_agent.tools.workspace import Workspace
 
 Rules = list[tuple[Path, pathspec.GitIgnoreSpec]]
 Note = tuple[str, str, Any]  # (notice for the model, details key, details value)
+NO_LINE_LIMIT = 2**53 - 1  # JavaScript's Number.MAX_SAFE_INTEGER, which Pi passes for "no limit"
 GLOB_PIECES = re.compile(r"(\*\*/|/\*\*$|\*\*|\*|\?|\[!?[^\]/]+\])")
 GLOB_REGEX = {"**/": "(?:.*/)?", "/**": "(?:/.*)?", "**": ".*", "*": "[^/]*", "?": "[^/]"}
 
 
 def read_regular(path: Path) -> bytes | None:
-    """The bytes of `path` if it is a regular file, else None: a FIFO that appears between
-    the walk and the read must not stall the search."""
+    """The bytes of `path` if it is a regular file, else None (a FIFO must not stall a walk)."""
     try:
         return read_bytes(path)
     except OSError:
@@ -43,8 +33,7 @@ def read_regular(path: Path) -> bytes | None:
 
 
 def load_rules(folder: Path, names: tuple[str, ...] = (".gitignore",)) -> Rules:
-    """The rules of the ignore files `names` in `folder`; a missing one, or one that is no
-    regular file (a FIFO would make every search wait for ever), has none."""
+    """The rules of the ignore files `names` in `folder` (a missing or irregular one has none)."""
     lines: list[str] = []
     for name in names:
         data = read_regular(folder / name)
@@ -75,7 +64,8 @@ def walk(workspace: Workspace, folder: Path, signal: AbortSignal, rules: Rules |
     Iterator[tuple[Path, bool]]
 ):
     """Every (path, is_dir) below `folder` that git would not ignore, folders before contents;
-    the first call gathers the rules of the folders above it, inside the workspace."""
+    `.git/` and links leading outside are skipped, linked folders not followed. The first call
+    gathers the `.gitignore` rules of the folders above, inside the workspace."""
     if signal.aborted:
         raise RuntimeError("Operation aborted")
     if rules is None:
@@ -121,8 +111,6 @@ def listing_result(lines: list[str], limit_note: Note | None, extra: Note | None
     if result.truncated:
         size_note = (f"{format_size(DEFAULT_MAX_BYTES)} limit reached", "truncation",
                      result.to_details())
-    notes = [note for note in (limit_note, size_note, extra) if note is not None]
-    text = result.content
-    if notes:
-        text += "\n\n[" + ". ".join(notice for notice, _, _ in notes) + "]"
-    return ToolResult.text(text, {key: value for _, key, value in notes} or None)
+    kept = [note for note in (limit_note, size_note, extra) if note is not None]
+    text = result.content + (f"\n\n[{'. '.join(note[0] for note in kept)}]" if kept else "")
+    return ToolResult.text(text, {key: value for _, key, value in kept} or None)

@@ -1,12 +1,9 @@
-"""What every coding tool shares: one root folder no path may leave (`..`, absolute paths
-and symlinks leading out are refused), its file locks, Pi's camelCase arguments, and safe
-ways to read and write a file."""
+"""What every coding tool shares: one root no path may leave (`..`, absolute paths and links
+leading out are refused), Pi's camelCase arguments, safe ways to read and write a file."""
 
 from __future__ import annotations
 
-import asyncio
 import os
-from collections.abc import Awaitable, Callable
 from pathlib import Path
 
 from pydantic import BaseModel, ConfigDict
@@ -25,30 +22,13 @@ class WorkspaceError(ValueError):
     """A path the model asked for that the workspace will not hand out."""
 
 
-class FileLocks:
-    """One `asyncio.Lock` per resolved path: edits of one file queue, other files go on
-    (Pi's `withFileMutationQueue`). `before_write` lets tests hold a writer inside its lock."""
-
-    def __init__(self, before_write: Callable[[Path], Awaitable[None]] | None = None) -> None:
-        self._locks: dict[Path, asyncio.Lock] = {}
-        self._before_write = before_write
-
-    def lock(self, path: Path) -> asyncio.Lock:
-        return self._locks.setdefault(path, asyncio.Lock())
-
-    async def before_write(self, path: Path) -> None:
-        if self._before_write is not None:
-            await self._before_write(path)
-
-
 class Workspace:
-    """The folder the coding tools work in, and the file locks its writers share."""
+    """The folder the coding tools work in."""
 
-    def __init__(self, root: str | Path, locks: FileLocks | None = None) -> None:
+    def __init__(self, root: str | Path) -> None:
         self.root = Path(root).resolve()
         if not self.root.is_dir():
             raise WorkspaceError(f"workspace root {self.root} is not a directory")
-        self.locks = locks or FileLocks()
 
     def resolve(self, path: str) -> Path:
         """The real location of `path`, guaranteed to lie inside the root."""
@@ -68,8 +48,7 @@ class Workspace:
 
 
 def atomic_write(path: Path, data: bytes) -> None:
-    """Replace `path` so readers see the old file or the new one, never half: write a
-    temporary file beside it, then `os.replace`. Callers hold the file's lock."""
+    """Replace `path` so readers see the old file or the new one, never half (`os.replace`)."""
     temporary = path.with_name(f".{path.name}.pi-write.tmp")
     try:
         with open(temporary, "wb") as handle:
@@ -82,8 +61,7 @@ def atomic_write(path: Path, data: bytes) -> None:
 
 
 def read_named(path: Path, shown: str) -> bytes:
-    """The bytes of the regular file at `path`; anything else is an error naming `shown`
-    ("notes: is a folder, not a file"): a FIFO would block for ever, `/dev/zero` never end."""
+    """The bytes of the regular file at `path`; anything else is an error naming `shown`."""
     try:
         return read_bytes(path)
     except FileNotFoundError:

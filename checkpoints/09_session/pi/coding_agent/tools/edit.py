@@ -1,9 +1,6 @@
-"""`edit`, several exact replacements in one file, applied together or not at all.
-
-Each `oldText` must occur exactly once in the *original* text (quoting survives drift, and a
-unique match cannot hit the wrong line), spans must not overlap and the result must differ.
-Line endings and a byte-order mark are kept. Unlike Pi, there is no fuzzy fallback match.
-"""
+"""`edit`, several exact replacements in one file, applied together or not at all: each
+`oldText` occurs exactly once in the *original* text, spans do not overlap, the result differs.
+Line endings and a byte-order mark are kept. Unlike Pi, there is no fuzzy fallback match."""
 
 from __future__ import annotations
 
@@ -66,15 +63,14 @@ class EditTool(AgentTool[EditParams]):
         path = self.workspace.resolve(params.path)
         shown = params.path.removeprefix("@")
         edits = params.edits
-        async with self.workspace.locks.lock(path):
-            try:
-                before = read_named(path, shown).decode("utf-8")
-            except UnicodeDecodeError as error:  # editing it would corrupt the bytes
-                raise EditError(f"{shown} is not UTF-8 text ({error.reason}); cannot edit it") \
-                    from None
-            after = apply_edits(before, edits, shown)
-            await self.workspace.locks.before_write(path)
-            atomic_write(path, after.encode("utf-8"))
+        # No `await` from the read to the write, so no parallel call can come in between.
+        try:
+            before = read_named(path, shown).decode("utf-8")
+        except UnicodeDecodeError as error:  # editing it would corrupt the bytes
+            raise EditError(f"{shown} is not UTF-8 text ({error.reason}); cannot edit it") \
+                from None
+        after = apply_edits(before, edits, shown)
+        atomic_write(path, after.encode("utf-8"))
         diff, first_line = unified_diff(before, after, shown)
         what = "text" if len(edits) == 1 else f"{len(edits)} blocks of text"
         return ToolResult.text(

@@ -12,12 +12,12 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 from xml.sax.saxutils import escape
 
 from pi.ai.bounded import read_file
 from pi.coding_agent.resources.frontmatter import (
     Diagnostic,
+    pi_json,
     read_markdown,
     strip_frontmatter,
     warning,
@@ -46,10 +46,7 @@ class Skill:
     source: str
     disable_model_invocation: bool = False
 
-    def to_json(self) -> dict[str, Any]:
-        return {"name": self.name, "description": self.description,
-                "filePath": str(self.file_path), "baseDir": str(self.base_dir),
-                "source": self.source, "disableModelInvocation": self.disable_model_invocation}
+    to_json = pi_json
 
 
 @dataclass(frozen=True)
@@ -59,9 +56,7 @@ class LoadedSkills:
     skills: tuple[Skill, ...] = ()
     diagnostics: tuple[Diagnostic, ...] = ()
 
-    def to_json(self) -> dict[str, Any]:
-        return {"skills": [skill.to_json() for skill in self.skills],
-                "diagnostics": [diagnostic.to_json() for diagnostic in self.diagnostics]}
+    to_json = pi_json
 
 
 def validate_name(name: str, parent_dir_name: str) -> list[str]:

@@ -1,8 +1,5 @@
-"""`find`, files and folders by glob, honouring `.gitignore`, sorted.
-
-Pi runs fd. Paths are relative to the searched folder, folders end in `/`; the limit notice
-appears only when something was left out (Pi's also when the count just reaches the limit).
-"""
+"""`find`, files and folders by glob (Pi runs fd): relative to the searched folder, folders
+ending in `/`, `.gitignore` honoured, sorted; the limit notice only when something is left out."""
 
 from __future__ import annotations
 
@@ -10,26 +7,20 @@ from pydantic import Field
 
 from pi.agent import AgentTool, ProgressCallback, ToolResult
 from pi.ai import AbortSignal
-from pi.coding_agent.tools.truncate import DEFAULT_MAX_BYTES
 from pi.coding_agent.tools.walk import compile_glob, listing_result, walk
 from pi.coding_agent.tools.workspace import ToolParams, Workspace
-
-DEFAULT_FIND_LIMIT = 1000
 
 
 class FindParams(ToolParams):
     pattern: str = Field(description="Glob such as '*.py', '**/*.json' or 'src/**/test_*.py'")
     path: str | None = Field(None, description="Folder to search in (default: workspace)")
-    limit: int = Field(DEFAULT_FIND_LIMIT, ge=1, description="Maximum number of results")
+    limit: int = Field(1000, ge=1, description="Maximum number of results")
 
 
 class FindTool(AgentTool[FindParams]):
     name = "find"
-    description = (
-        "Find files and folders by glob pattern, relative to the search folder, honouring "
-        f"`.gitignore`; sorted. At most {DEFAULT_FIND_LIMIT} results by default and "
-        f"{DEFAULT_MAX_BYTES // 1024} KB."
-    )
+    description = ("Find files and folders by glob pattern, relative to the search folder, "
+                   "honouring `.gitignore`; sorted. At most 1000 results by default and 50 KB.")
     parameters = FindParams
 
     def __init__(self, workspace: Workspace) -> None:
@@ -38,8 +29,6 @@ class FindTool(AgentTool[FindParams]):
     async def execute(
         self, call_id: str, params: FindParams, signal: AbortSignal, on_update: ProgressCallback
     ) -> ToolResult:
-        if signal.aborted:
-            raise RuntimeError("Operation aborted")
         top = self.workspace.resolve(params.path or ".")
         if not top.is_dir():
             raise NotADirectoryError(f"Not a directory: {params.path}")
@@ -56,4 +45,3 @@ class FindTool(AgentTool[FindParams]):
             note = (f"{limit} results limit reached. Use limit={limit * 2} for more, or refine "
                     "pattern", "resultLimitReached", limit)
         return listing_result(found[:limit], note)
-

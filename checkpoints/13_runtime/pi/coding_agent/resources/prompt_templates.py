@@ -14,7 +14,6 @@ from pathlib import Path
 from pi.coding_agent.resources.frontmatter import Diagnostic, collision, read_markdown
 
 PLACEHOLDER = re.compile(r"\$(?:(\d+)|ARGUMENTS|@)")
-DESCRIPTION_FALLBACK_CHARS = 60
 
 
 @dataclass(frozen=True)
@@ -26,21 +25,17 @@ class PromptTemplate:
     source: str
 
 
-def describe(frontmatter_description: object, body: str) -> str:
-    """The frontmatter's description, else the first non-empty line, cut to 60 characters."""
-    if isinstance(frontmatter_description, str) and frontmatter_description.strip():
-        return frontmatter_description.strip()
-    first = next((line.strip() for line in body.splitlines() if line.strip()), "")
-    cut = first[:DESCRIPTION_FALLBACK_CHARS]
-    return cut + "..." if len(first) > DESCRIPTION_FALLBACK_CHARS else cut
-
-
 def load_template(path: Path, source: str) -> PromptTemplate | Diagnostic:
+    """The template in `path`; its description is the frontmatter's, else its first non-empty
+    line cut to 60 characters."""
     markdown = read_markdown(path)
     if isinstance(markdown, Diagnostic):
         return markdown
-    description = describe(markdown.frontmatter.get("description"), markdown.body)
-    return PromptTemplate(path.stem, description, markdown.body, path, source)
+    description = markdown.frontmatter.get("description")
+    if not isinstance(description, str) or not description.strip():
+        first = next((line.strip() for line in markdown.body.splitlines() if line.strip()), "")
+        description = first[:60] + ("..." if len(first) > 60 else "")
+    return PromptTemplate(path.stem, description.strip(), markdown.body, path, source)
 
 
 def load_prompt_templates(folders: Sequence[tuple[Path, str]]) -> tuple[

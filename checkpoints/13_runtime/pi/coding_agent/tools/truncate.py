@@ -1,9 +1,5 @@
-"""Pi's output limits, so no tool result can flood the model's context window.
-
-A read keeps the beginning (`truncate_head`), a command's output the end (`truncate_tail`):
-at most 2,000 lines or 50 KB of UTF-8, whole lines only (unless one line alone is too big).
-Lines are counted like Pi's JavaScript `split("\n")`; `truncate_line` counts UTF-16 units.
-"""
+"""Pi's output limits, so no tool result floods the context window: at most 2,000 lines or
+50 KB of UTF-8, whole lines only, counted like JavaScript's `split("\n")`."""
 
 from __future__ import annotations
 
@@ -16,7 +12,6 @@ from pydantic.alias_generators import to_camel
 DEFAULT_MAX_LINES = 2000
 DEFAULT_MAX_BYTES = 50 * 1024
 GREP_MAX_LINE_LENGTH = 500
-NO_LINE_LIMIT = 2**53 - 1  # JavaScript's Number.MAX_SAFE_INTEGER, which Pi passes for "no limit"
 
 
 @dataclass(frozen=True)
@@ -37,9 +32,7 @@ class TruncationResult:
 
     def to_details(self) -> dict[str, Any]:
         """Pi's `TruncationResult` JSON without the content, as tools put it in `details`."""
-        fields = asdict(self)
-        del fields["content"]
-        return {to_camel(key): value for key, value in fields.items()}
+        return {to_camel(key): value for key, value in asdict(self).items() if key != "content"}
 
 
 def utf8_len(text: str) -> int:

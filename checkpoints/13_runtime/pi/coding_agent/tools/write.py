@@ -38,8 +38,6 @@ class WriteTool(AgentTool[WriteParams]):
         if path.is_dir():
             raise IsADirectoryError(f"Not a file: {shown} is a directory")
         data = params.content.encode("utf-8")
-        async with self.workspace.locks.lock(path):
-            path.parent.mkdir(parents=True, exist_ok=True)
-            await self.workspace.locks.before_write(path)
-            atomic_write(path, data)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        atomic_write(path, data)
         return ToolResult.text(f"Successfully wrote {len(data)} bytes to {shown}")

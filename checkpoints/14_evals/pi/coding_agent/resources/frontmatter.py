@@ -1,17 +1,16 @@
 """Reading resource files: the YAML frontmatter above a skill or template's Markdown, and the
 diagnostics (Pi's `ResourceDiagnostic`) a broken file becomes, so one bad file never stops
-the others. PyYAML reads YAML 1.1 (`yes` is true; text in Pi's 1.2); a repeated key is an
-error in both.
-"""
+the others. PyYAML reads YAML 1.1 (`yes` is true; text in Pi's 1.2)."""
 
 from __future__ import annotations
 
 from collections.abc import Hashable
-from dataclasses import dataclass
+from dataclasses import dataclass, is_dataclass
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any, Literal, NamedTuple
 
 import yaml  # type: ignore[import-untyped, unused-ignore]
+from pydantic.alias_generators import to_camel
 
 from pi.ai.bounded import NotAFile, TooLarge, read_file, within_bounds
 
@@ -21,10 +20,19 @@ FENCE = "---"
 class FrontmatterError(ValueError):
     """The frontmatter block could not be read; `line` is 1-based, in the whole file."""
 
-    def __init__(self, problem: str, line: int | None) -> None:
-        self.problem, self.line = problem, line
+    def __init__(self, problem: str, line: int | None = 2) -> None:
         where = f" (line {line})" if line else ""
         super().__init__(f"invalid YAML frontmatter: {problem}{where}")
+
+
+def pi_json(value: Any) -> Any:
+    """A dataclass the way Pi writes it as JSON: camelCase keys, paths as text, no nulls."""
+    if is_dataclass(value):
+        return {to_camel(key): pi_json(item) for key, item in vars(value).items()
+                if item is not None}
+    if isinstance(value, tuple | list):
+        return [pi_json(item) for item in value]
+    return str(value) if isinstance(value, Path) else value
 
 
 @dataclass(frozen=True)
@@ -36,10 +44,6 @@ class Collision:
     winner_path: Path
     loser_path: Path
 
-    def to_json(self) -> dict[str, Any]:
-        return {"resourceType": self.resource_type, "name": self.name,
-                "winnerPath": str(self.winner_path), "loserPath": str(self.loser_path)}
-
 
 @dataclass(frozen=True)
 class Diagnostic:
@@ -50,11 +54,7 @@ class Diagnostic:
     path: Path
     collision: Collision | None = None
 
-    def to_json(self) -> dict[str, Any]:
-        data: dict[str, Any] = {"type": self.type, "message": self.message, "path": str(self.path)}
-        if self.collision is not None:
-            data["collision"] = self.collision.to_json()
-        return data
+    to_json = pi_json
 
     def line(self) -> str:
         """One line for a terminal: `path: warning: message`."""
@@ -72,8 +72,7 @@ def collision(kind: Literal["skill", "prompt"], name: str, winner: Path, loser: 
                       Collision(kind, name, winner, loser))
 
 
-@dataclass(frozen=True)
-class Markdown:
+class Markdown(NamedTuple):
     """A Markdown file split in two: the frontmatter mapping and the body after it."""
 
     frontmatter: dict[str, Any]
@@ -120,22 +119,22 @@ def parse_yaml_block(block: str) -> dict[str, Any]:
         # The block starts on line 2 of the file; PyYAML counts its lines from 0.
         raise FrontmatterError(problem, mark.line + 2 if mark is not None else None) from None
     except RecursionError:  # `[[[[…` thousands deep: PyYAML recurses once per level
-        raise FrontmatterError("nested too deeply to read", 2) from None
+        raise FrontmatterError("nested too deeply to read") from None
     try:
         within_bounds(data)  # aliases of aliases expand only when walked: refuse them here
     except TooLarge as error:
-        raise FrontmatterError(str(error), 2) from None
+        raise FrontmatterError(str(error)) from None
     if data is None:
         return {}
     if not isinstance(data, dict):
-        raise FrontmatterError("the block is not a mapping of keys to values", 2)
+        raise FrontmatterError("the block is not a mapping of keys to values")
     return {str(key): value for key, value in data.items()}
 
 
 def parse_markdown(text: str) -> Markdown:
     """Frontmatter and body (trimmed) of a Markdown file; raises FrontmatterError."""
     block, body = split_frontmatter(text)
-    return Markdown(parse_yaml_block(block) if block is not None else {}, body.strip())
+    return Markdown(parse_yaml_block(block or ""), body.strip())
 
 
 def strip_frontmatter(text: str) -> str:

@@ -1,9 +1,5 @@
-"""`bash`, a shell command in the workspace, its output cut to the last 2,000 lines or 50 KB.
-
-When it cuts, the full output is in a log file named in the notice. The command runs as
-`bash -c` in its own process group (killed whole on a timeout or an abort), stderr merged in;
-an exit code, a timeout and an abort each raise with their own wording, the output first.
-"""
+"""`bash`: `bash -c` in its own process group (killed whole on a timeout or an abort),
+stderr merged in, the output cut to its last 2,000 lines or 50 KB (the whole in a log file)."""
 
 from __future__ import annotations
 
@@ -51,7 +47,7 @@ class BashTool(AgentTool[BashParams]):
 
     def __init__(self, workspace: Workspace, temp_dir: Path | None = None) -> None:
         self.workspace = workspace
-        self.temp_dir = temp_dir
+        self.temp_dir = temp_dir or Path(tempfile.gettempdir())
 
     async def execute(
         self, call_id: str, params: BashParams, signal: AbortSignal, on_update: ProgressCallback
@@ -59,8 +55,7 @@ class BashTool(AgentTool[BashParams]):
         if signal.aborted:
             raise RuntimeError("Command aborted")  # never start a process for a dead call
         safe_id = re.sub(r"[^A-Za-z0-9_.-]", "_", call_id)  # the log is named after the call
-        output = OutputCollector((self.temp_dir or Path(tempfile.gettempdir()))
-                                 / f"pi-bash-{safe_id}.log")
+        output = OutputCollector(self.temp_dir / f"pi-bash-{safe_id}.log")
 
         def on_output(chunk: bytes) -> None:
             output.add(chunk)
@@ -68,17 +63,23 @@ class BashTool(AgentTool[BashParams]):
 
         try:
             ending = await run_command(
-                params.command, self.workspace.root, on_output, signal, params.timeout
-            )
-            truncation, log = output.finish()
+                params.command, self.workspace.root, on_output, signal, params.timeout)
+            cut, log = output.finish()
         finally:
             output.close()
-        details = None
-        text = truncation.content
-        if truncation.truncated:
-            details = {"truncation": truncation.to_details(), "fullOutputPath": str(log)}
-            text += f"\n\n{notice(truncation, log, output.last_line_bytes)}"
-        return report(ending, text, details, params.timeout)
+        if not cut.truncated:
+            return report(ending, cut.content, None, params.timeout)
+        end = cut.total_lines
+        if cut.last_line_partial:
+            shown, whole = format_size(cut.output_bytes), format_size(output.last_line_bytes)
+            notice = f"Showing last {shown} of line {end} (line is {whole})"
+        else:
+            bytes_cut = cut.truncated_by == "bytes"
+            why = f" ({format_size(DEFAULT_MAX_BYTES)} limit)" if bytes_cut else ""
+            notice = f"Showing lines {end - cut.output_lines + 1}-{end} of {end}{why}"
+        details = {"truncation": cut.to_details(), "fullOutputPath": str(log)}
+        return report(ending, f"{cut.content}\n\n[{notice}. Full output: {log}]", details,
+                      params.timeout)
 
 
 def report(
@@ -98,66 +99,48 @@ def report(
     return ToolResult.text(text, details)
 
 
-def notice(truncation: TruncationResult, log: Path | None, last_line_bytes: int) -> str:
-    """Pi's notice: which lines are shown, and where the rest is."""
-    end = truncation.total_lines
-    if truncation.last_line_partial:
-        shown, whole = format_size(truncation.output_bytes), format_size(last_line_bytes)
-        return f"[Showing last {shown} of line {end} (line is {whole}). Full output: {log}]"
-    limit = f" ({format_size(DEFAULT_MAX_BYTES)} limit)" if truncation.truncated_by == "bytes" \
-        else ""
-    start = end - truncation.output_lines + 1
-    return f"[Showing lines {start}-{end} of {end}{limit}. Full output: {log}]"
-
-
 class OutputCollector:
-    """A command's output without keeping all of it in memory: every byte and line is
-    counted (so "lines a-b of N" stays true, unlike Pi's), a bounded tail is kept, and once
-    the output is over the limit everything also streams to a log file."""
+    """A command's output in bounded memory: every byte and line counted (so "lines a-b of
+    N" stays true, unlike Pi's), the last 100 KB kept, and once past 50 KB all of it logged."""
 
-    def __init__(self, log_path: Path, max_bytes: int = DEFAULT_MAX_BYTES) -> None:
+    def __init__(self, log_path: Path) -> None:
         self.log_path = log_path
-        self.max_bytes = max_bytes
-        self.total_bytes = 0
-        self.newlines = 0
-        self.last_line_bytes = 0  # bytes since the last newline: the size of the last line
-        self._tail = bytearray()
-        self._log: BinaryIO | None = None
+        self.total_bytes = self.newlines = self.last_line_bytes = 0
+        self.tail = bytearray()
+        self.log: BinaryIO | None = None
 
     def add(self, chunk: bytes) -> None:
         self.total_bytes += len(chunk)
         self.newlines += chunk.count(b"\n")
-        cut = chunk.rfind(b"\n")
-        self.last_line_bytes = (
-            len(chunk) - cut - 1 if cut >= 0 else self.last_line_bytes + len(chunk)
-        )
-        self._tail += chunk
-        if self._log is None and self.total_bytes > self.max_bytes:
-            self._log = open(self.log_path, "wb")  # noqa: SIM115 - kept open across chunks
-            self._log.write(self._tail)  # nothing was dropped before the log was opened
-        elif self._log is not None:
-            self._log.write(chunk)
-        if self._log is not None and len(self._tail) > 2 * self.max_bytes:
-            del self._tail[: len(self._tail) - 2 * self.max_bytes]
+        cut = chunk.rfind(b"\n")  # the last line's size: since the last newline
+        self.last_line_bytes = len(chunk) - cut - 1 if cut >= 0 else (
+            self.last_line_bytes + len(chunk))
+        self.tail += chunk
+        if self.log is not None:
+            self.log.write(chunk)
+            del self.tail[: -2 * DEFAULT_MAX_BYTES]
+        elif self.total_bytes > DEFAULT_MAX_BYTES:
+            self.log = open(self.log_path, "wb")  # noqa: SIM115 - kept open across chunks
+            self.log.write(self.tail)  # nothing was dropped before the log was opened
 
     def text(self) -> str:
-        return self._tail.decode("utf-8", errors="replace")
+        return self.tail.decode("utf-8", errors="replace")
 
     def finish(self) -> tuple[TruncationResult, Path | None]:
         """The truncated tail and the log's path (written now if lines alone were too many)."""
         result = truncate_tail(self.text())
-        if result.truncated and self._log is None:
-            self._log = open(self.log_path, "wb")  # noqa: SIM115
-            self._log.write(self._tail)
-        if self._log is None:
+        if not result.truncated:
             return result, None
-        self._log.close()
+        if self.log is None:
+            self.log = open(self.log_path, "wb")  # noqa: SIM115
+            self.log.write(self.tail)
+        self.log.close()
         counted = replace(result, total_lines=self.newlines + 1, total_bytes=self.total_bytes)
         return counted, self.log_path
 
     def close(self) -> None:
-        if self._log is not None and not self._log.closed:
-            self._log.close()
+        if self.log is not None:
+            self.log.close()
 
 
 @dataclass(frozen=True)
@@ -188,32 +171,32 @@ async def run_command(
         raise
     finally:
         os.close(writing)  # the children hold it now; EOF comes when the last one lets go
-    loop = asyncio.get_running_loop()
-    started = loop.time()
     reader = asyncio.StreamReader()
-    transport, _ = await loop.connect_read_pipe(
+    transport, _ = await asyncio.get_running_loop().connect_read_pipe(
         lambda: asyncio.StreamReaderProtocol(reader), os.fdopen(reading, "rb", 0))
+
+    async def drain() -> None:
+        try:
+            while chunk := await reader.read(65536):
+                on_output(chunk)
+        except Exception:
+            kill_group(process.pid)  # the output cannot be taken (its log cannot be written)
+            raise
+
     aborted = asyncio.Event()
     signal.on_abort(aborted.set)
     exited = asyncio.ensure_future(process.wait())
     stopped = asyncio.ensure_future(aborted.wait())
-    drained = asyncio.ensure_future(_drain(reader, on_output))
+    drained = asyncio.ensure_future(drain())
     try:
         done, _ = await asyncio.wait(
-            {exited, stopped, drained}, timeout=timeout, return_when=asyncio.FIRST_COMPLETED
-        )
-        if drained in done and drained.exception() is not None:
-            kill_group(process.pid)  # the output cannot be taken (its log cannot be written)
-            await exited
-            raise drained.exception()  # type: ignore[misc]
-        if drained in done:  # the output ended first; the shell's end is what counts
-            left = None if timeout is None else max(0.0, timeout - (loop.time() - started))
-            done, _ = await asyncio.wait(
-                {exited, stopped}, timeout=left, return_when=asyncio.FIRST_COMPLETED)
+            {exited, stopped}, timeout=timeout, return_when=asyncio.FIRST_COMPLETED)
         if exited not in done:
             kill_group(process.pid)
             await exited
         await asyncio.wait({drained}, timeout=GRACE)
+        if drained.done() and drained.exception() is not None:
+            raise drained.exception()  # type: ignore[misc]
         if exited in done:
             return Ending("exit", exited.result())
         return Ending("aborted" if stopped in done else "timeout")
@@ -224,11 +207,6 @@ async def run_command(
         if process.returncode is None:  # we were cancelled ourselves: leave nothing behind
             kill_group(process.pid)
             exited.cancel()
-
-
-async def _drain(reader: asyncio.StreamReader, on_output: Callable[[bytes], None]) -> None:
-    while chunk := await reader.read(65536):
-        on_output(chunk)
 
 
 def kill_group(pid: int) -> None:

@@ -1,15 +1,11 @@
-"""`grep`, file contents searched with a Python regex, in ripgrep-based Pi's format.
-
+"""`grep`, file contents searched with a Python regex, in ripgrep-based Pi's format:
 `path:12: text` per match, `path-11- text` for context; 100 matches, 500 characters a line,
-50 KB in all, each limit with a notice; binary files, FIFOs and devices skipped. It runs in a
-thread, so an abort ends it at once, and `regex` (V0, like `re`) gives up on a runaway
-pattern like `(a+)+$` after LINE_TIMEOUT seconds on one line.
-"""
+50 KB in all, each limit with a notice. It runs in a thread, so an abort ends it at once."""
 
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -19,13 +15,14 @@ from pydantic import Field
 from pi.agent import AgentTool, ProgressCallback, ToolResult
 from pi.ai import AbortSignal
 from pi.ai.bounded import what_is_at
-from pi.coding_agent.tools.truncate import DEFAULT_MAX_BYTES, GREP_MAX_LINE_LENGTH, truncate_line
+from pi.coding_agent.tools.truncate import GREP_MAX_LINE_LENGTH, truncate_line
 from pi.coding_agent.tools.walk import Note, compile_glob, listing_result, read_regular, walk
 from pi.coding_agent.tools.workspace import ToolParams, Workspace
 
-DEFAULT_GREP_LIMIT = 100
 LINE_TIMEOUT = 1.0  # seconds one line may take; only a runaway pattern needs that long
 Pattern = Any  # a compiled `regex` pattern (the package ships no type hints)
+CUT_NOTE: Note = (f"Some lines truncated to {GREP_MAX_LINE_LENGTH} chars. Use read tool to "
+                  "see full lines", "linesTruncated", True)
 
 
 class GrepParams(ToolParams):
@@ -35,7 +32,7 @@ class GrepParams(ToolParams):
     ignore_case: bool = Field(False, description="Match case-insensitively")
     literal: bool = Field(False, description="Treat the pattern as plain text")
     context: int = Field(0, ge=0, description="Lines to show before and after each match")
-    limit: int = Field(DEFAULT_GREP_LIMIT, ge=1, description="Maximum number of matches")
+    limit: int = Field(100, ge=1, description="Maximum number of matches")
 
 
 class GrepTool(AgentTool[GrepParams]):
@@ -43,7 +40,7 @@ class GrepTool(AgentTool[GrepParams]):
     description = (
         "Search file contents for a regex (or literal text) below a folder, honouring "
         "`.gitignore`. Prints `path:line: text` per match. At most 100 matches by default, "
-        f"lines cut at {GREP_MAX_LINE_LENGTH} characters, {DEFAULT_MAX_BYTES // 1024} KB in all."
+        f"lines cut at {GREP_MAX_LINE_LENGTH} characters, 50 KB in all."
     )
     parameters = GrepParams
 
@@ -53,21 +50,25 @@ class GrepTool(AgentTool[GrepParams]):
     async def execute(
         self, call_id: str, params: GrepParams, signal: AbortSignal, on_update: ProgressCallback
     ) -> ToolResult:
-        if signal.aborted:
-            raise RuntimeError("Operation aborted")
         top = self.workspace.resolve(params.path or ".")
         found = what_is_at(top)
         if found == "nothing":
             raise FileNotFoundError(f"Path not found: {params.path}")
         if found not in ("a file", "a folder"):
             raise ValueError(f"Not a file or folder: {params.path} is {found}")
-        regex = compile_pattern(params)
-        return await off_the_loop(lambda: self.search(top, regex, params, signal), signal)
+        source = regex.escape(params.pattern) if params.literal else params.pattern
+        try:  # `regex` in its re-compatible mode (V0): unlike `re`, it can time out
+            flags = (regex.IGNORECASE if params.ignore_case else 0) | regex.V0
+            pattern = regex.compile(source, flags)
+        except (regex.error, RecursionError, OverflowError, ValueError) as error:
+            raise ValueError(f"Invalid regular expression {params.pattern!r}: {error}") from None
+        return await off_the_loop(lambda: self.search(top, pattern, params, signal), signal)
 
     def search(self, top: Path, pattern: Pattern, params: GrepParams, signal: AbortSignal) -> (
         ToolResult
     ):
-        """The whole search; it runs in a worker thread and stops at an abort."""
+        """The whole search, in a worker thread; it stops at an abort, and refuses a pattern
+        still busy after LINE_TIMEOUT s on one line (`(a+)+$` on `aaaa…b` never ends)."""
         out: list[str] = []
         matches, cut = 0, False
         for path, label in files_to_search(self.workspace, top, params.glob, signal):
@@ -75,12 +76,18 @@ class GrepTool(AgentTool[GrepParams]):
             for number, line in enumerate(lines, 1):
                 if signal.aborted:
                     raise RuntimeError("Operation aborted")
-                if not line_matches(pattern, line, path, number):
-                    continue
+                try:
+                    if pattern.search(line, timeout=LINE_TIMEOUT, concurrent=True) is None:
+                        continue
+                except TimeoutError:
+                    raise TimeoutError(
+                        f"The pattern took more than {LINE_TIMEOUT:g} s on {path.name}:{number};"
+                        " it backtracks too much (nested repeats like (a+)+). Simplify it."
+                    ) from None
                 if matches == params.limit:
-                    return finish(out, cut, (f"{matches} matches limit reached. Use "
-                                             f"limit={matches * 2} for more, or refine pattern",
-                                             "matchLimitReached", matches))
+                    return listing_result(out, (
+                        f"{matches} matches limit reached. Use limit={matches * 2} for more, or "
+                        "refine pattern", "matchLimitReached", matches), CUT_NOTE if cut else None)
                 matches += 1
                 last = min(len(lines), number + params.context)
                 for current in range(max(1, number - params.context), last + 1):
@@ -88,47 +95,40 @@ class GrepTool(AgentTool[GrepParams]):
                     mark = ":" if current == number else "-"
                     out.append(f"{label}{mark}{current}{mark} {text}")
                     cut = cut or was_cut
-        return finish(out, cut, None) if matches else ToolResult.text("No matches found")
+        if not matches:
+            return ToolResult.text("No matches found")
+        return listing_result(out, None, CUT_NOTE if cut else None)
 
 
 async def off_the_loop(work: Callable[[], ToolResult], signal: AbortSignal) -> ToolResult:
     """Run `work` in a thread, so a slow search never stalls the agent; an abort returns at
     once (the thread notices it before the next line and stops)."""
-    aborted = asyncio.Event()
-    signal.on_abort(aborted.set)
     searching = asyncio.ensure_future(asyncio.to_thread(work))
-    stopped = asyncio.ensure_future(aborted.wait())
-    try:
-        await asyncio.wait({searching, stopped}, return_when=asyncio.FIRST_COMPLETED)
-    finally:
-        stopped.cancel()
-    if not searching.done():
-        raise RuntimeError("Operation aborted")
-    return searching.result()
 
+    def stop() -> None:
+        searching.cancel()
 
-def compile_pattern(params: GrepParams) -> Pattern:
-    """The pattern in `regex`'s re-compatible mode (V0): unlike `re`, it can time out."""
-    source = regex.escape(params.pattern) if params.literal else params.pattern
+    signal.on_abort(stop)
     try:
-        return regex.compile(source, (regex.IGNORECASE if params.ignore_case else 0) | regex.V0)
-    except (regex.error, RecursionError, OverflowError, ValueError) as error:
-        raise ValueError(f"Invalid regular expression {params.pattern!r}: {error}") from None
+        return await searching
+    except asyncio.CancelledError:
+        if signal.aborted:
+            raise RuntimeError("Operation aborted") from None
+        raise
 
 
 def files_to_search(workspace: Workspace, top: Path, glob: str | None, signal: AbortSignal) -> (
-    list[tuple[Path, str]]
+    Iterator[tuple[Path, str]]
 ):
     """(file, label) pairs in path order; a single file is labelled by its name, like Pi."""
     if top.is_file():
-        return [(top, top.name)]
+        yield top, top.name
+        return
     wanted = compile_glob(glob) if glob else None
-    found = []
     for path, is_dir in walk(workspace, top, signal):
         label = path.relative_to(top).as_posix()
         if not is_dir and (wanted is None or wanted.fullmatch(label)):
-            found.append((path, label))
-    return found
+            yield path, label
 
 
 def text_lines(path: Path) -> list[str]:
@@ -139,20 +139,3 @@ def text_lines(path: Path) -> list[str]:
         return []
     text = data.decode("utf-8", errors="replace").replace("\r\n", "\n").replace("\r", "\n")
     return text.removesuffix("\n").split("\n")
-
-
-def line_matches(pattern: Pattern, line: str, path: Path, number: int) -> bool:
-    """Whether `line` matches; a pattern still busy after LINE_TIMEOUT seconds on one line
-    backtracks without end (`(a+)+$` on `aaaa…b`), and the search is refused, not waited for."""
-    try:
-        return pattern.search(line, timeout=LINE_TIMEOUT, concurrent=True) is not None
-    except TimeoutError:
-        raise TimeoutError(
-            f"The pattern took more than {LINE_TIMEOUT:g} s on {path.name}:{number}; it "
-            "backtracks too much (nested repeats like (a+)+). Simplify it.") from None
-
-
-def finish(lines: list[str], cut: bool, limit_note: Note | None) -> ToolResult:
-    cut_note = (f"Some lines truncated to {GREP_MAX_LINE_LENGTH} chars. Use read tool to see "
-                "full lines", "linesTruncated", True) if cut else None
-    return listing_result(lines, limit_note, cut_note)

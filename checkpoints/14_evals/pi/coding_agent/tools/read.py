@@ -1,9 +1,5 @@
-"""`read`, a file's lines within a budget, and a notice that says how to go on.
-
-At most 2,000 lines or 50 KB, whole lines only, then Pi's notice, e.g. `[Showing lines
-1-2000 of 3000. Use offset=2001 to continue.]`. Images are recognised by their first bytes
-and sent as an image block, unresized (Pi resizes them).
-"""
+"""`read`, a file's lines within a budget, and a notice that says how to go on. Images are
+recognised by their first bytes and sent as an image block, unresized (Pi resizes them)."""
 
 from __future__ import annotations
 
@@ -16,7 +12,6 @@ from pi.ai import AbortSignal, ImageContent, TextContent
 from pi.coding_agent.tools.truncate import (
     DEFAULT_MAX_BYTES,
     DEFAULT_MAX_LINES,
-    TruncationResult,
     format_size,
     truncate_head,
     utf8_len,
@@ -76,25 +71,19 @@ def read_text(text: str, shown: str, params: ReadParams) -> ToolResult:
         raise ValueError(f"Offset {params.offset} is beyond end of file ({len(lines)} lines total)")
     end = len(lines) if params.limit is None else min(start + params.limit, len(lines))
     result = truncate_head("\n".join(lines[start:end]))
+    limit = format_size(DEFAULT_MAX_BYTES)
     if result.first_line_exceeds_limit:
         size = format_size(utf8_len(lines[start]))
         hint = f"sed -n '{start + 1}p' {shown} | head -c {DEFAULT_MAX_BYTES}"
-        limit = format_size(DEFAULT_MAX_BYTES)
         text = f"[Line {start + 1} is {size}, exceeds {limit} limit. Use bash: {hint}]"
         return ToolResult.text(text, {"truncation": result.to_details()})
     if result.truncated:
-        return ToolResult.text(
-            truncation_notice(result, start, len(lines)), {"truncation": result.to_details()}
-        )
+        last = start + result.output_lines
+        why = "" if result.truncated_by == "lines" else f" ({limit} limit)"
+        notice = f"Showing lines {start + 1}-{last} of {len(lines)}{why}. Use offset={last + 1}"
+        return ToolResult.text(f"{result.content}\n\n[{notice} to continue.]",
+                               {"truncation": result.to_details()})
     if end < len(lines):
         more = f"[{len(lines) - end} more lines in file. Use offset={end + 1} to continue.]"
         return ToolResult.text(f"{result.content}\n\n{more}")
     return ToolResult.text(result.content)
-
-
-def truncation_notice(result: TruncationResult, start: int, total: int) -> str:
-    last = start + result.output_lines
-    why = "" if result.truncated_by == "lines" else f" ({format_size(DEFAULT_MAX_BYTES)} limit)"
-    notice = f"Showing lines {start + 1}-{last} of {total}{why}. Use offset={last + 1} to continue."
-    return f"{result.content}\n\n[{notice}]"
-

@@ -1,9 +1,5 @@
 """Where skills come from: the folders Pi looks in, walked the two ways Pi walks them, one
-name each, the first one found winning (a later one is a collision naming both files).
-
-The application takes the project's folders first (`.pi/skills`, `.agents/skills` up to the
-git root; only if trusted), then the user's, then paths from the command line.
-"""
+name each, the first one found winning (a later one is a collision naming both files)."""
 
 from __future__ import annotations
 
@@ -23,13 +19,11 @@ SHARED_SKILLS = Path(".agents") / "skills"
 
 def skill_files(folder: Path, stop_at_skill: bool, top: bool = True, rules: Rules | None = None,
                 seen: frozenset[Path] = frozenset()) -> Iterator[Path]:
-    """Every candidate skill file below `folder`, depth first, names in bytewise order.
-
-    A skills folder holds skill folders (`calendar/SKILL.md`), groups of them and loose `.md`
-    files at the top. Hidden folders and `node_modules` are skipped, ignore files honoured,
-    symlinked folders followed. `stop_at_skill` is Pi's `loadSkillsFromDir`: nothing below a
-    `SKILL.md` is looked at; Pi's start-up instead takes every `SKILL.md` at any depth.
-    """
+    """Every candidate skill file below `folder`, depth first, names in bytewise order: skill
+    folders (`calendar/SKILL.md`), groups of them and loose `.md` files at the top. Hidden
+    folders and `node_modules` are skipped, ignore files honoured, symlinked folders followed.
+    `stop_at_skill` is Pi's `loadSkillsFromDir` (nothing below a `SKILL.md` is looked at);
+    Pi's start-up takes every `SKILL.md` at any depth."""
     real = folder.resolve()
     if real in seen:  # a symlink loop: this folder is being walked already
         return
@@ -104,12 +98,6 @@ def first_wins(loads: Iterable[LoadedSkills]) -> LoadedSkills:
     return LoadedSkills(tuple(by_name.values()), tuple(warnings + collisions))
 
 
-def resolve_skill_path(raw: str, cwd: Path) -> Path:
-    """`~` expanded, a relative path taken from `cwd`, nothing resolved through symlinks."""
-    path = Path(os.path.expanduser(raw.strip()))
-    return path if path.is_absolute() else Path(os.path.normpath(cwd / path))
-
-
 def project_skill_dirs(cwd: Path) -> list[Path]:
     """`.pi/skills`, then `.agents/skills` from `cwd` up to the git root (or in `cwd` only)."""
     root = next((p for p in (cwd, *cwd.parents) if (p / ".git").exists()), None)
@@ -128,5 +116,7 @@ def discover_skills(cwd: Path, agent_dir: Path, trusted: bool, skill_paths: Sequ
         folders.append((home / SHARED_SKILLS, "user"))
     loads = [load_files(skill_files(folder, stop_at_skill=False), source)
              for folder, source in folders]
-    loads += [load_path(resolve_skill_path(raw, cwd), "path") for raw in skill_paths]
+    for raw in skill_paths:  # `~` expanded, relative to `cwd`, symlinks left as they are
+        path = Path(os.path.normpath(cwd / os.path.expanduser(raw.strip())))
+        loads.append(load_path(path, "path"))
     return first_wins(loads)

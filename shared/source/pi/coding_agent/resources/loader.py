@@ -1,10 +1,6 @@
-"""Everything the agent is told at start-up, loaded in one call.
-
-`ResourceLoader` reads the agent folder (`~/.pi-course/agent`, never Pi's `~/.pi`), the
-project's `.pi/` (which wins) and the `AGENTS.md` files down to the working directory. A
-project's `.pi/` is used only when an injected trust policy says so, asked before anything in
-it is opened (Pi loads any `.pi/`). The date is injected: same folders, same prompt.
-"""
+"""Everything the agent is told at start-up, loaded in one call: the agent folder
+(`~/.pi-course/agent`, never Pi's `~/.pi`), the project's `.pi/` (which wins, if an injected
+trust policy says so before anything in it is opened) and the `AGENTS.md` files."""
 
 from __future__ import annotations
 
@@ -104,17 +100,15 @@ class ResourceLoader:
     tool_names: tuple[str, ...] = DEFAULT_TOOL_NAMES
     tool_prompts: Mapping[str, ToolPrompt] = field(default_factory=lambda: BUILTIN_TOOL_PROMPTS)
     skill_paths: tuple[str, ...] = ()
-    home: Path | None = None  # for ~/.agents/skills; None leaves it out
     context_ceiling: Path | None = None  # None: climb to the filesystem root, as Pi does
     system_prompt: str | None = None  # a --system-prompt text beats any SYSTEM.md
-    append_system_prompt: str | None = None
 
     def load(self) -> Resources:
         trusted = self.trust(self.cwd)  # before anything inside the project is read
         places = [(self.cwd / PROJECT_DIR, "project")] if trusted else []
         places.append((self.agent_dir, "user"))
         folders = [folder for folder, _ in places]
-        skills = discover_skills(self.cwd, self.agent_dir, trusted, self.skill_paths, self.home)
+        skills = discover_skills(self.cwd, self.agent_dir, trusted, self.skill_paths)
         templates, template_problems = load_prompt_templates(
             [(folder / "prompts", source) for folder, source in places])
         context_problems: list[Diagnostic] = []
@@ -123,7 +117,7 @@ class ResourceLoader:
         prompt = build_system_prompt(
             tool_names=self.tool_names, today=self.today, cwd=self.cwd,
             custom_prompt=self.system_prompt or first_file(folders, "SYSTEM.md"),
-            append=self.append_system_prompt or first_file(folders, "APPEND_SYSTEM.md"),
+            append=first_file(folders, "APPEND_SYSTEM.md"),
             context_files=context, skills=skills.skills, tool_prompts=self.tool_prompts)
         return Resources(prompt, skills.skills, templates, context,
                          skills.diagnostics + template_problems + tuple(context_problems),
