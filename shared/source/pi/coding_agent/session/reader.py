@@ -163,13 +163,12 @@ def read_session(path: Path, ids: IdSource | None = None) -> LoadedSession:
     if version == CURRENT_VERSION:
         for number, raw in lines[1:]:
             where = f"{path}:{number}"
-            tree.add(read_entry(raw, where), raw, where)
+            tree.add(read_entry(raw, where), where)
         return LoadedSession(path, header, tree, version, tuple(warnings))
-    # Pi migrates the whole list at once (a v1 compaction names positions); a migrated line
-    # is not the line a fork copies
+    # Pi migrates the whole list at once (a v1 compaction names positions)
     items = [first, *(decode(raw, f"{path}:{number}") for number, raw in lines[1:])]
     migrate(items, version, ids or sequential_ids())
     header = header_version(items[0], where)[0]
     for (number, _), item in zip(lines[1:], items[1:], strict=True):
-        tree.add(parse_entry(item, f"{path}:{number}"), None, f"{path}:{number}")
+        tree.add(parse_entry(item, f"{path}:{number}"), f"{path}:{number}")
     return LoadedSession(path, header, tree, version, tuple(warnings))
