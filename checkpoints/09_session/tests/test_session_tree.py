@@ -168,7 +168,7 @@ def test_a_used_id_is_an_error_and_the_tree_is_unchanged() -> None:
     with pytest.raises(SessionError, match=r"^entry id a is already used by an earlier entry$"):
         tree.add(entry("a", None))
     with pytest.raises(SessionError, match=r"^f\.jsonl:3: entry id a is already used"):
-        tree.add(entry("a", None), None, "f.jsonl:3")
+        tree.add(entry("a", None), "f.jsonl:3")
     assert [e.id for e in tree.entries] == ["a"]
 
 

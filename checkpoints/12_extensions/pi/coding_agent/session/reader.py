@@ -11,10 +11,14 @@ from typing import Any
 
 from pi.ai.bounded import TooLarge, read_bytes, read_json
 
+from pydantic import ValidationError
+
 from pi.coding_agent.session.entries import (
     CURRENT_VERSION,
+    ENTRY,
     SessionEntry,
     SessionHeader,
+    entry_problem,
     parse_entry,
     parse_header,
 )
@@ -132,6 +136,18 @@ def migrate(items: list[Any], version: int, ids: IdSource) -> None:
         migrate_v2_to_v3(items)
 
 
+def read_entry(raw: bytes, where: str) -> SessionEntry:
+    """One v3 entry line, parsed and validated in one pass. A line pydantic's JSON parser
+    refuses (bad JSON, too deep, or a lone surrogate, which JSON.parse accepts) goes through
+    `json` instead, which reads it or names what is wrong."""
+    try:
+        return ENTRY.validate_json(raw)
+    except ValidationError as error:
+        if error.errors()[0]["type"] != "json_invalid":
+            raise SessionError(entry_problem(error, where)) from None
+    return parse_entry(decode(raw, where), where)
+
+
 def read_session(path: Path, ids: IdSource | None = None) -> LoadedSession:
     """Read and validate a whole session file; raise SessionError naming `file:line`.
 
@@ -143,14 +159,16 @@ def read_session(path: Path, ids: IdSource | None = None) -> LoadedSession:
     where = f"{path}:{lines[0][0]}"
     first = decode(lines[0][1], where)
     header, version = header_version(first, where)
-    items = [first, *(decode(raw, f"{path}:{number}") for number, raw in lines[1:])]
-    if version < CURRENT_VERSION:  # Pi migrates the whole list (v1 names positions)
-        migrate(items, version, ids or sequential_ids())
-        header = header_version(items[0], where)[0]
     tree = SessionTree()
-    for (number, raw), item in zip(lines[1:], items[1:], strict=True):
-        entry_where = f"{path}:{number}"  # a migrated line is not the line a fork copies
-        tree.add(parse_entry(item, entry_where), raw if version == CURRENT_VERSION else None,
-                 entry_where)
+    if version == CURRENT_VERSION:
+        for number, raw in lines[1:]:
+            where = f"{path}:{number}"
+            tree.add(read_entry(raw, where), where)
+        return LoadedSession(path, header, tree, version, tuple(warnings))
+    # Pi migrates the whole list at once (a v1 compaction names positions)
+    items = [first, *(decode(raw, f"{path}:{number}") for number, raw in lines[1:])]
+    migrate(items, version, ids or sequential_ids())
+    header = header_version(items[0], where)[0]
+    for (number, _), item in zip(lines[1:], items[1:], strict=True):
+        tree.add(parse_entry(item, f"{path}:{number}"), f"{path}:{number}")
     return LoadedSession(path, header, tree, version, tuple(warnings))
-
