@@ -1,4 +1,4 @@
-"""Opening a session file: every line decoded and validated once, errors naming `FILE:LINE`;
+"""Opening a session file: every line parsed and validated once, errors naming `FILE:LINE`;
 an old version is migrated in memory as Pi migrates it, and the file is never rewritten."""
 
 from __future__ import annotations
@@ -9,9 +9,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from pi.ai.bounded import TooLarge, read_bytes, read_json
-
 from pydantic import ValidationError
+
+from pi.ai.bounded import TooLarge, read_bytes, read_json
+from pi.ai.messages import describe_error
 
 from pi.coding_agent.session.entries import (
     CURRENT_VERSION,
@@ -20,7 +21,6 @@ from pi.coding_agent.session.entries import (
     SessionHeader,
     entry_problem,
     parse_entry,
-    parse_header,
 )
 from pi.coding_agent.session.entries import SessionError
 from pi.coding_agent.session.entries import IdSource, fresh_id, sequential_ids
@@ -83,9 +83,10 @@ def decode(raw: bytes, where: str) -> Any:
 def header_version(data: Any, where: str) -> tuple[SessionHeader, int]:
     """The header and its version (none = 1); a newer version than we know is refused."""
     try:
-        header = parse_header(data, where)
-    except SessionError as error:
-        raise SessionError(f"{error} (not a session header; {REFUSE_TO_OVERWRITE})") from None
+        header = SessionHeader.model_validate(data)
+    except ValidationError as error:
+        raise SessionError(f"{describe_error(error, where)} (not a session header; "
+                           f"{REFUSE_TO_OVERWRITE})") from None
     version = header.version or 1
     if version > CURRENT_VERSION:
         raise SessionError(f"{where}: session version {version} is newer than this reader "

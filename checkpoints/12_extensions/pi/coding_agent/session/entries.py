@@ -22,7 +22,6 @@ from pydantic import (
 
 from pi.ai import AppMessage, AssistantMessage, ToolResultMessage, UserMessage
 from pi.ai.content import UserBlock, Wire
-from pi.ai.messages import describe_error
 from pi.coding_agent.messages import (
     BashExecutionMessage,
     BranchSummaryMessage,
@@ -245,13 +244,6 @@ def entry_problem(error: ValidationError, where: str) -> str:
     field = "".join(f"[{part}]" if isinstance(part, int) else f".{part}" for part in loc)
     place = f"{where}: {field.lstrip('.')}" if field else where
     return f"{place}: {problem['msg']}"
-
-
-def parse_header(data: object, where: str) -> SessionHeader:
-    try:
-        return SessionHeader.model_validate(data)
-    except ValidationError as error:
-        raise SessionError(describe_error(error, where)) from None
 
 
 FIRST_KEYS = ("type", "id", "parentId", "timestamp")
