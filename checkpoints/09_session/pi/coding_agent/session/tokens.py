@@ -76,23 +76,16 @@ class ContextTokens:
     last_usage_index: int | None
 
 
-def last_usage_index(messages: list[AnyMessage]) -> int | None:
-    """The index of the last reply that finished normally (its usage measured the context
-    up to there), or None."""
+def estimate_context_tokens(messages: list[AnyMessage]) -> ContextTokens:
+    """The usage the last reply that finished normally reported (it measured the context up
+    to there) plus estimates of every message after it; without such a reply, all estimated."""
     usable = [i for i, message in enumerate(messages) if isinstance(message, AssistantMessage)
               and message.stop_reason not in ("aborted", "error")]
-    return usable[-1] if usable else None
-
-
-def estimate_context_tokens(messages: list[AnyMessage]) -> ContextTokens:
-    """The last usable reported usage plus estimates of every message after it."""
-    index = last_usage_index(messages)
-    if index is None:
+    if not usable:
         estimated = sum(estimate_tokens(message) for message in messages)
         return ContextTokens(estimated, 0, estimated, None)
-    reply = messages[index]
+    reply = messages[usable[-1]]
     assert isinstance(reply, AssistantMessage)
     usage_tokens = calculate_context_tokens(reply.usage)
-    trailing = sum(estimate_tokens(message) for message in messages[index + 1:])
-    return ContextTokens(usage_tokens + trailing, usage_tokens, trailing, index)
-
+    trailing = sum(estimate_tokens(message) for message in messages[usable[-1] + 1:])
+    return ContextTokens(usage_tokens + trailing, usage_tokens, trailing, usable[-1])
