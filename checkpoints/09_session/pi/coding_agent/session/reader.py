@@ -3,6 +3,7 @@ an old version is migrated in memory as Pi migrates it, and the file is never re
 
 from __future__ import annotations
 
+import contextlib
 import io
 import json
 from dataclasses import dataclass
@@ -10,6 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from pydantic import ValidationError
+from pydantic_core import from_json
 
 from pi.ai.bounded import TooLarge, read_bytes, read_json
 from pi.ai.messages import describe_error
@@ -69,7 +71,11 @@ def committed_lines(path: Path, warnings: list[str]) -> list[tuple[int, bytes]]:
 
 
 def decode(raw: bytes, where: str) -> Any:
-    """One line's JSON, within the course's bounds (depth, size)."""
+    """One line's JSON, nested at most 200 deep: pydantic's parser, and for a line it refuses
+    (bad JSON, too deep, a lone surrogate) the bounded `json` reader, which reads it or names
+    what is wrong."""
+    with contextlib.suppress(ValueError):
+        return from_json(raw)
     try:
         return read_json(raw)
     except json.JSONDecodeError as error:
@@ -138,9 +144,8 @@ def migrate(items: list[Any], version: int, ids: IdSource) -> None:
 
 
 def read_entry(raw: bytes, where: str) -> SessionEntry:
-    """One v3 entry line, parsed and validated in one pass. A line pydantic's JSON parser
-    refuses (bad JSON, too deep, or a lone surrogate, which JSON.parse accepts) goes through
-    `json` instead, which reads it or names what is wrong."""
+    """One v3 entry line, parsed and validated in one pass; a line pydantic's JSON parser
+    refuses is decoded and validated apart, for the same result or a clear error."""
     try:
         return ENTRY.validate_json(raw)
     except ValidationError as error:
