@@ -3,7 +3,7 @@ the children of an entry; labels and the session name are global (the last sette
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable
 
 from pi.coding_agent.session.entries import LabelEntry, SessionEntry, SessionInfoEntry
 from pi.coding_agent.session.entries import SessionError
@@ -72,15 +72,6 @@ class SessionTree:
             return [entry for entry in self.entries if self.parent_of(entry) is None]
         kids = [kid for kid in self.kids.get(entry_id, []) if kid.id != entry_id]
         return sorted(kids, key=timestamp_key)
-
-    def walk(self) -> Iterator[tuple[int, SessionEntry]]:
-        """(depth, entry) depth-first in Pi's `getTree` order, with a stack instead of
-        recursion: a tree thousands of branches deep is walked like any other."""
-        stack = [(0, root) for root in reversed(self.children(None))]
-        while stack:
-            depth, entry = stack.pop()
-            yield depth, entry
-            stack += [(depth + 1, kid) for kid in reversed(self.children(entry.id))]
 
 
 def timestamp_key(entry: SessionEntry) -> tuple[int, int]:
