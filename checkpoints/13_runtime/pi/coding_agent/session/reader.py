@@ -168,8 +168,7 @@ def read_session(path: Path, ids: IdSource | None = None) -> LoadedSession:
     tree = SessionTree()
     if version == CURRENT_VERSION:
         for number, raw in lines[1:]:
-            where = f"{path}:{number}"
-            tree.add(read_entry(raw, where), where)
+            tree.add(read_entry(raw, f"{path}:{number}"), f"{path}:{number}")
         return LoadedSession(path, header, tree, version, tuple(warnings))
     # Pi migrates the whole list at once (a v1 compaction names positions)
     items = [first, *(decode(raw, f"{path}:{number}") for number, raw in lines[1:])]
