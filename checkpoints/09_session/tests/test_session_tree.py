@@ -33,13 +33,18 @@ def synthetic(data_dir: Path) -> tuple[SessionTree, dict]:
     return read_session(data_dir / "pi-reference/sessions/synthetic-tree.v3.jsonl").tree, want
 
 
+def depth_first(tree: SessionTree) -> list[tuple[int, SessionEntry]]:
+    """(depth, entry) in the tree view's order, which is Pi's `getTree` order."""
+    return [(len(tree.path_to(e.id)) - 1, e) for _, e in tree_rows(tree)]
+
+
 def test_the_synthetic_tree_walks_in_pis_order(data_dir: Path) -> None:
     tree, want = synthetic(data_dir)
     name_of = {v["id"]: name for name, v in want["entryNames"].items()}
     ours = [{"depth": depth, "id": e.id, "name": name_of[e.id], "type": e.type,
              "label": tree.labels.get(e.id),
              "children": [name_of[kid.id] for kid in tree.children(e.id)]}
-            for depth, e in tree.walk()]
+            for depth, e in depth_first(tree)]
     assert ours == want["tree"]["nodes"]
     assert len(tree.children(None)) == want["tree"]["rootCount"]
 
@@ -96,7 +101,7 @@ def test_a_parent_later_in_the_file_still_gets_its_child_like_pis_get_tree() -> 
     tree.add(entry("d", "b", "2026-01-01T00:00:01.000Z"))
     assert [e.id for e in tree.children(None)] == ["a"]
     assert [e.id for e in tree.children("b")] == ["d", "c"], "sorted by time"
-    assert [(d, n.id) for d, n in tree.walk()] == [(0, "a"), (1, "b"), (2, "d"), (2, "c")]
+    assert [(d, n.id) for d, n in depth_first(tree)] == [(0, "a"), (1, "b"), (2, "d"), (2, "c")]
 
 
 def test_children_sort_by_time_and_keep_file_order_on_ties() -> None:
@@ -117,7 +122,7 @@ def test_a_parent_loop_is_an_error_not_a_hang() -> None:
     tree = SessionTree([entry("a", "b"), entry("b", "a")])
     with pytest.raises(SessionError, match="loops"):
         tree.path_to("a")
-    assert list(tree.walk()) == []
+    assert list(tree_rows(tree)) == []
 
 
 def test_a_path_to_an_unknown_entry_is_an_error() -> None:
@@ -146,10 +151,10 @@ def test_the_path_walks_each_parent_once() -> None:
     assert Counting.lookups == depth  # the leaf, then one lookup per parent
 
 
-def test_walk_and_rows_go_deep_without_recursion() -> None:
+def test_rows_go_deep_without_recursion() -> None:
     depth = 5_000
     tree = SessionTree([entry("e0", None)] + [entry(f"e{i}", f"e{i - 1}") for i in range(1, depth)])
-    assert [d for d, _ in tree.walk()][-1] == depth - 1
+    assert [e.id for _, e in tree_rows(tree)][-1] == f"e{depth - 1}"
     assert {anchor for anchor, _ in tree_rows(tree)} == {None}, "a chain stays in one column"
 
 
@@ -168,7 +173,7 @@ def test_a_used_id_is_an_error_and_the_tree_is_unchanged() -> None:
     with pytest.raises(SessionError, match=r"^entry id a is already used by an earlier entry$"):
         tree.add(entry("a", None))
     with pytest.raises(SessionError, match=r"^f\.jsonl:3: entry id a is already used"):
-        tree.add(entry("a", None), None, "f.jsonl:3")
+        tree.add(entry("a", None), "f.jsonl:3")
     assert [e.id for e in tree.entries] == ["a"]
 
 

@@ -10,13 +10,13 @@ from compaction_reference import MOCK, Recorder, describe_prompt, load
 
 from mock_model import MockModel, fail, text, turn
 from pi.ai import AbortController, Model, StreamOptions
-from pi.coding_agent.compaction.branch_summary import (
+from pi.coding_agent.compaction.compact import (
     BranchSummary,
+    SummaryError,
     collect_entries_for_branch_summary,
     generate_branch_summary,
     prepare_branch_entries,
 )
-from pi.coding_agent.compaction.compact import SummaryError
 from pi.coding_agent.compaction.prepare import compute_file_lists
 from pi.coding_agent.compaction.prompts import BRANCH_PREAMBLE
 from pi.coding_agent.session.context import build_context

@@ -1,22 +1,28 @@
-"""Opening a session file: every line decoded and validated once, errors naming `FILE:LINE`;
+"""Opening a session file: every line parsed and validated once, errors naming `FILE:LINE`;
 an old version is migrated in memory as Pi migrates it, and the file is never rewritten."""
 
 from __future__ import annotations
 
+import contextlib
 import io
 import json
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from pydantic import ValidationError
+from pydantic_core import from_json
+
 from pi.ai.bounded import TooLarge, read_bytes, read_json
+from pi.ai.messages import describe_error
 
 from pi.coding_agent.session.entries import (
     CURRENT_VERSION,
+    ENTRY,
     SessionEntry,
     SessionHeader,
+    entry_problem,
     parse_entry,
-    parse_header,
 )
 from pi.coding_agent.session.entries import SessionError
 from pi.coding_agent.session.entries import IdSource, fresh_id, sequential_ids
@@ -65,7 +71,11 @@ def committed_lines(path: Path, warnings: list[str]) -> list[tuple[int, bytes]]:
 
 
 def decode(raw: bytes, where: str) -> Any:
-    """One line's JSON, within the course's bounds (depth, size)."""
+    """One line's JSON, nested at most 200 deep: pydantic's parser, and for a line it refuses
+    (bad JSON, too deep, a lone surrogate) the bounded `json` reader, which reads it or names
+    what is wrong."""
+    with contextlib.suppress(ValueError):
+        return from_json(raw)
     try:
         return read_json(raw)
     except json.JSONDecodeError as error:
@@ -79,9 +89,10 @@ def decode(raw: bytes, where: str) -> Any:
 def header_version(data: Any, where: str) -> tuple[SessionHeader, int]:
     """The header and its version (none = 1); a newer version than we know is refused."""
     try:
-        header = parse_header(data, where)
-    except SessionError as error:
-        raise SessionError(f"{error} (not a session header; {REFUSE_TO_OVERWRITE})") from None
+        header = SessionHeader.model_validate(data)
+    except ValidationError as error:
+        raise SessionError(f"{describe_error(error, where)} (not a session header; "
+                           f"{REFUSE_TO_OVERWRITE})") from None
     version = header.version or 1
     if version > CURRENT_VERSION:
         raise SessionError(f"{where}: session version {version} is newer than this reader "
@@ -132,6 +143,17 @@ def migrate(items: list[Any], version: int, ids: IdSource) -> None:
         migrate_v2_to_v3(items)
 
 
+def read_entry(raw: bytes, where: str) -> SessionEntry:
+    """One v3 entry line, parsed and validated in one pass; a line pydantic's JSON parser
+    refuses is decoded and validated apart, for the same result or a clear error."""
+    try:
+        return ENTRY.validate_json(raw)
+    except ValidationError as error:
+        if error.errors()[0]["type"] != "json_invalid":
+            raise SessionError(entry_problem(error, where)) from None
+    return parse_entry(decode(raw, where), where)
+
+
 def read_session(path: Path, ids: IdSource | None = None) -> LoadedSession:
     """Read and validate a whole session file; raise SessionError naming `file:line`.
 
@@ -143,14 +165,15 @@ def read_session(path: Path, ids: IdSource | None = None) -> LoadedSession:
     where = f"{path}:{lines[0][0]}"
     first = decode(lines[0][1], where)
     header, version = header_version(first, where)
-    items = [first, *(decode(raw, f"{path}:{number}") for number, raw in lines[1:])]
-    if version < CURRENT_VERSION:  # Pi migrates the whole list (v1 names positions)
-        migrate(items, version, ids or sequential_ids())
-        header = header_version(items[0], where)[0]
     tree = SessionTree()
-    for (number, raw), item in zip(lines[1:], items[1:], strict=True):
-        entry_where = f"{path}:{number}"  # a migrated line is not the line a fork copies
-        tree.add(parse_entry(item, entry_where), raw if version == CURRENT_VERSION else None,
-                 entry_where)
+    if version == CURRENT_VERSION:
+        for number, raw in lines[1:]:
+            tree.add(read_entry(raw, f"{path}:{number}"), f"{path}:{number}")
+        return LoadedSession(path, header, tree, version, tuple(warnings))
+    # Pi migrates the whole list at once (a v1 compaction names positions)
+    items = [first, *(decode(raw, f"{path}:{number}") for number, raw in lines[1:])]
+    migrate(items, version, ids or sequential_ids())
+    header = header_version(items[0], where)[0]
+    for (number, _), item in zip(lines[1:], items[1:], strict=True):
+        tree.add(parse_entry(item, f"{path}:{number}"), f"{path}:{number}")
     return LoadedSession(path, header, tree, version, tuple(warnings))
-

@@ -77,19 +77,17 @@ class ContextTokens:
     last_usage_index: int | None
 
 
-def last_usage_index(messages: Sequence[AnyMessage]) -> int | None:
-    """The index of the last reply that finished normally (its usage measured the context
-    up to there), or None."""
-    for index in reversed(range(len(messages))):  # from the end: the answer is near it
-        message = messages[index]
-        if isinstance(message, AssistantMessage) and message.stop_reason not in ("aborted", "error"):
-            return index
-    return None
-
-
 def estimate_context_tokens(messages: Sequence[AnyMessage]) -> ContextTokens:
-    """The last usable reported usage plus estimates of every message after it."""
-    index = last_usage_index(messages)
+    """The usage the last reply that finished normally reported (it measured the context up
+    to there) plus estimates of every message after it; without such a reply, all estimated.
+    That reply is looked for from the end, where it is, so a turn does not read the whole
+    context."""
+    index = None
+    for position in reversed(range(len(messages))):
+        message = messages[position]
+        if isinstance(message, AssistantMessage) and message.stop_reason not in ("aborted", "error"):
+            index = position
+            break
     if index is None:
         estimated = sum(estimate_tokens(message) for message in messages)
         return ContextTokens(estimated, 0, estimated, None)
@@ -98,4 +96,3 @@ def estimate_context_tokens(messages: Sequence[AnyMessage]) -> ContextTokens:
     usage_tokens = calculate_context_tokens(reply.usage)
     trailing = sum(estimate_tokens(message) for message in messages[index + 1:])
     return ContextTokens(usage_tokens + trailing, usage_tokens, trailing, index)
-

@@ -3,7 +3,7 @@ the children of an entry; labels and the session name are global (the last sette
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable
 
 from pi.coding_agent.session.entries import LabelEntry, SessionEntry, SessionInfoEntry
 from pi.coding_agent.session.entries import SessionError
@@ -17,15 +17,13 @@ class SessionTree:
         self.entries: list[SessionEntry] = []
         self.by_id: dict[str, SessionEntry] = {}
         self.kids: dict[str, list[SessionEntry]] = {}  # by parent id, in file order
-        self.lines: dict[str, bytes] = {}  # the line of the file an entry was read from
         self.labels: dict[str, str] = {}
         self.name: str | None = None
         for entry in entries:
             self.add(entry)
 
-    def add(self, entry: SessionEntry, line: bytes | None = None, where: str = "") -> None:
-        """Record one more entry (its id must be new) and what it says about labels or name;
-        `line` (the line it was read from) lets a fork copy it byte for byte."""
+    def add(self, entry: SessionEntry, where: str = "") -> None:
+        """Record one more entry (its id must be new) and what it says about labels or name."""
         if entry.id in self.by_id:
             place = f"{where}: " if where else ""
             raise SessionError(f"{place}entry id {entry.id} is already used by an earlier entry")
@@ -33,8 +31,6 @@ class SessionTree:
         self.by_id[entry.id] = entry
         if entry.parent_id is not None:
             self.kids.setdefault(entry.parent_id, []).append(entry)
-        if line is not None:
-            self.lines[entry.id] = line
         if isinstance(entry, LabelEntry):
             if entry.label:
                 self.labels[entry.target_id] = entry.label
@@ -76,15 +72,6 @@ class SessionTree:
             return [entry for entry in self.entries if self.parent_of(entry) is None]
         kids = [kid for kid in self.kids.get(entry_id, []) if kid.id != entry_id]
         return sorted(kids, key=timestamp_key)
-
-    def walk(self) -> Iterator[tuple[int, SessionEntry]]:
-        """(depth, entry) depth-first in Pi's `getTree` order, with a stack instead of
-        recursion: a tree thousands of branches deep is walked like any other."""
-        stack = [(0, root) for root in reversed(self.children(None))]
-        while stack:
-            depth, entry = stack.pop()
-            yield depth, entry
-            stack += [(depth + 1, kid) for kid in reversed(self.children(entry.id))]
 
 
 def timestamp_key(entry: SessionEntry) -> tuple[int, int]:

@@ -30,7 +30,7 @@ from pi.coding_agent.session.entries import (
 )
 from pi.coding_agent.session.entries import SessionError
 from pi.coding_agent.session.entries import Clock, IdSource, fresh_id, iso_timestamp
-from pi.coding_agent.session.reader import LoadedSession
+from pi.coding_agent.session.reader import LoadedSession, committed_lines
 from pi.coding_agent.session.tree import SessionTree
 
 Opener = Callable[[Path, str], TextIO]
@@ -100,7 +100,7 @@ class SessionWriter:
         if entry.id in self.tree.by_id:
             raise SessionError(f"{self.path}: entry id {entry.id} is already used")
         self.write(json_text(dump_line(entry)) + "\n" if line is None else line.decode("utf-8"))
-        self.tree.add(entry, line)
+        self.tree.add(entry)
         self.leaf_id = entry.id
         return entry.id
 
@@ -176,22 +176,31 @@ def describe(error: Exception) -> str:
     return str(strerror) if strerror else str(error) or type(error).__name__
 
 
-def branched_path(tree: SessionTree, leaf_id: str) -> list[tuple[SessionEntry, bytes | None]]:
+def file_lines(writer: SessionWriter) -> dict[str, bytes]:
+    """Each entry's line in the writer's file (the file holds the tree's entries in order)."""
+    lines = [raw for _, raw in committed_lines(writer.path, [])[1:]]
+    if len(lines) != len(writer.tree.entries):
+        raise SessionError(f"{writer.path}: the file no longer holds what was written; "
+                           "not forked")
+    return {entry.id: raw for entry, raw in zip(writer.tree.entries, lines, strict=True)}
+
+
+def branched_path(writer: SessionWriter, leaf_id: str) -> list[tuple[SessionEntry, bytes]]:
     """(entry, its line) root → `leaf_id` without label entries. Pi leaves an entry below a
     dropped label pointing at a missing id (a second root); here it hangs below the entry
     before it, its line changed in `parentId` only."""
-    kept: list[tuple[SessionEntry, bytes | None]] = []
+    lines = file_lines(writer)
+    kept: list[tuple[SessionEntry, bytes]] = []
     dropped: set[str] = set()
-    for entry in tree.path_to(leaf_id):
-        line = tree.lines.get(entry.id)
+    for entry in writer.tree.path_to(leaf_id):
+        line = lines[entry.id]
         if entry.type == "label":
             dropped.add(entry.id)
             continue
         if entry.parent_id in dropped:
             parent_id = kept[-1][0].id if kept else None
             entry = entry.model_copy(update={"parent_id": parent_id})
-            if line is not None:
-                line = (json_text({**json.loads(line), "parentId": parent_id}) + "\n").encode()
+            line = (json_text({**json.loads(line), "parentId": parent_id}) + "\n").encode()
         kept.append((entry, line))
     return kept
 
@@ -199,12 +208,12 @@ def branched_path(tree: SessionTree, leaf_id: str) -> list[tuple[SessionEntry, b
 def fork_session(writer: SessionWriter, path: Path, session_id: str,
                  leaf_id: str | None = None) -> SessionWriter:
     """A new file with only the path to `leaf_id` (default: the writer's leaf), its header
-    naming the old file as `parentSession`; lines read from a file are copied byte for byte
-    and the labels of path entries are appended at the end."""
+    naming the old file as `parentSession`; its lines are copied byte for byte and the labels
+    of path entries are appended at the end."""
     leaf = leaf_id or writer.leaf_id
     if leaf is None:
         raise SessionError(f"{writer.path}: nothing to fork, the leaf is before the first entry")
-    copied = branched_path(writer.tree, writer.require(leaf).id)
+    copied = branched_path(writer, writer.require(leaf).id)
     header = SessionHeader(version=CURRENT_VERSION, id=session_id, cwd=writer.header.cwd,
                            timestamp=iso_timestamp(writer.clock()),
                            parent_session=str(writer.path))

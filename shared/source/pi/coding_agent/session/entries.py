@@ -22,7 +22,6 @@ from pydantic import (
 
 from pi.ai import AppMessage, AssistantMessage, ToolResultMessage, UserMessage
 from pi.ai.content import UserBlock, Wire
-from pi.ai.messages import describe_error
 from pi.coding_agent.messages import (
     BashExecutionMessage,
     BranchSummaryMessage,
@@ -224,30 +223,27 @@ ENTRY = TypeAdapter[SessionEntry](SessionEntry)
 
 
 def parse_entry(data: object, where: str) -> SessionEntry:
-    """Validate one entry line's JSON, or raise SessionError naming where and what: the first
-    problem as `where: message.content: what`, without the union tags pydantic puts into the
-    location (the entry's type first, then which message model was tried)."""
+    """Validate one entry line's decoded JSON, or raise SessionError naming where and what."""
     try:
         return ENTRY.validate_python(data)
     except ValidationError as error:
-        problems = error.errors()
-        # A message with a role no known model has is only an AppMessage's problem.
-        problem = next((p for p in problems if not p["type"].startswith("union_tag")), problems[0])
-        loc = list(problem["loc"])[1:]  # loc[0] names the entry type the line was read as
-        if loc[:1] == ["message"] and len(loc) > 1:
-            tried = str(loc.pop(1))  # the known models by role, or the AppMessage
-            if tried.startswith("tagged-union") and len(loc) > 1:
-                del loc[1]  # the role
-        field = "".join(f"[{part}]" if isinstance(part, int) else f".{part}" for part in loc)
-        place = f"{where}: {field.lstrip('.')}" if field else where
-        raise SessionError(f"{place}: {problem['msg']}") from None
+        raise SessionError(entry_problem(error, where)) from None
 
 
-def parse_header(data: object, where: str) -> SessionHeader:
-    try:
-        return SessionHeader.model_validate(data)
-    except ValidationError as error:
-        raise SessionError(describe_error(error, where)) from None
+def entry_problem(error: ValidationError, where: str) -> str:
+    """The first problem as `where: message.content: what`, without the union tags pydantic
+    puts into the location (the entry's type first, then which message model was tried)."""
+    problems = error.errors()
+    # A message with a role no known model has is only an AppMessage's problem.
+    problem = next((p for p in problems if not p["type"].startswith("union_tag")), problems[0])
+    loc = list(problem["loc"])[1:]  # loc[0] names the entry type the line was read as
+    if loc[:1] == ["message"] and len(loc) > 1:
+        tried = str(loc.pop(1))  # the known models by role, or the AppMessage
+        if tried.startswith("tagged-union") and len(loc) > 1:
+            del loc[1]  # the role
+    field = "".join(f"[{part}]" if isinstance(part, int) else f".{part}" for part in loc)
+    place = f"{where}: {field.lstrip('.')}" if field else where
+    return f"{place}: {problem['msg']}"
 
 
 FIRST_KEYS = ("type", "id", "parentId", "timestamp")
