@@ -134,7 +134,7 @@ def run_runtime(config: Any) -> tuple[list[str], str, str]:
     """Prompt once; the JSON of every event, the last error text, the HTML export."""
     from pi.coding_agent.runtime.runtime import Runtime
     from pi.modes.events_json import event_json
-    from pi.modes.export_html import transcript_html
+    from pi.coding_agent.runtime.commands import transcript_html
 
     async def go() -> tuple[list[str], str, str]:
         runtime = Runtime(config)

@@ -33,7 +33,6 @@ from pi.coding_agent.session.entries import CompactionEntry
 from pi.coding_agent.session.entries import SessionError
 from pi.coding_agent.session.tokens import estimate_context_tokens
 from pi.modes.events_json import Write, compaction_result_json, event_json, without_none
-from pi.modes.export_html import export_html
 
 NULL = ("null",)  # a handler's answer meaning `"data": null` (None means no data at all)
 BUSY = ("Agent is already processing. Specify streamingBehavior ('steer' or 'followUp') "
@@ -421,10 +420,9 @@ async def bash(server: RpcServer, command: dict[str, Any]) -> dict[str, Any]:
 
 
 def export(server: RpcServer, command: dict[str, Any]) -> dict[str, Any]:
-    runtime, given = server.runtime, command.get("outputPath")
-    default = f"pi-session-{runtime.writer.path.stem}.html"
-    target = runtime.config.cwd / (given if isinstance(given, str) else default)
-    return {"path": str(export_html(runtime, target))}
+    given = command.get("outputPath")
+    path = session_commands.export_html(server.runtime, given if isinstance(given, str) else None)
+    return {"path": str(path)}
 
 
 def get_commands(server: RpcServer, command: dict[str, Any]) -> dict[str, Any]:

@@ -175,8 +175,11 @@ def run_mode(mode: str, options: AgentOptions, prompts: list[str]) -> int:
         return run_print(runtime, prompts, as_json=mode == "json")
 
     async def talk() -> int:
-        await run_interactive(runtime, Console())
-        await runtime.flush()
+        current = await run_interactive(runtime, Console())
+        try:
+            await current.flush()
+        finally:
+            await current.close()
         return 0
 
     return run_to_end(runtime, talk, sys.stderr)
