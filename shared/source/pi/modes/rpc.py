@@ -32,7 +32,7 @@ from pi.coding_agent.runtime.runtime import Compacted, Runtime, RuntimePoisoned
 from pi.coding_agent.session.entries import CompactionEntry
 from pi.coding_agent.session.entries import SessionError
 from pi.coding_agent.session.tokens import estimate_context_tokens
-from pi.modes.events_json import Write, compaction_result_json, event_json, without_none
+from pi.modes.print_mode import Write, compaction_result_json, event_json, without_none
 
 NULL = ("null",)  # a handler's answer meaning `"data": null` (None means no data at all)
 BUSY = ("Agent is already processing. Specify streamingBehavior ('steer' or 'followUp') "
