@@ -1,9 +1,9 @@
 """Rpc mode: Pi's protocol for driving the agent from another program (Pi's rpc-mode.ts).
 
 Commands come as JSON lines on stdin (read by a thread, so a steer or an abort arrives while
-a prompt runs), each runs in its own task; responses and events leave as JSON lines on stdout.
-Each command is a handler in COMMANDS returning the response's `data` (None: none, NULL:
-`"data": null`) or raising. Unlike Pi, `abort` hands back the messages still queued.
+a prompt runs), each in its own task; responses and events leave as JSON lines on stdout.
+Each command is one handler in COMMANDS returning the response's `data` (None: none, NULL:
+`"data": null`) or raising; session commands call runtime/commands.py.
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ import itertools
 import math
 import sys
 import threading
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from typing import Any, TextIO
 
 from pydantic import ValidationError
@@ -25,12 +25,10 @@ from pi.ai.bounded import read_json
 from pi.ai.messages import LONE_SURROGATE
 from pi.coding_agent.extensions.api import NotifyLevel
 from pi.coding_agent.runtime import commands as session_commands
-from pi.coding_agent.runtime.config import (THINKING_LEVELS, next_in_cycle, same_model,
-                                            supported_thinking_levels)
+from pi.coding_agent.runtime.config import THINKING_LEVELS, supported_thinking_levels
 from pi.coding_agent.runtime.events import AutoCompactionEnd, AutoCompactionStart, RuntimeEvent
 from pi.coding_agent.runtime.runtime import Compacted, Runtime, RuntimePoisoned
-from pi.coding_agent.session.entries import CompactionEntry
-from pi.coding_agent.session.entries import SessionError
+from pi.coding_agent.session.entries import CompactionEntry, SessionError
 from pi.coding_agent.session.tokens import estimate_context_tokens
 from pi.modes.print_mode import Write, compaction_result_json, event_json, without_none
 
@@ -44,8 +42,8 @@ class CommandError(Exception):
 
 
 def parse_command(line: str) -> dict[str, Any]:
-    """The JSON object on one line, or CommandError saying what is wrong with it: not UTF-8,
-    too deep or big, `NaN` (the answer must be JSON again); `1e400` reads as null, as in JS."""
+    """The JSON object on one line, or CommandError saying why not: not UTF-8, too deep or
+    big, `NaN` (the answer must be JSON again); `1e400` reads as null, as in JS."""
     if LONE_SURROGATE.search(line):  # what read_lines_in_thread makes of bytes not UTF-8
         raise CommandError("Failed to parse command: the line is not valid UTF-8")
     try:
@@ -154,18 +152,16 @@ class RpcServer:
             self.compacting = isinstance(event, AutoCompactionStart)
         self.write(event_json(event, self.runtime.writer.tree.by_id))
 
-    def switch(self, runtime: Runtime) -> dict[str, Any]:
-        """Go on with another runtime (a new session, a fork, a clone, another file)."""
-        self.unsubscribe()
-        self.runtime = runtime
-        self.unsubscribe = runtime.subscribe(self.on_event)
-        return {"cancelled": False}
-
-    async def stop_run(self) -> None:
-        """Abort the run in progress, if any, and wait until it has ended (as Pi does)."""
+    async def switch(self, opening: Awaitable[Runtime]) -> dict[str, Any]:
+        """Stop the run (as Pi does), then go on with the runtime `opening` gives: a new
+        session, a fork, a clone or another file (a coroutine starts only when awaited)."""
         if self.streaming and self.run is not None:
             self.runtime.abort()
             await self.run
+        runtime = await opening
+        self.unsubscribe()
+        self.runtime, self.unsubscribe = runtime, runtime.subscribe(self.on_event)
+        return {"cancelled": False}
 
     async def serve(self, lines: asyncio.Queue[str | None]) -> None:
         """Handle lines until the input ends, then finish cleanly."""
@@ -304,7 +300,8 @@ def cycle_model(server: RpcServer, command: dict[str, Any]) -> object:
     runtime, models = server.runtime, server.runtime.available_models
     if len(models) <= 1:
         return NULL
-    current = next((i for i, m in enumerate(models) if same_model(m, runtime.config.model)), 0)
+    now = (runtime.config.model.provider, runtime.config.model.id)
+    current = next((i for i, m in enumerate(models) if (m.provider, m.id) == now), 0)
     runtime.set_model(chosen := models[(current + 1) % len(models)])
     return {"model": model_json(chosen), "thinkingLevel": runtime.config.thinking_level,
             "isScoped": False}
@@ -321,7 +318,8 @@ def cycle_thinking_level(server: RpcServer, command: dict[str, Any]) -> object:
     model, level = server.runtime.config.model, server.runtime.config.thinking_level
     if not model.reasoning:
         return NULL
-    chosen = next_in_cycle(supported_thinking_levels(model), level)
+    levels = supported_thinking_levels(model)
+    chosen = levels[(levels.index(level) + 1) % len(levels) if level in levels else 0]
     return {"level": server.runtime.set_thinking_level(chosen)}
 
 
@@ -358,30 +356,28 @@ def get_session_stats(server: RpcServer, command: dict[str, Any]) -> dict[str, A
 
 
 async def fork(server: RpcServer, command: dict[str, Any]) -> dict[str, Any]:
-    await server.stop_run()
-    runtime, text = await session_commands.fork(server.runtime, field(command, "entryId"))
-    return {"text": text, **server.switch(runtime)}
+    entry_id, text = field(command, "entryId"), ""
+
+    async def forking() -> Runtime:
+        nonlocal text
+        runtime, text = await session_commands.fork(server.runtime, entry_id)
+        return runtime
+
+    return {**await server.switch(forking()), "text": text}
 
 
-async def new_session(server: RpcServer, command: dict[str, Any]) -> dict[str, Any]:
-    await server.stop_run()
+def new_session(server: RpcServer, command: dict[str, Any]) -> Awaitable[dict[str, Any]]:
     parent = command.get("parentSession")
-    return server.switch(await session_commands.new_session(
+    return server.switch(session_commands.new_session(
         server.runtime, parent if isinstance(parent, str) else None))
 
 
-async def clone(server: RpcServer, command: dict[str, Any]) -> dict[str, Any]:
-    await server.stop_run()
-    return server.switch(await session_commands.clone(server.runtime))
-
-
-async def switch_session(server: RpcServer, command: dict[str, Any]) -> dict[str, Any]:
+def switch_session(server: RpcServer, command: dict[str, Any]) -> Awaitable[dict[str, Any]]:
     """Go on in another session file, at its last entry; the current one is left as it is."""
     path = server.runtime.config.cwd / field(command, "sessionPath")
     if not path.is_file():
         raise CommandError(f"switch_session: no session file at {path}")
-    await server.stop_run()
-    return server.switch(await session_commands.switch_to(server.runtime, path.resolve()))
+    return server.switch(session_commands.switch_to(server.runtime, path.resolve()))
 
 
 async def compact(server: RpcServer, command: dict[str, Any]) -> dict[str, Any]:
@@ -473,7 +469,7 @@ COMMANDS: dict[str, Handler] = {
     "get_session_stats": get_session_stats,
     "new_session": new_session,
     "fork": fork,
-    "clone": clone,
+    "clone": lambda s, c: s.switch(session_commands.clone(s.runtime)),
     "switch_session": switch_session,
     "get_fork_messages": lambda s, c: {"messages": [
         {"entryId": entry_id, "text": text}

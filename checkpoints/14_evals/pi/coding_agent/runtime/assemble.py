@@ -68,10 +68,8 @@ def assemble(config: RuntimeConfig) -> Assembly:
 
 
 def load_extension_files(config: RuntimeConfig, core_tools: list[str]) -> LoadedExtensions:
-    if config.agent_dir is None and not config.extension_paths:
-        return LoadedExtensions()
-    agent_dir = config.agent_dir or config.cwd / ".pi-course-none"
-    paths, notes = discover(agent_dir, config.cwd, config.extension_paths,
+    """No agent folder (a test's runtime): only the files named in `extension_paths`."""
+    paths, notes = discover(config.agent_dir, config.cwd, config.extension_paths,
                             is_trusted=lambda _: config.trusted)
     loaded = load_extensions(paths, config.cwd, config.ui, core_tools=core_tools)
     loaded.diagnostics[:0] = notes  # a missing or untrusted file is said, not skipped silently

@@ -4,7 +4,7 @@
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import get_args
@@ -67,13 +67,3 @@ def clamp_thinking_level(model: Model, level: str) -> ThinkingLevel:
     upwards = [lvl for lvl in THINKING_LEVELS[index:] if lvl in allowed]
     downwards = [lvl for lvl in reversed(THINKING_LEVELS[:index]) if lvl in allowed]
     return (upwards + downwards)[0]
-
-
-def next_in_cycle(items: Sequence[str], current: str) -> str:
-    """The item after `current` (the first one when `current` is not among them)."""
-    index = items.index(current) if current in items else -1
-    return items[(index + 1) % len(items)]
-
-
-def same_model(a: Model, b: Model) -> bool:
-    return (a.provider, a.id) == (b.provider, b.id)
