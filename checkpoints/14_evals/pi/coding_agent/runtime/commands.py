@@ -12,7 +12,7 @@ from pathlib import Path
 from pi.ai import AbortSignal, AgentMessage, AssistantMessage, TextContent
 from pi.ai.messages import json_text
 from pi.coding_agent.messages import BashExecutionMessage, CodingMessage
-from pi.coding_agent.runtime.assemble import new_session_file, sessions_dir
+from pi.coding_agent.runtime.config import new_session_file, sessions_dir
 from pi.coding_agent.runtime.runtime import Runtime
 from pi.coding_agent.session.entries import MessageEntry, SessionError, dump_line, iso_timestamp
 from pi.coding_agent.session.writer import fork_session
