@@ -30,7 +30,8 @@ from pi.coding_agent.runtime.events import AutoCompactionEnd, AutoCompactionStar
 from pi.coding_agent.runtime.runtime import Compacted, Runtime, RuntimePoisoned
 from pi.coding_agent.session.entries import CompactionEntry, SessionError
 from pi.coding_agent.session.tokens import estimate_context_tokens
-from pi.modes.print_mode import Write, compaction_result_json, event_json, without_none
+from pi.modes.print_mode import (Write, compaction_result_json, event_json, run_to_end,
+                                 without_none)
 
 NULL = ("null",)  # a handler's answer meaning `"data": null` (None means no data at all)
 BUSY = ("Agent is already processing. Specify streamingBehavior ('steer' or 'followUp') "
@@ -482,17 +483,13 @@ COMMANDS: dict[str, Handler] = {
 }
 
 
-def run_rpc(runtime: Runtime, ui: RpcUI, write: Write, stdin: TextIO | None = None) -> int:
+def run_rpc(runtime: Runtime, ui: RpcUI, write: Write) -> int:
     """Serve until stdin ends; 0, or 1 when the session could not be written."""
 
-    async def serve() -> None:
+    async def serve() -> int:
         lines: asyncio.Queue[str | None] = asyncio.Queue()
-        read_lines_in_thread(stdin or sys.stdin, lines)
+        read_lines_in_thread(sys.stdin, lines)
         await RpcServer(runtime, ui, write).serve(lines)
+        return 0
 
-    try:
-        asyncio.run(serve())
-    except Exception as error:  # RuntimePoisoned, SessionError: one line, no traceback
-        print(f"error: {error}", file=sys.stderr)
-        return 1
-    return 0
+    return run_to_end(runtime, serve, sys.stderr)
