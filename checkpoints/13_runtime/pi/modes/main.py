@@ -82,7 +82,6 @@ def main(
     resume: Annotated[bool, typer.Option("--resume", "-r",
                                          help="choose one of this folder's sessions")] = False,
     cwd: Annotated[Path, typer.Option(help="the agent's working folder")] = Path(),
-    auto_compaction: Annotated[bool, typer.Option(help="compact when the context is full")] = True,
     auto_retry: Annotated[bool, typer.Option(help="retry rate limits and server errors")] = True,
     trust_project: Annotated[bool, typer.Option("--trust-project",
                                                 help="use the project's .pi/ folder")] = False,
@@ -101,8 +100,7 @@ def main(
         raise fail(f"{chosen.value} mode needs a prompt, e.g. pi-agent -p \"hello\"")
     options = AgentOptions(model=model, script=script, session=session, cwd=cwd,
                            pick=("latest" if continue_ else "ask" if resume else None),
-                           auto_compaction=auto_compaction, auto_retry=auto_retry,
-                           trust_project=trust_project, agent_dir=agent_dir,
+                           auto_retry=auto_retry, trust_project=trust_project, agent_dir=agent_dir,
                            extensions=tuple(extension or ()), max_turns=max_turns)
     try:
         code = run_mode(chosen.value, options, list(messages or []))

@@ -57,7 +57,6 @@ class AgentOptions:
     session: Path | None = None
     pick: Literal["latest", "ask"] | None = None  # --continue, --resume
     cwd: Path = Path()
-    auto_compaction: bool = True
     auto_retry: bool = True
     trust_project: bool = False
     agent_dir: Path | None = None
@@ -146,7 +145,7 @@ def build_config(options: AgentOptions, ui: ExtensionUI,
         session_file=session_file, agent_dir=agent_dir, sessions_dir=sessions,
         trusted=options.trust_project, ui=ui,
         extension_paths=tuple(path.resolve() for path in options.extensions),
-        auto_compaction=options.auto_compaction, auto_retry=options.auto_retry,
+        auto_retry=options.auto_retry,
         models=usable_models(catalog, model, credentials),
         max_turns=options.max_turns or NO_TURN_LIMIT)
 

@@ -156,9 +156,7 @@ async def new(screen: Terminal, _: str) -> None:
 
 
 async def compact(screen: Terminal, focus: str) -> None:
-    if len(screen.runtime.messages) < 2:  # as in Pi: not worth a summary request
-        screen.say("nothing compacted: no messages yet", "yellow")
-    elif isinstance(result := await screen.runtime.compact(focus or None), Compacted):
+    if isinstance(result := await screen.runtime.compact(focus or None), Compacted):
         screen.say(f"compacted: {result.tokens_before} tokens before, new entry "
                    f"{result.entry_id}")
     else:
