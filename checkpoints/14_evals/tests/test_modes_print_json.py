@@ -212,3 +212,5 @@ def test_continue_goes_on_with_the_latest_session_and_resume_asks_which(tmp_path
     assert result.exit_code == 0 and "fourth" in older.read_text()
     result = CliRunner().invoke(app, ["-r", "-p", "fifth", *agent], input="9\n", env=PLAIN)
     assert result.exit_code == 2 and "'9' is not a number from 1 to 2" in result.stderr
+    result = CliRunner().invoke(app, ["-r", "-p", "sixth", *agent], input="", env=PLAIN)
+    assert result.exit_code == 2 and "'' is not a number from 1 to 2" in result.stderr

@@ -153,13 +153,15 @@ def build_config(options: AgentOptions, ui: ExtensionUI,
 def pick_session(folder: Path, pick: str) -> Path | None:
     """Pi's --continue (the latest session of this folder, else a new one) and --resume (a
     numbered list, newest first, and the number typed on stdin)."""
-    found = sorted(folder.glob("*.jsonl"), key=lambda path: path.stat().st_mtime, reverse=True)
+    files = [path for path in folder.glob("*.jsonl") if path.is_file()]
+    found = sorted(files, key=lambda path: path.stat().st_mtime, reverse=True)
     if pick == "latest" or not found:
         return found[0] if found else None
     for number, path in enumerate(found, start=1):
-        print(f"{number:>3}  {path.name}", file=sys.stderr)
-    answer = input(f"session to resume (1-{len(found)}): ").strip()
-    if not answer.isdigit() or not 1 <= int(answer) <= len(found):
+        print(f"{number:>3}  {printable(path.name)}", file=sys.stderr)
+    print(f"session to resume (1-{len(found)}): ", end="", file=sys.stderr, flush=True)
+    answer = sys.stdin.readline(100).strip()  # stdout stays the answer's, as in print mode
+    if not answer.isdecimal() or not 1 <= int(answer) <= len(found):
         raise SetupError(f"--resume: {answer!r} is not a number from 1 to {len(found)}")
     return found[int(answer) - 1]
 

@@ -110,8 +110,10 @@ class Terminal:
             if not self.manual_compaction:
                 self.say(f"⟳ compacting ({event.reason})…", "yellow")
         elif isinstance(event, AutoCompactionEnd) and not self.manual_compaction:
-            self.say(f"⟳ compaction failed: {event.error_message}", "red") if event.error_message \
-                else self.say(f"⟳ compacted: {event.tokens_before} tokens before", "yellow")
+            if event.error_message:
+                self.say(f"⟳ compaction failed: {event.error_message}", "red")
+            else:
+                self.say(f"⟳ compacted: {event.tokens_before} tokens before", "yellow")
         elif (note := progress_note(event)) is not None:  # a retry, the turn limit
             self.say(note, "yellow")
 
@@ -201,7 +203,7 @@ async def export(screen: Terminal, file: str) -> None:
     try:
         screen.say(f"exported the current branch to {commands.export_html(screen.runtime, file)}")
     except OSError as error:
-        screen.say(f"/export: {error.filename}: {error.strerror or error}", "red")
+        screen.say(f"/export: {error.filename or file}: {error.strerror or error}", "red")
 
 
 COMMANDS: dict[str, Callable[[Terminal, str], Awaitable[None]]] = {

@@ -15,7 +15,7 @@ from typing import Any, Literal, NoReturn, Protocol, get_args
 from pi.agent.tools import AgentTool, AnyTool
 from pi.ai import AgentMessage, ToolResultMessage
 
-EventName = Literal["session_start", "input", "before_agent_start", "agent_start", "agent_end",
+EventName = Literal["input", "before_agent_start", "agent_start", "agent_end",
                     "turn_start", "turn_end", "tool_call", "tool_result"]
 EVENT_NAMES: tuple[str, ...] = get_args(EventName)
 # The loop's own events, handed to handlers as the loop emits them (pi.agent.events).
