@@ -7,9 +7,8 @@
 # Keys are typed with `tmux send-keys`; after each, the pane is polled (`tmux capture-pane`)
 # until the expected text appears, for at most ~10 s. Checked: streamed reply text, a tool
 # call line with a preview of its result, `/tree` with the leaf marked, `/compact` with its
-# result, a prompt after it, line editing (Home moves the cursor: "session" then Home and "/"
-# runs /session) and history (Up recalls the previous line: /session runs a second time),
-# Ctrl-D.
+# result, a prompt after it, line editing (Home moves the cursor: "model" then Home and "/"
+# runs /model) and history (Up recalls the previous line: /model runs a second time), Ctrl-D.
 #
 # Usage: scripts/check_interactive_tmux.sh [SOURCE_DIR]
 #   SOURCE_DIR holds the `pi` package: shared/source (default) or a checkpoint folder.
@@ -90,7 +89,7 @@ runtime = Runtime(RuntimeConfig(
     clock=fixed_clock(1_767_225_600_000), ids=sequential_ids(),
     session_file=scratch / "session.jsonl", agent_dir=scratch / "agent",
     system_prompt="You are a test agent."))
-asyncio.run(run_interactive(runtime, Console(highlight=False)))
+runtime = asyncio.run(run_interactive(runtime, Console(highlight=False)))
 asyncio.run(runtime.close())
 PYTHON
 
@@ -99,7 +98,7 @@ printf -v COMMAND 'cd %q && PYTHONPATH=%q LC_ALL=C.UTF-8 PYTHONIOENCODING=utf-8 
 COMMAND+='echo "[launcher exited with $?]"; sleep 30'
 
 tm -u new-session -d -s "$NAME" -x 120 -y 40 "$COMMAND"
-wait_for "/help lists the commands" "the interactive mode started"
+wait_for "Ctrl-C aborts a run; Ctrl-D quits" "the interactive mode started"
 
 type_line "read the greeting"
 wait_for "The file says: Hello from the fixture workspace! Anything else?" "streamed reply text"
@@ -122,20 +121,20 @@ wait_for "compaction ◀ leaf" "/tree shows the compaction as the leaf"
 type_line "what now?"
 wait_for "Still here after the compaction" "a prompt after /compact"
 
-tm send-keys -t "$NAME" -l -- "session"
+tm send-keys -t "$NAME" -l -- "model"
 tm send-keys -t "$NAME" Home
 tm send-keys -t "$NAME" -l -- "/"
 tm send-keys -t "$NAME" Enter
-wait_for "entries " "line editing: Home then / made /session"
+wait_for "context window" "line editing: Home then / made /model"
 tm send-keys -t "$NAME" Up
 sleep 0.3
 tm send-keys -t "$NAME" Enter
 for ((tick = 0; tick < TIMEOUT_TICKS; tick++)); do
-    [[ "$(pane | grep -c "^file .* · entries ")" -ge 2 ]] && break
+    [[ "$(pane | grep -c "^model .* context window ")" -ge 2 ]] && break
     sleep 0.1
 done
-[[ "$(pane | grep -c "^file .* · entries ")" -ge 2 ]] \
-    || fail "Up recalled the previous line (/session ran only once)"
+[[ "$(pane | grep -c "^model .* context window ")" -ge 2 ]] \
+    || fail "Up recalled the previous line (/model ran only once)"
 echo "ok: Up recalls the previous prompt"
 
 tm send-keys -t "$NAME" C-d

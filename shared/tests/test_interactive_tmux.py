@@ -30,6 +30,6 @@ def test_interactive_mode_in_a_real_terminal_edits_recalls_previews_and_runs_com
     assert done.returncode == 0, done.stdout + done.stderr
     for check in ("streamed reply text", "a tool call line", "a tool result preview",
                   "/tree marks the current leaf", "/compact printed its result",
-                  "line editing: Home then / made /session", "Up recalls the previous prompt"):
+                  "line editing: Home then / made /model", "Up recalls the previous prompt"):
         assert f"ok: {check}" in done.stdout
     assert done.stdout.rstrip().endswith("check_interactive_tmux: all checks passed")

@@ -46,7 +46,7 @@ def test_user_project_and_explicit_files_load_in_that_order(tmp_path: Path) -> N
     write(agent / "extensions", "b.py", "def extension(api): pass\n")
     write(agent / "extensions", "a.py", "def extension(api): pass\n")
     write(agent / "extensions", "_helper.py", "raise SystemExit('never imported')\n")
-    write(cwd / ".pi" / "extensions", "local.py", "def setup(api): pass\n")
+    write(cwd / ".pi" / "extensions", "local.py", "def extension(api): pass\n")
     extra = write(tmp_path / "elsewhere", "extra.py", "def extension(api): pass\n")
     paths, notes = discover(agent, cwd, [extra, Path("missing.py")], is_trusted=lambda p: True)
     assert [p.name for p in paths] == ["a.py", "b.py", "local.py", "extra.py"]
@@ -162,7 +162,7 @@ def test_broken_files_give_one_line_each_and_loading_goes_on(tmp_path: Path) -> 
     assert len(lines) == 6 and all("\n" not in line for line in lines)
     assert lines[0].startswith(f"{syntax}:2: extension not loaded: import failed: SyntaxError")
     assert lines[1] == f"{crash}:2: extension not loaded: import failed: ValueError: bad import"
-    assert lines[2] == f"{missing}: extension not loaded: no extension(api) or setup(api) function"
+    assert lines[2] == f"{missing}: extension not loaded: no extension(api) function"
     assert lines[3].startswith(f"{unknown}:2: extension not loaded: factory failed: "
                                "ExtensionError: unknown event 'tool_cal'")
     assert lines[4] == (f"{async_factory}: extension not loaded: "

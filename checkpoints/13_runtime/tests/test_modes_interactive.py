@@ -22,6 +22,7 @@ from pi.coding_agent.session.reader import read_session
 from pi.modes.interactive import (
     PREVIEW_LINES,
     PREVIEW_WIDTH,
+    HINT,
     earlier_prompts,
     edited_lines,
     result_preview,
@@ -40,6 +41,7 @@ def make_runtime(tmp_path: Path, data_dir: Path, mock: MockModel | None = None) 
         model=Model(id="mock-1", api="mock", provider="mock"),
         clock=fixed_clock(1_767_225_600_000), ids=sequential_ids(),
         session_file=tmp_path / "session.jsonl", agent_dir=tmp_path / "agent",
+        sessions_dir=tmp_path / "sessions",
         system_prompt="You are a test agent."))
 
 
@@ -155,36 +157,8 @@ def test_compact_prints_the_tokens_before_and_the_new_entry(tmp_path, data_dir) 
 def test_compact_with_nothing_to_summarise_says_why_and_asks_no_model(tmp_path, data_dir) -> None:
     mock = MockModel([])
     output = drive(make_runtime(tmp_path, data_dir, mock), "/compact")
-    assert lines_after(output, "/compact") == ["nothing compacted: no messages yet"]
+    assert lines_after(output, "/compact") == ["nothing compacted: Nothing to compact"]
     assert mock.requests == []
-
-
-def test_branch_moves_the_leaf_and_the_next_prompt_continues_there(tmp_path, data_dir) -> None:
-    mock = MockModel([turn(text("one")), turn(text("two")), turn(text("three"))])
-    runtime = make_runtime(tmp_path, data_dir, mock)
-    drive(runtime, "first", "second")
-    first_reply = [e.id for e in runtime.writer.tree.entries if e.type == "message"][1]
-    output = drive(runtime, f"/branch {first_reply}", "third")
-    assert f"leaf is now {first_reply}" in output
-    third = [e for e in runtime.writer.tree.entries if e.type == "message"][-2]
-    assert third.parent_id == first_reply and third.message.content == "third"
-    assert [m.role for m in runtime.messages] == ["user", "assistant"] * 2
-
-
-def test_branch_to_a_user_message_re_asks_it_from_its_parent(tmp_path, data_dir) -> None:
-    runtime = make_runtime(tmp_path, data_dir, MockModel([turn(text("one"))]))
-    drive(runtime, "first")
-    user = next(e for e in runtime.writer.tree.entries if e.type == "message")
-    drive(runtime, f"/branch {user.id}")
-    assert runtime.writer.leaf_id == user.parent_id and runtime.messages == ()
-
-
-def test_branch_to_an_unknown_id_is_one_line_and_moves_nothing(tmp_path, data_dir) -> None:
-    runtime = make_runtime(tmp_path, data_dir)
-    leaf = runtime.writer.leaf_id
-    output = drive(runtime, "/branch nope")
-    assert lines_after(output, "/branch nope") == ["/branch: no entry with id nope"]
-    assert runtime.writer.leaf_id == leaf
 
 
 def test_export_writes_a_self_contained_html_transcript(tmp_path, data_dir) -> None:
@@ -202,17 +176,30 @@ def test_export_to_a_file_that_cannot_be_written_is_one_line(tmp_path, data_dir)
     (runtime.config.cwd / "taken").write_text("a file, not a folder")
     output = drive(runtime, "/export taken/page.html")
     [said] = lines_after(output, "/export taken/page.html")
-    assert said.startswith(f"/export: {runtime.config.cwd / 'taken' / 'page.html'}: ")
+    assert said.startswith(f"/export: {runtime.config.cwd / 'taken'}: ")
 
 
-def test_fork_writes_the_current_path_to_a_new_file(tmp_path, data_dir) -> None:
-    runtime = make_runtime(tmp_path, data_dir)
-    output = drive(runtime, "read the greeting", "/fork")
-    [said] = lines_after(output, "/fork")
-    forked = Path(said.split("forked to ", 1)[1].split(" (", 1)[0])
-    header = json.loads(forked.read_text().splitlines()[0])
+def test_fork_lists_the_user_messages_and_forks_before_the_chosen_one(tmp_path, data_dir) -> None:
+    runtime = make_runtime(tmp_path, data_dir, MockModel([turn(text("one")), turn(text("two"))]))
+    screen, out = console()
+    current = asyncio.run(run_interactive(runtime, screen, iter(["first", "second", "/fork"])))
+    users = [e.id for e in current.writer.tree.entries
+             if e.type == "message" and e.message.role == "user"]
+    assert lines_after(out.getvalue(), "/fork") == [f"{users[0]}  first", f"{users[1]}  second"]
+    current = asyncio.run(run_interactive(current, screen, iter([f"/fork {users[1]}"])))
+    said = lines_after(out.getvalue(), f"/fork {users[1]}")
+    assert said == [f"forked to {current.writer.path}; the message was: second"]
+    header = json.loads(current.writer.path.read_text().splitlines()[0])
     assert header["parentSession"] == str(tmp_path / "session.jsonl")
-    assert len(read_session(forked).entries) == len(runtime.writer.tree.entries)
+    assert [m.content for m in current.messages if m.role == "user"] == ["first"]
+
+
+def test_new_starts_an_empty_session_and_the_next_prompt_goes_there(tmp_path, data_dir) -> None:
+    runtime = make_runtime(tmp_path, data_dir, MockModel([turn(text("one")), turn(text("two"))]))
+    current = asyncio.run(run_interactive(runtime, console()[0], iter(["first", "/new", "second"])))
+    assert current.writer.path.is_relative_to(tmp_path / "sessions")
+    assert [m.content for m in current.messages if m.role == "user"] == ["second"]
+    assert [m.content for m in runtime.messages if m.role == "user"] == ["first"]
 
 
 def test_model_switches_only_to_an_available_model(tmp_path, data_dir) -> None:
@@ -227,17 +214,11 @@ def test_model_switches_only_to_an_available_model(tmp_path, data_dir) -> None:
     assert runtime.writer.tree.entries[-1].type == "model_change"
 
 
-def test_session_names_the_file_and_the_leaf(tmp_path, data_dir) -> None:
-    runtime = make_runtime(tmp_path, data_dir)
-    [said] = lines_after(drive(runtime, "/session"), "/session")
-    assert str(tmp_path / "session.jsonl") in said and f"leaf {runtime.writer.leaf_id}" in said
-
-
 def test_an_unknown_command_is_one_line_and_reaches_no_model(tmp_path, data_dir) -> None:
     mock = MockModel([])
     output = drive(make_runtime(tmp_path, data_dir, mock), "/frobnicate now")
     said = lines_after(output, "/frobnicate now")
-    assert said == ["unknown command /frobnicate (/help lists them)"]
+    assert said == [f"unknown command /frobnicate ({HINT})"]
     assert mock.requests == []
 
 

@@ -12,7 +12,7 @@ from pi.coding_agent.runtime.config import RuntimeConfig
 from pi.coding_agent.runtime.events import AutoCompactionEnd, AutoRetryEnd, AutoRetryStart
 from pi.coding_agent.runtime.runtime import Runtime
 from pi.coding_agent.session.entries import CompactionEntry, fixed_clock, sequential_ids
-from pi.modes.events_json import event_json
+from pi.modes.print_mode import event_json
 
 STEP = 13
 CAMEL = re.compile(r"^[a-z][A-Za-z0-9]*$")

@@ -93,10 +93,6 @@ def test_mistakes_are_one_line_and_exit_code_2(tmp_path: Path, data_dir: Path) -
             "--script drives the MockModel",
         ("--script", str(bad_script), "-p", "hi"): "turns[0]: unknown field 'txt'",
         ("--mode", "json"): "json mode needs a prompt",
-        ("--session", str(tmp_path / "new.jsonl"), "--leaf", "a1", "-p", "hi"):
-            "--leaf needs an existing --session file",
-        ("--session", str(tmp_path / "s.jsonl"), "--leaf", "nope", "-p", "hi"):
-            "no entry with id nope",
     }
     assert invoke("--session", tmp_path / "s.jsonl", "-p", "hi", *agent)[0] == 0
     for args, expected in cases.items():
@@ -203,3 +199,18 @@ def test_print_mode_announces_each_retry_on_stderr_with_the_wait_and_the_attempt
     assert notes[0].startswith("retrying in 2 s (attempt 1 of 3): ")
     assert notes[1].startswith("retrying in 4 s (attempt 2 of 3): ")
     assert all("connection refused" in note for note in notes)
+
+
+def test_continue_goes_on_with_the_latest_session_and_resume_asks_which(tmp_path: Path) -> None:
+    agent = ["--agent-dir", str(tmp_path / "agent"), "--cwd", str(tmp_path)]
+    assert invoke("-p", "first", *agent)[0] == 0 and invoke("-p", "second", *agent)[0] == 0
+    assert invoke("--continue", "-p", "third", *agent)[0] == 0
+    [folder] = (tmp_path / "agent" / "sessions").iterdir()
+    older, newer = sorted(folder.iterdir(), key=lambda path: path.stat().st_mtime)
+    assert "third" in newer.read_text() and "third" not in older.read_text()
+    result = CliRunner().invoke(app, ["-r", "-p", "fourth", *agent], input="2\n", env=PLAIN)
+    assert result.exit_code == 0 and "fourth" in older.read_text()
+    result = CliRunner().invoke(app, ["-r", "-p", "fifth", *agent], input="9\n", env=PLAIN)
+    assert result.exit_code == 2 and "'9' is not a number from 1 to 2" in result.stderr
+    result = CliRunner().invoke(app, ["-r", "-p", "sixth", *agent], input="", env=PLAIN)
+    assert result.exit_code == 2 and "'' is not a number from 1 to 2" in result.stderr

@@ -1,9 +1,9 @@
 """Rpc mode: Pi's protocol for driving the agent from another program (Pi's rpc-mode.ts).
 
 Commands come as JSON lines on stdin (read by a thread, so a steer or an abort arrives while
-a prompt runs), each runs in its own task; responses and events leave as JSON lines on stdout.
-Each command is a handler in COMMANDS returning the response's `data` (None: none, NULL:
-`"data": null`) or raising. Unlike Pi, `abort` hands back the messages still queued.
+a prompt runs), each in its own task; responses and events leave as JSON lines on stdout.
+Each command is one handler in COMMANDS returning the response's `data` (None: none, NULL:
+`"data": null`) or raising; session commands call runtime/commands.py.
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ import itertools
 import math
 import sys
 import threading
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from typing import Any, TextIO
 
 from pydantic import ValidationError
@@ -25,15 +25,13 @@ from pi.ai.bounded import read_json
 from pi.ai.messages import LONE_SURROGATE
 from pi.coding_agent.extensions.api import NotifyLevel
 from pi.coding_agent.runtime import commands as session_commands
-from pi.coding_agent.runtime.config import (THINKING_LEVELS, next_in_cycle, same_model,
-                                            supported_thinking_levels)
+from pi.coding_agent.runtime.config import THINKING_LEVELS, supported_thinking_levels
 from pi.coding_agent.runtime.events import AutoCompactionEnd, AutoCompactionStart, RuntimeEvent
 from pi.coding_agent.runtime.runtime import Compacted, Runtime, RuntimePoisoned
-from pi.coding_agent.session.entries import CompactionEntry
-from pi.coding_agent.session.entries import SessionError
+from pi.coding_agent.session.entries import CompactionEntry, SessionError
 from pi.coding_agent.session.tokens import estimate_context_tokens
-from pi.modes.events_json import Write, compaction_result_json, event_json, without_none
-from pi.modes.export_html import export_html
+from pi.modes.print_mode import (Write, compaction_result_json, event_json, run_to_end,
+                                 without_none)
 
 NULL = ("null",)  # a handler's answer meaning `"data": null` (None means no data at all)
 BUSY = ("Agent is already processing. Specify streamingBehavior ('steer' or 'followUp') "
@@ -45,8 +43,8 @@ class CommandError(Exception):
 
 
 def parse_command(line: str) -> dict[str, Any]:
-    """The JSON object on one line, or CommandError saying what is wrong with it: not UTF-8,
-    too deep or big, `NaN` (the answer must be JSON again); `1e400` reads as null, as in JS."""
+    """The JSON object on one line, or CommandError saying why not: not UTF-8, too deep or
+    big, `NaN` (the answer must be JSON again); `1e400` reads as null, as in JS."""
     if LONE_SURROGATE.search(line):  # what read_lines_in_thread makes of bytes not UTF-8
         raise CommandError("Failed to parse command: the line is not valid UTF-8")
     try:
@@ -155,18 +153,16 @@ class RpcServer:
             self.compacting = isinstance(event, AutoCompactionStart)
         self.write(event_json(event, self.runtime.writer.tree.by_id))
 
-    def switch(self, runtime: Runtime) -> dict[str, Any]:
-        """Go on with another runtime (a new session, a fork, a clone, another file)."""
-        self.unsubscribe()
-        self.runtime = runtime
-        self.unsubscribe = runtime.subscribe(self.on_event)
-        return {"cancelled": False}
-
-    async def stop_run(self) -> None:
-        """Abort the run in progress, if any, and wait until it has ended (as Pi does)."""
+    async def switch(self, opening: Awaitable[Runtime]) -> dict[str, Any]:
+        """Stop the run (as Pi does), then go on with the runtime `opening` gives: a new
+        session, a fork, a clone or another file (a coroutine starts only when awaited)."""
         if self.streaming and self.run is not None:
             self.runtime.abort()
             await self.run
+        runtime = await opening
+        self.unsubscribe()
+        self.runtime, self.unsubscribe = runtime, runtime.subscribe(self.on_event)
+        return {"cancelled": False}
 
     async def serve(self, lines: asyncio.Queue[str | None]) -> None:
         """Handle lines until the input ends, then finish cleanly."""
@@ -305,7 +301,8 @@ def cycle_model(server: RpcServer, command: dict[str, Any]) -> object:
     runtime, models = server.runtime, server.runtime.available_models
     if len(models) <= 1:
         return NULL
-    current = next((i for i, m in enumerate(models) if same_model(m, runtime.config.model)), 0)
+    now = (runtime.config.model.provider, runtime.config.model.id)
+    current = next((i for i, m in enumerate(models) if (m.provider, m.id) == now), 0)
     runtime.set_model(chosen := models[(current + 1) % len(models)])
     return {"model": model_json(chosen), "thinkingLevel": runtime.config.thinking_level,
             "isScoped": False}
@@ -322,7 +319,8 @@ def cycle_thinking_level(server: RpcServer, command: dict[str, Any]) -> object:
     model, level = server.runtime.config.model, server.runtime.config.thinking_level
     if not model.reasoning:
         return NULL
-    chosen = next_in_cycle(supported_thinking_levels(model), level)
+    levels = supported_thinking_levels(model)
+    chosen = levels[(levels.index(level) + 1) % len(levels) if level in levels else 0]
     return {"level": server.runtime.set_thinking_level(chosen)}
 
 
@@ -359,30 +357,28 @@ def get_session_stats(server: RpcServer, command: dict[str, Any]) -> dict[str, A
 
 
 async def fork(server: RpcServer, command: dict[str, Any]) -> dict[str, Any]:
-    await server.stop_run()
-    runtime, text = await session_commands.fork(server.runtime, field(command, "entryId"))
-    return {"text": text, **server.switch(runtime)}
+    entry_id, text = field(command, "entryId"), ""
+
+    async def forking() -> Runtime:
+        nonlocal text
+        runtime, text = await session_commands.fork(server.runtime, entry_id)
+        return runtime
+
+    return {**await server.switch(forking()), "text": text}
 
 
-async def new_session(server: RpcServer, command: dict[str, Any]) -> dict[str, Any]:
-    await server.stop_run()
+def new_session(server: RpcServer, command: dict[str, Any]) -> Awaitable[dict[str, Any]]:
     parent = command.get("parentSession")
-    return server.switch(await session_commands.new_session(
+    return server.switch(session_commands.new_session(
         server.runtime, parent if isinstance(parent, str) else None))
 
 
-async def clone(server: RpcServer, command: dict[str, Any]) -> dict[str, Any]:
-    await server.stop_run()
-    return server.switch(await session_commands.clone(server.runtime))
-
-
-async def switch_session(server: RpcServer, command: dict[str, Any]) -> dict[str, Any]:
+def switch_session(server: RpcServer, command: dict[str, Any]) -> Awaitable[dict[str, Any]]:
     """Go on in another session file, at its last entry; the current one is left as it is."""
     path = server.runtime.config.cwd / field(command, "sessionPath")
     if not path.is_file():
         raise CommandError(f"switch_session: no session file at {path}")
-    await server.stop_run()
-    return server.switch(await session_commands.switch_to(server.runtime, path.resolve()))
+    return server.switch(session_commands.switch_to(server.runtime, path.resolve()))
 
 
 async def compact(server: RpcServer, command: dict[str, Any]) -> dict[str, Any]:
@@ -421,10 +417,9 @@ async def bash(server: RpcServer, command: dict[str, Any]) -> dict[str, Any]:
 
 
 def export(server: RpcServer, command: dict[str, Any]) -> dict[str, Any]:
-    runtime, given = server.runtime, command.get("outputPath")
-    default = f"pi-session-{runtime.writer.path.stem}.html"
-    target = runtime.config.cwd / (given if isinstance(given, str) else default)
-    return {"path": str(export_html(runtime, target))}
+    given = command.get("outputPath")
+    path = session_commands.export_html(server.runtime, given if isinstance(given, str) else None)
+    return {"path": str(path)}
 
 
 def get_commands(server: RpcServer, command: dict[str, Any]) -> dict[str, Any]:
@@ -475,7 +470,7 @@ COMMANDS: dict[str, Handler] = {
     "get_session_stats": get_session_stats,
     "new_session": new_session,
     "fork": fork,
-    "clone": clone,
+    "clone": lambda s, c: s.switch(session_commands.clone(s.runtime)),
     "switch_session": switch_session,
     "get_fork_messages": lambda s, c: {"messages": [
         {"entryId": entry_id, "text": text}
@@ -488,17 +483,13 @@ COMMANDS: dict[str, Handler] = {
 }
 
 
-def run_rpc(runtime: Runtime, ui: RpcUI, write: Write, stdin: TextIO | None = None) -> int:
+def run_rpc(runtime: Runtime, ui: RpcUI, write: Write) -> int:
     """Serve until stdin ends; 0, or 1 when the session could not be written."""
 
-    async def serve() -> None:
+    async def serve() -> int:
         lines: asyncio.Queue[str | None] = asyncio.Queue()
-        read_lines_in_thread(stdin or sys.stdin, lines)
+        read_lines_in_thread(sys.stdin, lines)
         await RpcServer(runtime, ui, write).serve(lines)
+        return 0
 
-    try:
-        asyncio.run(serve())
-    except Exception as error:  # RuntimePoisoned, SessionError: one line, no traceback
-        print(f"error: {error}", file=sys.stderr)
-        return 1
-    return 0
+    return run_to_end(runtime, serve, sys.stderr)

@@ -12,7 +12,6 @@ import json
 import signal
 import sys
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterator, Sequence
-from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from rich.console import Console
@@ -21,21 +20,18 @@ from rich.tree import Tree
 
 from pi.agent import MessageEnd, MessageUpdate, ToolExecutionEnd, ToolExecutionStart
 from pi.ai import AssistantMessage, TextContent, UserMessage
+from pi.coding_agent.runtime import commands
 from pi.coding_agent.runtime.events import AutoCompactionEnd, AutoCompactionStart, RuntimeEvent
 from pi.coding_agent.runtime.runtime import Compacted, Runtime, RuntimePoisoned
-from pi.coding_agent.session.entries import MessageEntry
 from pi.coding_agent.session.entries import SessionError
-from pi.coding_agent.session.writer import fork_session
-from pi.coding_agent.session.entries import iso_timestamp
-from pi.coding_agent.session.show import entry_kind, preview, row_parts, tree_rows
-from pi.coding_agent.session.storage import free_path, session_file_name
-from pi.modes.export_html import export_html
+from pi.coding_agent.session.show import blocks_text, row_parts, tree_rows
 from pi.modes.print_mode import first_line, progress_note
 
 if TYPE_CHECKING:
     from prompt_toolkit import PromptSession
 
 PROMPT = "> "
+HINT = "/new /compact /model /tree /fork /export /quit; Ctrl-C aborts a run; Ctrl-D quits"
 ARGS_WIDTH = 60  # a tool call's arguments, flattened onto one line
 PREVIEW_LINES = 4  # a tool's result as a person sees it scroll by (the model gets it all)
 PREVIEW_WIDTH = 100
@@ -62,21 +58,24 @@ def result_preview(text: str) -> list[str]:
 
 
 class Terminal:
-    """The runtime, the console, and what is on screen: a listener that prints each run."""
+    """The runtime (replaced by /new and /fork), the console, and a listener printing runs."""
 
     def __init__(self, runtime: Runtime, console: Console) -> None:
-        self.runtime, self.console = runtime, console
+        self.console = console
         self.line_open = False  # streamed text was printed and its line is not ended yet
         self.running = False
-        self.manual_compaction = False
+        self.manual_compaction = False  # /compact says its own result
+        self.runtime = runtime
+        self.unsubscribe = runtime.subscribe(self.show)
+
+    def switch(self, runtime: Runtime) -> None:
+        self.unsubscribe()
+        self.runtime, self.unsubscribe = runtime, runtime.subscribe(self.show)
 
     def say(self, text: str, style: str = "") -> None:
-        self.line(Text(text, style))
-
-    def line(self, text: Text) -> None:
         """A line of its own, even if streamed text was still going on the current one."""
         self.end_line()
-        self.console.print(text, soft_wrap=True)
+        self.console.print(Text(text, style), soft_wrap=True)
 
     def end_line(self) -> None:
         if self.line_open:
@@ -86,61 +85,49 @@ class Terminal:
     def show(self, event: RuntimeEvent) -> None:
         if isinstance(event, MessageUpdate) and event.event.type in ("text_delta",
                                                                      "thinking_delta"):
-            delta = getattr(event.event, "delta", "")
             style = "dim" if event.event.type == "thinking_delta" else ""
-            self.console.print(Text(delta, style), end="", soft_wrap=True)
+            self.console.print(Text(getattr(event.event, "delta", ""), style), end="",
+                               soft_wrap=True)
             self.line_open = True
-        elif isinstance(event, MessageUpdate) and event.event.type in ("text_end",
-                                                                       "thinking_end"):
+        elif isinstance(event, MessageUpdate) and event.event.type in ("text_end", "thinking_end"):
             self.end_line()
         elif isinstance(event, MessageEnd) and isinstance(event.message, AssistantMessage):
             if event.message.stop_reason == "aborted":
                 self.say("(aborted)", "yellow")
             elif event.message.stop_reason == "error":
-                error = first_line(event.message.error_message or "unknown error")
-                self.say(f"error: {error}", "red")
+                self.say(f"error: {first_line(event.message.error_message or '')}", "red")
         elif isinstance(event, ToolExecutionStart):
-            self.line(Text.assemble(("→ ", "cyan"), (event.tool_name, "bold cyan"),
-                                    f" {short_args(event.args)}"))
+            self.say(f"→ {event.tool_name} {short_args(event.args)}", "cyan")
         elif isinstance(event, ToolExecutionEnd):
             said = "\n".join(b.text for b in event.result.content if isinstance(b, TextContent))
             if event.is_error:
-                self.line(Text.assemble(("✗ ", "red"), event.tool_name,
-                                        f" error: {first_line(said)}"))
-                return
-            self.line(Text.assemble(("✓ ", "green"), event.tool_name, " ok"))
+                return self.say(f"✗ {event.tool_name} error: {first_line(said)}", "red")
+            self.say(f"✓ {event.tool_name} ok", "green")
             for line in result_preview(said):
-                self.console.print(Text("  " + line, "dim"), soft_wrap=True)
-        elif isinstance(event, AutoCompactionStart | AutoCompactionEnd):
-            self.show_compaction(event)
-        elif (note := progress_note(event)) is not None:  # a retry, the turn limit
-            self.say(note, "yellow")
-
-    def show_compaction(self, event: AutoCompactionStart | AutoCompactionEnd) -> None:
-        """Automatic compactions get a line each; `/compact` says its own result."""
-        if isinstance(event, AutoCompactionStart):
+                self.say("  " + line, "dim")
+        elif isinstance(event, AutoCompactionStart):
             self.manual_compaction = event.reason == "manual"
             if not self.manual_compaction:
                 self.say(f"⟳ compacting ({event.reason})…", "yellow")
-        elif self.manual_compaction:
-            return
-        elif event.entry_id is None:
-            self.say(f"⟳ compaction failed: {event.error_message}", "red")
-        else:
-            self.say(f"⟳ compacted: {event.tokens_before} tokens before, entry "
-                     f"{event.entry_id}", "yellow")
+        elif isinstance(event, AutoCompactionEnd) and not self.manual_compaction:
+            if event.error_message:
+                self.say(f"⟳ compaction failed: {event.error_message}", "red")
+            else:
+                self.say(f"⟳ compacted: {event.tokens_before} tokens before", "yellow")
+        elif (note := progress_note(event)) is not None:  # a retry, the turn limit
+            self.say(note, "yellow")
 
     async def handle_line(self, line: str) -> bool:
         """Run one line: a command, or a prompt. True means quit."""
         name, _, argument = line[1:].partition(" ")
-        if line.startswith("/") and name in ("quit", "exit"):
+        is_command = line.startswith("/") and not line.startswith("/skill:")
+        if is_command and name in ("quit", "exit"):
             return True
         try:
-            if line.startswith("/") and name in COMMANDS:
+            if is_command and name in COMMANDS:
                 await COMMANDS[name](self, argument.strip())
-            elif line.startswith("/") and not line.startswith("/skill:") and \
-                    self.runtime.assembly.resources.expand_input(line) is None:
-                self.say(f"unknown command /{name} (/help lists them)", "red")
+            elif is_command and self.runtime.assembly.resources.expand_input(line) is None:
+                self.say(f"unknown command /{name} ({HINT})", "red")
             elif line:
                 self.running = True
                 try:
@@ -163,10 +150,35 @@ class Terminal:
             self.console.print(PROMPT, end="")
 
 
-# The slash commands; as in Python's `cmd` module, each docstring is its line in /help.
+# The slash commands: each calls the runtime or runtime/commands.py, as rpc mode does.
+
+async def new(screen: Terminal, _: str) -> None:
+    screen.switch(await commands.new_session(screen.runtime))
+    screen.say(f"new session {screen.runtime.writer.path}")
+
+
+async def compact(screen: Terminal, focus: str) -> None:
+    if isinstance(result := await screen.runtime.compact(focus or None), Compacted):
+        screen.say(f"compacted: {result.tokens_before} tokens before, new entry "
+                   f"{result.entry_id}")
+    else:
+        screen.say(f"nothing compacted: {result}", "yellow")
+
+
+async def model(screen: Terminal, ref: str) -> None:
+    current = screen.runtime.config.model
+    models = {f"{m.provider}/{m.id}": m for m in screen.runtime.available_models}
+    if not ref:
+        screen.say(f"model {current.provider}/{current.id}, context window "
+                   f"{current.context_window}; available: {', '.join(sorted(models))}")
+    elif (chosen := models.get(ref)) is None:
+        screen.say(f"/model: {ref} is not available ({', '.join(sorted(models))})", "red")
+    else:
+        screen.runtime.set_model(chosen)
+        screen.say(f"model is now {ref}")
+
 
 async def show_tree(screen: Terminal, _: str) -> None:
-    """the session tree, current leaf marked"""
     writer = screen.runtime.writer
     top = Tree(Text(f"session {writer.header.id}", "bold"))
     nodes: dict[str | None, Tree] = {None: top}
@@ -176,91 +188,27 @@ async def show_tree(screen: Terminal, _: str) -> None:
     screen.console.print(top)
 
 
-async def branch(screen: Terminal, entry_id: str) -> None:
-    """ID: move the leaf; the next prompt continues there"""
-    runtime = screen.runtime
-    if (entry := runtime.writer.tree.by_id.get(entry_id)) is None:
-        return screen.say(f"/branch: no entry with id {entry_id or '(none given)'}", "red")
-    target: str | None = entry.id
-    if isinstance(entry, MessageEntry) and entry.message.role == "user":  # as in Pi: re-ask it
-        target = entry.parent_id
-        screen.say(f"re-asking from before {entry.id}: {preview(entry)}", "dim")
-    runtime.writer.branch(target)
-    runtime.agent.replace_messages(runtime.writer.context().messages)  # type: ignore[arg-type]
-    screen.say(f"leaf is now {target or '(before the first entry)'}; "
-               "the next prompt continues from there")
-
-
-async def fork(screen: Terminal, _: str) -> None:
-    """copy the current path into a new session file"""
-    writer, config = screen.runtime.writer, screen.runtime.config
-    session_id = config.ids()
-    name = session_file_name(iso_timestamp(config.clock()), session_id)
-    try:
-        forked = fork_session(writer, free_path(writer.path.parent / name), session_id)
-        forked.close()
-    except SessionError as error:
-        return screen.say(f"/fork: {error}", "red")
-    screen.say(f"forked to {forked.path} ({len(forked.tree.entries)} entries); this session "
-               "goes on here")
-
-
-async def compact(screen: Terminal, focus: str) -> None:
-    """[focus]: summarise the older part of the conversation now"""
-    if len(screen.runtime.messages) < 2:  # as in Pi: not worth a summary request
-        screen.say("nothing compacted: no messages yet", "yellow")
-    elif isinstance(result := await screen.runtime.compact(focus or None), Compacted):
-        screen.say(f"compacted: {result.tokens_before} tokens before, new entry "
-                   f"{result.entry_id}")
-    else:
-        screen.say(f"nothing compacted: {result}", "yellow")
-
-
-async def model(screen: Terminal, ref: str) -> None:
-    """[provider/id]: show the model, or switch to an available one (as rpc set_model)"""
-    current = screen.runtime.config.model
-    models = {f"{m.provider}/{m.id}": m for m in screen.runtime.available_models}
-    if not ref:
-        screen.say(f"model {current.provider}/{current.id} ({current.name or current.id}), "
-                   f"context window {current.context_window}")
-    elif (chosen := models.get(ref)) is None:
-        screen.say(f"/model: {ref} is not available ({', '.join(sorted(models))})", "red")
-    else:
-        screen.runtime.set_model(chosen)
-        screen.say(f"model is now {ref}")
-
-
-async def session(screen: Terminal, _: str) -> None:
-    """file, id, entry count and leaf"""
-    writer = screen.runtime.writer
-    leaf = writer.tree.by_id.get(writer.leaf_id or "")
-    leaf_text = f"{leaf.id} ({entry_kind(leaf)})" if leaf else "none"
-    screen.say(f"file {writer.path} · id {writer.header.id} · "
-               f"entries {len(writer.tree.entries)} · leaf {leaf_text}")
+async def fork(screen: Terminal, entry_id: str) -> None:
+    """Without an id, the user messages to fork from; with one, Pi's fork into a new file."""
+    if not entry_id:
+        for point, text in commands.fork_points(screen.runtime):
+            screen.say(f"{point}  {cut(' '.join(text.split()), PREVIEW_WIDTH)}")
+        return
+    runtime, text = await commands.fork(screen.runtime, entry_id)
+    screen.switch(runtime)
+    screen.say(f"forked to {runtime.writer.path}; the message was: {text}")
 
 
 async def export(screen: Terminal, file: str) -> None:
-    """FILE.html: the current branch as a web page (a relative path is under the cwd)"""
-    if not file:
-        return screen.say("/export: give a file name, e.g. /export transcript.html", "red")
-    path = screen.runtime.config.cwd / Path(file).expanduser()
     try:
-        screen.say(f"exported the current branch to {export_html(screen.runtime, path)}")
+        screen.say(f"exported the current branch to {commands.export_html(screen.runtime, file)}")
     except OSError as error:
-        screen.say(f"/export: {path}: {error.strerror or error}", "red")
-
-
-async def help_text(screen: Terminal, _: str) -> None:
-    """this list"""
-    for name, command in COMMANDS.items():
-        screen.say(f"/{name:<8} {command.__doc__}")
-    screen.say("/quit     leave (Ctrl-D too)")
-    screen.say("/skill:NAME args  run a skill; Ctrl-C aborts a run; Ctrl-D quits")
+        screen.say(f"/export: {error.filename or file}: {error.strerror or error}", "red")
 
 
 COMMANDS: dict[str, Callable[[Terminal, str], Awaitable[None]]] = {
-    "tree": show_tree, "branch": branch, "fork": fork, "compact": compact, "model": model,
-    "session": session, "export": export, "help": help_text}
+    "new": new, "compact": compact, "model": model, "tree": show_tree, "fork": fork,
+    "export": export}
 
 
 async def given_lines(console: Console, lines: Iterator[str]) -> AsyncIterator[str]:
@@ -290,29 +238,21 @@ async def edited_lines(earlier: Sequence[str], on_ctrl_c: Callable[[], None],
 
 def earlier_prompts(runtime: Runtime) -> list[str]:
     """What was typed before on this branch, oldest first: Up recalls it after a restart."""
-    return [m.content if isinstance(m.content, str) else
-            " ".join(b.text for b in m.content if isinstance(b, TextContent))
-            for m in runtime.messages if isinstance(m, UserMessage)]
-
-
-def listen_for_ctrl_c(on_interrupt: Callable[[], None]) -> Callable[[], object]:
-    """Route SIGINT to `on_interrupt` while the loop runs; returns the undo function. Where
-    the loop cannot take signals (Windows, not the main thread) Ctrl-C keeps its meaning."""
-    loop = asyncio.get_running_loop()
-    try:
-        loop.add_signal_handler(signal.SIGINT, on_interrupt)
-    except (NotImplementedError, RuntimeError, ValueError):
-        return lambda: None
-    return lambda: loop.remove_signal_handler(signal.SIGINT)
+    return [blocks_text(m.content) for m in runtime.messages if isinstance(m, UserMessage)]
 
 
 async def run_interactive(runtime: Runtime, console: Console,
-                          input_lines: Iterator[str] | None = None) -> None:
-    """Talk to `runtime` until /quit or end of input; lines come from `input_lines` if
-    given, else from the terminal's line editor (or stdin, when it is a pipe)."""
+                          input_lines: Iterator[str] | None = None) -> Runtime:
+    """Talk to `runtime` until /quit or end of input; lines come from `input_lines` if given,
+    else from the terminal's line editor (or stdin, when it is a pipe). Returns the runtime
+    in use at the end (/new and /fork replace it) for the caller to close."""
     screen = Terminal(runtime, console)
-    unsubscribe = runtime.subscribe(screen.show)
-    stop_listening = listen_for_ctrl_c(screen.interrupt)
+    loop = asyncio.get_running_loop()
+    try:  # Ctrl-C aborts a run; where the loop takes no signals it keeps its usual meaning
+        loop.add_signal_handler(signal.SIGINT, screen.interrupt)
+        handled = True
+    except (NotImplementedError, RuntimeError, ValueError):
+        handled = False
     if input_lines is None and sys.stdin.isatty() and sys.stdout.isatty():
         lines = edited_lines(earlier_prompts(runtime),
                              lambda: screen.say("(Ctrl-D or /quit leaves)", "dim"))
@@ -322,12 +262,14 @@ async def run_interactive(runtime: Runtime, console: Console,
     screen.say(f"pi-course · {model.provider}/{model.id} · session {runtime.writer.path}", "bold")
     for note in runtime.assembly.diagnostics:
         screen.say(note, "yellow")
-    screen.say("/help lists the commands; Ctrl-C aborts a run; Ctrl-D quits", "dim")
+    screen.say(HINT, "dim")
     try:
         async for line in lines:
             if await screen.handle_line(line.strip()):
                 break
     finally:
-        stop_listening()
-        unsubscribe()
+        if handled:
+            loop.remove_signal_handler(signal.SIGINT)
+        screen.unsubscribe()
     screen.say("bye", "dim")
+    return screen.runtime

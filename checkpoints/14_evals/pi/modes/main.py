@@ -31,8 +31,9 @@ those providers). Keys: OPENAI_API_KEY / ANTHROPIC_API_KEY or <agent-dir>/auth.j
 servers: OPENAI_BASE_URL / ANTHROPIC_BASE_URL.
 
 Sessions go to <agent-dir>/sessions (default ~/.pi-course/agent), or to --session FILE,
-created or continued (at --leaf ID, else at its last entry). --max-turns N stops a run after
-N turns and says so; by default there is no limit, as in Pi (Ctrl-C stops a run).
+created or continued at its last entry; --continue goes on with this folder's latest session,
+--resume lists them to choose one. --max-turns N stops a run after N turns and says so; by
+default there is no limit, as in Pi (Ctrl-C stops a run).
 """
 
 
@@ -76,9 +77,11 @@ def main(
     model: Annotated[str, typer.Option(help="provider/model-id")] = "mock/mock-1",
     script: Annotated[Path | None, typer.Option(help="a MockModel script (mock/…)")] = None,
     session: Annotated[Path | None, typer.Option(help="session file to create or continue")] = None,
-    leaf: Annotated[str | None, typer.Option(help="continue --session at this entry id")] = None,
+    continue_: Annotated[bool, typer.Option("--continue", "-c",
+                                            help="continue this folder's latest session")] = False,
+    resume: Annotated[bool, typer.Option("--resume", "-r",
+                                         help="choose one of this folder's sessions")] = False,
     cwd: Annotated[Path, typer.Option(help="the agent's working folder")] = Path(),
-    auto_compaction: Annotated[bool, typer.Option(help="compact when the context is full")] = True,
     auto_retry: Annotated[bool, typer.Option(help="retry rate limits and server errors")] = True,
     trust_project: Annotated[bool, typer.Option("--trust-project",
                                                 help="use the project's .pi/ folder")] = False,
@@ -95,9 +98,9 @@ def main(
     chosen = mode or (Mode.print if print_mode else Mode.interactive)
     if chosen in (Mode.print, Mode.json) and not messages:
         raise fail(f"{chosen.value} mode needs a prompt, e.g. pi-agent -p \"hello\"")
-    options = AgentOptions(model=model, script=script, session=session, leaf=leaf, cwd=cwd,
-                           auto_compaction=auto_compaction, auto_retry=auto_retry,
-                           trust_project=trust_project, agent_dir=agent_dir,
+    options = AgentOptions(model=model, script=script, session=session, cwd=cwd,
+                           pick=("latest" if continue_ else "ask" if resume else None),
+                           auto_retry=auto_retry, trust_project=trust_project, agent_dir=agent_dir,
                            extensions=tuple(extension or ()), max_turns=max_turns)
     try:
         code = run_mode(chosen.value, options, list(messages or []))

@@ -14,7 +14,7 @@ import time
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 from rich.console import Console
 
@@ -36,10 +36,9 @@ from pi.coding_agent.runtime.runtime import Runtime
 from pi.coding_agent.session.entries import SessionError
 from pi.coding_agent.session.entries import Clock, IdSource, fixed_clock, random_ids, sequential_ids
 from pi.coding_agent.session.show import printable
-from pi.coding_agent.session.storage import sessions_root
+from pi.coding_agent.session.storage import cwd_folder_name, sessions_root
 from pi.modes.interactive import run_interactive
-from pi.modes.events_json import json_lines
-from pi.modes.print_mode import run_print, run_to_end
+from pi.modes.print_mode import json_lines, run_print, run_to_end
 from pi.modes.rpc import RpcUI, run_rpc
 
 DETERMINISTIC_START_MS = 1_767_225_600_000  # 2026-01-01T00:00:00.000Z
@@ -56,9 +55,8 @@ class AgentOptions:
     model: str = "mock/mock-1"
     script: Path | None = None
     session: Path | None = None
-    leaf: str | None = None
+    pick: Literal["latest", "ask"] | None = None  # --continue, --resume
     cwd: Path = Path()
-    auto_compaction: bool = True
     auto_retry: bool = True
     trust_project: bool = False
     agent_dir: Path | None = None
@@ -129,8 +127,6 @@ def build_config(options: AgentOptions, ui: ExtensionUI,
     if options.max_turns is not None and options.max_turns < 1:
         raise SetupError(f"--max-turns {options.max_turns}: give at least 1 (or leave it out "
                          "for no limit)")
-    if options.leaf is not None and not (options.session and options.session.is_file()):
-        raise SetupError(f"--leaf needs an existing --session file ({options.session})")
     for path in options.extensions:  # asked for by name: a typo must not pass unnoticed
         if (found := what_is_at(path)) != "a file":
             raise SetupError(f"-e {path}: no such extension file" if found == "nothing" else
@@ -142,15 +138,32 @@ def build_config(options: AgentOptions, ui: ExtensionUI,
         session_file = options.session.resolve() if options.session else None
     except (OSError, RuntimeError) as error:  # a link loop
         raise SetupError(f"--session {options.session}: {error}") from None
+    if options.pick is not None and session_file is None:
+        session_file = pick_session(sessions / cwd_folder_name(str(cwd)), options.pick)
     return RuntimeConfig(
         cwd=cwd, model=model, providers=providers, clock=clock, ids=ids,
-        session_file=session_file,
-        leaf_id=options.leaf, agent_dir=agent_dir, sessions_dir=sessions,
+        session_file=session_file, agent_dir=agent_dir, sessions_dir=sessions,
         trusted=options.trust_project, ui=ui,
         extension_paths=tuple(path.resolve() for path in options.extensions),
-        auto_compaction=options.auto_compaction, auto_retry=options.auto_retry,
+        auto_retry=options.auto_retry,
         models=usable_models(catalog, model, credentials),
         max_turns=options.max_turns or NO_TURN_LIMIT)
+
+
+def pick_session(folder: Path, pick: str) -> Path | None:
+    """Pi's --continue (the latest session of this folder, else a new one) and --resume (a
+    numbered list, newest first, and the number typed on stdin)."""
+    files = [path for path in folder.glob("*.jsonl") if path.is_file()]
+    found = sorted(files, key=lambda path: path.stat().st_mtime, reverse=True)
+    if pick == "latest" or not found:
+        return found[0] if found else None
+    for number, path in enumerate(found, start=1):
+        print(f"{number:>3}  {printable(path.name)}", file=sys.stderr)
+    print(f"session to resume (1-{len(found)}): ", end="", file=sys.stderr, flush=True)
+    answer = sys.stdin.readline(100).strip()  # stdout stays the answer's, as in print mode
+    if not answer.isdecimal() or not 1 <= int(answer) <= len(found):
+        raise SetupError(f"--resume: {answer!r} is not a number from 1 to {len(found)}")
+    return found[int(answer) - 1]
 
 
 def open_runtime(options: AgentOptions, ui: ExtensionUI) -> Runtime:
@@ -175,8 +188,11 @@ def run_mode(mode: str, options: AgentOptions, prompts: list[str]) -> int:
         return run_print(runtime, prompts, as_json=mode == "json")
 
     async def talk() -> int:
-        await run_interactive(runtime, Console())
-        await runtime.flush()
+        current = await run_interactive(runtime, Console())
+        try:
+            await current.flush()
+        finally:
+            await current.close()
         return 0
 
     return run_to_end(runtime, talk, sys.stderr)

@@ -15,7 +15,7 @@ from typing import Any, Literal, NoReturn, Protocol, get_args
 from pi.agent.tools import AgentTool, AnyTool
 from pi.ai import AgentMessage, ToolResultMessage
 
-EventName = Literal["session_start", "input", "before_agent_start", "agent_start", "agent_end",
+EventName = Literal["input", "before_agent_start", "agent_start", "agent_end",
                     "turn_start", "turn_end", "tool_call", "tool_result"]
 EVENT_NAMES: tuple[str, ...] = get_args(EventName)
 # The loop's own events, handed to handlers as the loop emits them (pi.agent.events).
@@ -27,22 +27,18 @@ NotifyLevel = Literal["info", "warning", "error"]
 
 
 @dataclass(frozen=True)
-class InputEvent:
-    """What the user typed, before anything else looks at it."""
-
+class InputEvent:  # what the user typed, before anything else looks at it
     text: str
 
 
 @dataclass(frozen=True)
-class InputChange:
-    """Answer to `input`: go on with this text instead (handlers chain)."""
-
+class InputChange:  # answer to `input`: go on with this text instead (handlers chain)
     text: str
 
 
 @dataclass(frozen=True)
-class InputHandled:
-    """Answer to `input`: the extension dealt with it; the model is not asked."""
+class InputHandled:  # answer to `input`: the extension dealt with it; the model is not asked
+    pass
 
 
 @dataclass(frozen=True)
@@ -52,26 +48,20 @@ class BeforeAgentStartEvent:
 
 
 @dataclass(frozen=True)
-class AgentStartChange:
-    """Answer to `before_agent_start`: a new system prompt, messages to add after the prompt."""
-
+class AgentStartChange:  # answer to `before_agent_start`: a new system prompt, added messages
     system_prompt: str | None = None
     messages: tuple[AgentMessage, ...] = ()
 
 
 @dataclass(frozen=True)
-class ToolCallEvent:
-    """A valid call about to run. `input` is read-only: return an ArgumentChange to change it."""
-
+class ToolCallEvent:  # a valid call about to run; return an ArgumentChange to change `input`
     tool_call_id: str
     tool_name: str
     input: Mapping[str, Any]
 
 
 @dataclass(frozen=True)
-class ToolResultEvent:
-    """A call's result before the model sees it; return a replacement ToolResultMessage."""
-
+class ToolResultEvent:  # a call's result before the model sees it; return a replacement
     tool_call_id: str
     tool_name: str
     input: Mapping[str, Any]
@@ -81,13 +71,9 @@ class ToolResultEvent:
 class ExtensionUI(Protocol):
     """How an extension reaches the person: a terminal, an RPC client or a test's script."""
 
-    async def confirm(self, title: str, message: str) -> bool:
-        """Ask a yes/no question; True only for an explicit yes."""
-        ...
+    async def confirm(self, title: str, message: str) -> bool: ...  # True only for a yes
 
-    def notify(self, message: str, level: NotifyLevel = "info") -> None:
-        """Tell the person something; no answer expected."""
-        ...
+    def notify(self, message: str, level: NotifyLevel = "info") -> None: ...
 
 
 class NoUI:
@@ -172,6 +158,3 @@ class ExtensionAPI:
     def _refuse(self, problem: str) -> NoReturn:
         self.problems.append(problem)
         raise ExtensionError(problem)
-
-    def commit(self) -> Extension:
-        return Extension(self.path, tuple(self.tools), tuple(self.commands), tuple(self.handlers))

@@ -16,8 +16,8 @@ from pi.coding_agent.compaction.compact import SummaryError, compact
 from pi.coding_agent.compaction.thresholds import should_compact
 from pi.coding_agent.extensions.runner import EventRelay, prepare_prompt
 from pi.coding_agent.messages import CodingMessage
-from pi.coding_agent.runtime.assemble import assemble, open_writer
-from pi.coding_agent.runtime.config import RuntimeConfig, clamp_thinking_level
+from pi.coding_agent.runtime.config import (RuntimeConfig, assemble, clamp_thinking_level,
+                                           open_writer)
 from pi.coding_agent.runtime.errors import is_context_overflow, is_transient, retry_delays
 from pi.coding_agent.runtime.events import (
     AutoCompactionEnd, AutoCompactionStart, AutoRetryEnd, AutoRetryStart, CompactionReason,

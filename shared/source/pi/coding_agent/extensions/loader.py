@@ -14,25 +14,23 @@ import traceback
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from types import ModuleType
 
-from pi.ai.bounded import what_is_at
 from pi.agent.tools import AnyTool
+from pi.ai.bounded import what_is_at
 from pi.coding_agent.extensions.api import Command, Extension, ExtensionAPI, ExtensionUI, NoUI
 from pi.coding_agent.resources.loader import TrustPolicy, trust_nothing
-
-FACTORY_NAMES = ("extension", "setup")
 
 
 def extension_files(folder: Path) -> list[Path]:
     return sorted(p for p in folder.glob("*.py") if p.is_file() and not p.name.startswith("_"))
 
 
-def discover(agent_dir: Path, cwd: Path, paths: Sequence[Path] = (),
+def discover(agent_dir: Path | None, cwd: Path, paths: Sequence[Path] = (),
              is_trusted: TrustPolicy = trust_nothing) -> tuple[list[Path], list[str]]:
     """The files to load in load order (user, project, explicit), and a note per skip."""
-    found, notes = extension_files(agent_dir / "extensions"), list[str]()
-    project = extension_files(cwd / ".pi" / "extensions")
+    found = extension_files(agent_dir / "extensions") if agent_dir else []
+    notes: list[str] = []
+    project = extension_files(cwd / ".pi" / "extensions") if agent_dir else []
     if project and is_trusted(cwd):
         found += project
     elif project:
@@ -44,8 +42,7 @@ def discover(agent_dir: Path, cwd: Path, paths: Sequence[Path] = (),
         else:
             notes.append(f"{path}: no such extension file" if kind == "nothing" else
                          f"{path}: is {kind}, not an extension file")
-    unique = list(dict.fromkeys(p.resolve() for p in found))
-    return unique, notes
+    return list(dict.fromkeys(p.resolve() for p in found)), notes
 
 
 @dataclass
@@ -69,38 +66,38 @@ def load_extensions(paths: Sequence[Path], cwd: Path, ui: ExtensionUI | None = N
     for path in paths:
         problem = load_one(path, cwd, ui or NoUI(), core_tools, loaded)
         if problem is not None:
-            loaded.diagnostics.append(problem)
+            loaded.diagnostics.append(f"{problem[0]}: extension not loaded: {problem[1]}")
             sys.modules.pop(module_name(path), None)
     return loaded
 
 
 def load_one(path: Path, cwd: Path, ui: ExtensionUI, core_tools: Collection[str],
-             loaded: LoadedExtensions) -> str | None:
+             loaded: LoadedExtensions) -> tuple[str, str] | None:
+    """Import the file and run its `extension(api)`; (where, why) when it is refused."""
     try:
-        module = import_by_path(path)
+        factory = getattr(import_by_path(path), "extension", None)
     except (Exception, SystemExit) as error:
-        return failure_line(path, "import failed", error)
-    factories = [getattr(module, name) for name in FACTORY_NAMES if hasattr(module, name)]
-    factory = next((f for f in factories if callable(f)), None)
-    if factory is None:
-        return f"{path}: extension not loaded: no extension(api) or setup(api) function"
-    taken = {*core_tools, *(tool.name for tool in loaded.tools())}
-    api = ExtensionAPI(path, ui, cwd, taken, loaded.commands())
+        return failure(path, "import failed", error)
+    if not callable(factory):
+        return str(path), "no extension(api) function"
+    api = ExtensionAPI(path, ui, cwd, {*core_tools, *(t.name for t in loaded.tools())},
+                       loaded.commands())
     try:
         returned = factory(api)
     except (Exception, SystemExit) as error:
-        return failure_line(path, "factory failed", error)
+        return failure(path, "factory failed", error)
     return commit(api, returned, loaded)
 
 
-def commit(api: ExtensionAPI, returned: object, loaded: LoadedExtensions) -> str | None:
+def commit(api: ExtensionAPI, returned: object, loaded: LoadedExtensions) -> tuple[str, str] | None:
     """All or nothing: add everything the factory staged, or nothing and say why."""
     if inspect.iscoroutine(returned):
         returned.close()
-        return f"{api.path}: extension not loaded: the factory must be a plain (not async) function"
+        return str(api.path), "the factory must be a plain (not async) function"
     if api.problems:
-        return f"{api.path}: extension not loaded: {api.problems[0]}"
-    loaded.extensions.append(api.commit())
+        return str(api.path), api.problems[0]
+    loaded.extensions.append(Extension(api.path, tuple(api.tools), tuple(api.commands),
+                                       tuple(api.handlers)))
     return None
 
 
@@ -111,22 +108,21 @@ def module_name(path: Path) -> str:
     return f"_pi_extension_{digest}_{stem}"
 
 
-def import_by_path(path: Path) -> ModuleType:
-    name = module_name(path)
-    spec = importlib.util.spec_from_file_location(name, path)
+def import_by_path(path: Path) -> object:
+    spec = importlib.util.spec_from_file_location(module_name(path), path)
     if spec is None or spec.loader is None:
         raise ImportError(f"cannot import {path.name}")
     module = importlib.util.module_from_spec(spec)
-    sys.modules[name] = module  # dataclasses and pydantic look their module up here
+    sys.modules[spec.name] = module  # dataclasses and pydantic look their module up here
     spec.loader.exec_module(module)
     return module
 
 
-def failure_line(path: Path, stage: str, error: BaseException) -> str:
-    """One line: file:line of the innermost frame in the extension, what failed, and why."""
-    line = error.lineno if isinstance(error, SyntaxError) else None
+def failure(path: Path, stage: str, error: BaseException) -> tuple[str, str]:
+    """`file:line` of the innermost frame in the extension, and what failed and why."""
     frames = [f for f in traceback.extract_tb(error.__traceback__) if Path(f.filename) == path]
+    line = error.lineno if isinstance(error, SyntaxError) else None
     line = line or (frames[-1].lineno if frames else None)
-    where = f"{path}:{line}" if line else str(path)
     message = str(error).splitlines()[0] if str(error) else ""
-    return f"{where}: extension not loaded: {stage}: {type(error).__name__}: {message}".rstrip()
+    return (f"{path}:{line}" if line else str(path),
+            f"{stage}: {type(error).__name__}: {message}".rstrip())

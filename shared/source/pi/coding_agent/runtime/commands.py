@@ -1,20 +1,22 @@
-"""What the modes ask of a runtime besides a prompt: new session, fork, clone, `!cmd`.
+"""What the modes ask of a runtime besides a prompt: new session, fork, clone, `!cmd`, export.
+Rpc and interactive mode both call these; neither implements a command of its own.
 """
 
 from __future__ import annotations
 
 import tempfile
 from dataclasses import replace
+from html import escape
 from pathlib import Path
 
 from pi.ai import AbortSignal, AgentMessage, AssistantMessage, TextContent
+from pi.ai.messages import json_text
 from pi.coding_agent.messages import BashExecutionMessage, CodingMessage
-from pi.coding_agent.runtime.assemble import new_session_file, sessions_dir
+from pi.coding_agent.runtime.config import new_session_file, sessions_dir
 from pi.coding_agent.runtime.runtime import Runtime
-from pi.coding_agent.session.entries import MessageEntry
-from pi.coding_agent.session.entries import SessionError
+from pi.coding_agent.session.entries import MessageEntry, SessionError, dump_line, iso_timestamp
 from pi.coding_agent.session.writer import fork_session
-from pi.coding_agent.session.entries import iso_timestamp
+from pi.coding_agent.session.show import entry_kind
 from pi.coding_agent.session.storage import session_path
 from pi.coding_agent.tools.bash import OutputCollector
 from pi.coding_agent.tools.bash import run_command as run_process
@@ -111,3 +113,29 @@ async def clone(runtime: Runtime) -> Runtime:
     if runtime.writer.leaf_id is None:
         raise SessionError("Cannot clone session: no current entry selected")
     return await branch_off(runtime, runtime.writer.leaf_id)
+
+
+STYLE = "body{font:15px/1.5 sans-serif;max-width:60rem;margin:2rem auto}pre{white-space:pre-wrap}"
+
+
+def transcript_html(runtime: Runtime) -> str:
+    """The current branch as one page, each entry as the file stores it, escaped: no scripts,
+    links or external files, since a transcript holds whatever a model or a file said."""
+    writer, model = runtime.writer, runtime.config.model
+    path = writer.tree.path_to(writer.leaf_id) if writer.leaf_id else []
+    entries = [f"<h3>{escape(entry_kind(entry))}</h3>"
+               f"<pre>{escape(json_text(dump_line(entry), indent=2))}</pre>" for entry in path]
+    title = escape(f"Session {writer.header.id}")
+    facts = escape(f"{writer.header.cwd} · {writer.header.timestamp} · "
+                   f"{model.provider}/{model.id}")
+    return (f'<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8"><title>{title}'
+            f"</title><style>{STYLE}</style></head><body><h1>{title}</h1><p>{facts}</p>\n"
+            + "\n".join(entries) + "\n</body></html>\n")
+
+
+def export_html(runtime: Runtime, file: str | None = None) -> Path:
+    """Write the page to `file` under the cwd (Pi's default name when None); the path."""
+    target = runtime.config.cwd / Path(file or f"pi-session-{runtime.writer.path.stem}.html")
+    target.parent.mkdir(parents=True, exist_ok=True)
+    target.write_text(transcript_html(runtime), encoding="utf-8")
+    return target
