@@ -414,6 +414,9 @@ def memory_figures(report: Report, small: int, large: int) -> None:
                f"{a / 1024:.1f} KiB → {b / 1024:.1f} KiB = {b / a:.2f}×")
 
 
+SMALL_USAGE = {"input": 10, "output": 5}
+
+
 def cli_script(folder: Path, turns: int, per_prompt: int) -> tuple[Path, list[str]]:
     """A MockModel script of `turns` turns, `ls` calls then a text reply per prompt."""
     script: list[dict[str, Any]] = []
@@ -421,9 +424,11 @@ def cli_script(folder: Path, turns: int, per_prompt: int) -> tuple[Path, list[st
     left = turns
     while left > 0:
         here = min(per_prompt, left)
-        script += [{"parts": [{"toolCall": {"name": "ls", "arguments": {"path": "."}}}]}
-                   for _ in range(here - 1)]
-        script.append({"parts": [{"text": f"done {len(prompts) + 1}"}]})
+        # Each reply reports a small usage, so the context never nears the window and no
+        # compaction (which would take a scripted turn) starts.
+        script += [{"parts": [{"toolCall": {"name": "ls", "arguments": {"path": "."}}}],
+                    "usage": SMALL_USAGE} for _ in range(here - 1)]
+        script.append({"parts": [{"text": f"done {len(prompts) + 1}"}], "usage": SMALL_USAGE})
         prompts.append(f"prompt {len(prompts) + 1}")
         left -= here
     path = folder / f"script-{turns}.json"
@@ -450,7 +455,7 @@ def cli_figures(report: Report, rounds: int, small: int, large: int) -> None:
                 script, prompts = cli_script(folder, turns, per_prompt)
                 run = [command, "--mode", "json", "--script", str(script), "--cwd",
                        str(folder / "work"), "--session", str(folder / f"s-{turns}-{number}.jsonl"),
-                       "--agent-dir", str(folder / "agent"), "--no-auto-compaction"]
+                       "--agent-dir", str(folder / "agent")]
                 if per_prompt == large:
                     run += ["--max-turns", str(turns + 5)]
                 used, took = timed_command(run + prompts)
