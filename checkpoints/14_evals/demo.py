@@ -14,25 +14,13 @@ import tempfile
 from pathlib import Path
 
 from course.eval_driver import drive
-from course.evals import (
-    Check,
-    Expect,
-    Observation,
-    Outcome,
-    check_protocol,
-    command_judge,
-    dispose,
-    driver_case,
-    infra,
-    judge_view,
-    load_case,
-    pass_at_k,
-    prepare,
-    read_declared,
-    run_judges,
-    verdict,
-)
-from course.evals.outcomes import path_stats
+from course.evals.cases import Expect, load_case
+from course.evals.driver_client import Observation
+from course.evals.judges import command_judge, judge_view, run_judges
+from course.evals.matrix import pass_at_k
+from course.evals.outcomes import Check, Outcome, infra, path_stats, verdict
+from course.evals.protocol_checks import check_protocol
+from course.evals.workspace import dispose, driver_case, prepare, read_declared
 
 HERE = Path(__file__).resolve().parent
 CASE = """\

@@ -4,17 +4,11 @@ from typing import Any
 
 import pytest
 
-from course.evals import (
-    Check,
-    Expect,
-    JudgeView,
-    Observation,
-    check_protocol,
-    infra,
-    judge_view,
-    run_judges,
-    verdict,
-)
+from course.evals.cases import Expect
+from course.evals.driver_client import Observation
+from course.evals.judges import JudgeView, judge_view, run_judges
+from course.evals.outcomes import Check, infra, verdict
+from course.evals.protocol_checks import check_protocol
 
 STEP = 14
 

@@ -1,8 +1,7 @@
-"""Fresh fixtures (`--fresh SEED`) and sharded runs joined by `merge`.
+"""Fresh fixtures (`--fresh SEED`).
 
 A variant renames identifiers everywhere (files, contents, prompt, judges) and may move the
-bug; the same seed must give byte-identical fixtures, another seed other ones. Shards of one
-run, merged, must give the report of the whole run.
+bug; the same seed must give byte-identical fixtures, another seed other ones.
 """
 
 import shutil
@@ -11,9 +10,8 @@ from pathlib import Path
 import pytest
 from eval_fakes import write_case
 
-from course.evals import load_case
+from course.evals.cases import load_case
 from course.evals.fresh import digest, fresh_case
-from course.evals.report import MergeError, merge_reports
 
 STEP = 14
 
@@ -96,21 +94,3 @@ def report(*cells: tuple[str, str, str]) -> dict[str, object]:
     return {"version": 1, "suite": "cases", "mode": "mock", "repeats": 1, "fresh": None,
             "checkpoints": {c[1]: f"{c[1]}_x" for c in cells},
             "results": [{"case": c, "checkpoint": k, "outcome": o} for c, k, o in cells]}
-
-
-def test_merged_shards_hold_every_cell_once_with_one_summary() -> None:
-    merged = merge_reports([("1.json", report(("b", "14", "passed"))),
-                            ("2.json", report(("a", "14", "task_failed"), ("a", "13", "passed")))])
-    assert [(e["case"], e["checkpoint"]) for e in merged["results"]] == [
-        ("a", "13"), ("a", "14"), ("b", "14")]
-    assert merged["summary"]["passed"] == 2 and merged["summary"]["task_failed"] == 1
-    assert list(merged["checkpoints"]) == ["13", "14"]
-
-
-def test_shards_of_different_runs_or_a_cell_twice_cannot_be_merged() -> None:
-    with pytest.raises(MergeError, match=r"2\.json: b @ 14 is also in 1\.json"):
-        merge_reports([("1.json", report(("b", "14", "passed"))),
-                       ("2.json", report(("b", "14", "passed")))])
-    other = {**report(("c", "14", "passed")), "mode": "openai/x"}
-    with pytest.raises(MergeError, match=r"2\.json: mode is 'openai/x'"):
-        merge_reports([("1.json", report(("b", "14", "passed"))), ("2.json", other)])

@@ -84,7 +84,6 @@ class CaseSpec(BaseModel):
     expect: Expect = Expect()
     setup: dict[str, Any] = Field(default_factory=dict)
     session: str | None = None
-    show_trajectory: bool = False
     timeout: float | None = Field(default=None, gt=0)
     fresh: FreshSpec | None = None
 

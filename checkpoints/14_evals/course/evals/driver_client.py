@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from pi.ai.bounded import read_json
-from course.evals.graders import command_env
+from course.evals.judges import command_env
 from course.evals.workspace import Prepared
 
 CONTRACT = 1

@@ -13,7 +13,7 @@ from __future__ import annotations
 import os
 import re
 from collections import Counter
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any, Literal
 
@@ -40,16 +40,6 @@ class Check:
 
 
 @dataclass(frozen=True)
-class Step:
-    """One message of a trajectory, as the HTML report may show it: never the whole text."""
-
-    role: str
-    tools: tuple[str, ...]
-    text: str
-    is_error: bool = False
-
-
-@dataclass(frozen=True)
 class Outcome:
     case: str
     step: int
@@ -60,7 +50,6 @@ class Outcome:
     checks: tuple[Check, ...] = ()
     secondary: tuple[str, ...] = ()
     stats: Mapping[str, Any] = field(default_factory=dict)
-    trajectory: tuple[Step, ...] = ()
     reason: str | None = None  # why an infra failure happened: exit code, last stderr lines
 
     @property
@@ -145,16 +134,3 @@ def usage_of(path: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
 def env_secrets() -> list[str]:
     """Values of environment variables named like secrets (…_API_KEY, …_TOKEN, …)."""
     return [v for k, v in os.environ.items() if SECRET_NAME.search(k.upper()) and len(v) >= 8]
-
-
-def trajectory(path: Sequence[Mapping[str, Any]], secrets: Iterable[str] = (),
-               width: int = 80) -> tuple[Step, ...]:
-    """Role, tool names and the first line of text (cut to `width`, secrets masked)."""
-    steps, hidden = [], list(secrets)
-    for message in path:
-        lines = redact(text_of(message), hidden).strip().splitlines()
-        first = lines[0] if lines else ""
-        short = first if len(first) <= width else first[: width - 1] + "…"
-        steps.append(Step(str(message.get("role")), tool_names(message), short,
-                          bool(message.get("isError"))))
-    return tuple(steps)

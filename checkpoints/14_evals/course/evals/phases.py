@@ -14,17 +14,14 @@ from pathlib import Path
 
 from course.evals.cases import Case
 from course.evals.driver_client import DRIVER, DriverFailure, parse_observation, run_driver
-from course.evals.graders import command_judge, model_judge
-from course.evals.judges import judge_view, run_judges
+from course.evals.judges import command_judge, judge_view, model_judge, run_judges
 from course.evals.outcomes import (
     Check,
     Outcome,
     Phase,
-    env_secrets,
     infra,
     path_stats,
     stub_in,
-    trajectory,
     verdict,
 )
 from course.evals.protocol_checks import check_protocol
@@ -130,6 +127,4 @@ def observe_and_judge(case: Case, target: Target, settings: Settings,
     outcome = verdict(case.id, target.step, protocol, judged, path_stats(path, len(files)))
     if outcome.status != "passed":
         outcome = replace(outcome, exercise=stub_in(path))
-    if case.spec.show_trajectory:
-        outcome = replace(outcome, trajectory=trajectory(path, env_secrets()))
     return outcome
