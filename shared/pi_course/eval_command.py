@@ -84,8 +84,6 @@ def eval_command(
     mutant: Annotated[list[str] | None, typer.Option(
         help="With --mutants: only this mutant id (repeatable).")] = None,
     jobs: Annotated[int, typer.Option(min=1, help="Runs at once.")] = 2,
-    fresh: Annotated[int | None, typer.Option(
-        help="With --model: new variants of the fixtures for this seed.")] = None,
 ) -> None:
     """Run the eval suite with the latest harness; its exit code is passed on."""
     from pi_course.paths import find_layout
@@ -99,8 +97,7 @@ def eval_command(
                *target_arguments(layout, checkpoint, matrix, practice),
                *optional("--report", report),
                *optional("--baseline", baseline), *optional("--write-baseline", write_baseline),
-               *optional("--model", model), "--repeats", str(repeats), "--jobs", str(jobs),
-               *optional("--fresh", fresh)]
+               *optional("--model", model), "--repeats", str(repeats), "--jobs", str(jobs)]
     sys.stdout.flush()
     env = {**os.environ, "PYTHONDONTWRITEBYTECODE": "1"}
     raise typer.Exit(subprocess.run(command, cwd=harness, env=env, check=False).returncode)

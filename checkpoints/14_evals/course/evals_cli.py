@@ -8,7 +8,6 @@ not a checkpoint), always with one line saying what and where.
 
 from __future__ import annotations
 
-import tempfile
 from pathlib import Path
 from typing import Annotated
 
@@ -18,7 +17,6 @@ from rich.markup import escape
 from rich.progress import Progress
 
 from course.evals.cases import Case, CaseError, load_suite
-from course.evals.fresh import fresh_case
 from course.evals.matrix import Result, TargetError, plan, run_matrix, target, targets_in
 from course.evals.phases import Settings, Target
 from course.evals.report import (
@@ -99,29 +97,17 @@ def run(
     repeats: Annotated[int, typer.Option(min=1, help="runs per cell (pass@k)")] = 1,
     jobs: Annotated[int, typer.Option(min=1, help="runs at once")] = 4,
     timeout: Annotated[float, typer.Option(help="seconds per driver run")] = 120.0,
-    fresh: Annotated[int | None, typer.Option(
-        help="with --model: new variants of the fixtures, the same for the same seed")] = None,
 ) -> None:
     """Run every case on every target it applies to, then report."""
-    if fresh is not None and model is None:
-        raise fail("--fresh needs --model: the MockModel scripts are written for the "
-                   "original fixtures")
     try:
         cases = chosen_cases(load_suite(suite.resolve()), case or [])
         chosen = chosen_targets(targets or [], checkpoints)
         previous = load_baseline(baseline) if baseline else None
+        pairs = plan(cases, chosen)
     except (CaseError, TargetError, BaselineError) as error:
         raise fail(str(error)) from None
-    with tempfile.TemporaryDirectory(prefix="pi-eval-fresh-") as variants:
-        try:
-            if fresh is not None:
-                cases = [fresh_case(c, fresh, Path(variants)) for c in cases]
-            pairs = plan(cases, chosen)
-        except (CaseError, TargetError) as error:
-            raise fail(str(error)) from None
-        results = run_with_progress(pairs, Settings(timeout=timeout, model=model), repeats,
-                                    jobs)
-    data = report_data(results, chosen, suite.resolve(), model or "mock", repeats, fresh)
+    results = run_with_progress(pairs, Settings(timeout=timeout, model=model), repeats, jobs)
+    data = report_data(results, chosen, suite.resolve(), model or "mock", repeats)
     out.print(matrix_table(data))
     explain(results)
     for file in (report, write_baseline):

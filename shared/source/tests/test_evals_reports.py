@@ -149,17 +149,6 @@ def test_the_model_graded_judge_goes_through_the_model_boundary(
     assert (check.name, check.passed, check.detail) == ("model_graded", passed, detail)
 
 
-def test_the_wilson_interval_brackets_the_pass_rate_and_stays_in_zero_to_one() -> None:
-    from course.evals.matrix import wilson
-
-    low, high = wilson(3, 3)
-    assert 0.4 < low < 1.0 and high == 1.0  # 3 of 3 is not "always"
-    low, high = wilson(0, 5)
-    assert low == 0.0 and 0.0 < high < 0.5
-    low, high = wilson(50, 100)
-    assert low < 0.5 < high and round(high - low, 2) == 0.19
-
-
 def test_an_infra_failure_shows_its_reason_in_the_cli_and_the_json(
     tmp_path: Path
 ) -> None:

@@ -40,30 +40,6 @@ class Expect(BaseModel):
     error_contains: str | None = None
 
 
-class FreshEdit(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
-    file: str
-    find: str
-    replace: str
-
-
-class BugPlacement(BaseModel):
-    """Another place for the fixture's bug: the edits that move it, the judges that see it."""
-
-    model_config = ConfigDict(extra="forbid", frozen=True)
-    name: str
-    edits: tuple[FreshEdit, ...] = ()
-    judges: tuple[dict[str, Any], ...] | None = None
-
-
-class FreshSpec(BaseModel):
-    """How `--fresh SEED` may vary the fixture: names to rename, places for the bug."""
-
-    model_config = ConfigDict(extra="forbid", frozen=True)
-    rename: dict[str, tuple[str, ...]] = Field(default_factory=dict)
-    bugs: tuple[BugPlacement, ...] = ()
-
-
 class CaseSpec(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
     id: str = Field(pattern=r"^[a-z0-9][a-z0-9-]*$")
@@ -85,7 +61,6 @@ class CaseSpec(BaseModel):
     setup: dict[str, Any] = Field(default_factory=dict)
     session: str | None = None
     timeout: float | None = Field(default=None, gt=0)
-    fresh: FreshSpec | None = None
 
 
 @dataclass(frozen=True)
@@ -97,7 +72,6 @@ class Case:
     workspace: Path | None
     script: dict[str, Any] | None
     session: Path | None
-    fixture: str | None = None  # the fingerprint of a fresh variant's fixture (`--fresh`)
 
     @property
     def id(self) -> str:
@@ -133,23 +107,16 @@ def script_of(spec: CaseSpec, file: Path) -> dict[str, Any] | None:
 def check_spec(spec: CaseSpec, file: Path) -> None:
     if sum(x is not None for x in (spec.turns, spec.script, spec.model)) != 1:
         raise CaseError(f"{file}: give exactly one of turns, script or model")
-    check_judges(spec, spec.judges, file, "judges")
-    for number, bug in enumerate(spec.fresh.bugs if spec.fresh else ()):
-        check_judges(spec, bug.judges or (), file, f"fresh.bugs[{number}].judges")
-
-
-def check_judges(spec: CaseSpec, judges: tuple[dict[str, Any], ...], file: Path,
-                 where: str) -> None:
-    for index, judge in enumerate(judges):
+    for index, judge in enumerate(spec.judges):
         kind, arg = next(iter(judge.items()), ("", None))
         if len(judge) != 1 or kind not in JUDGE_KINDS:
-            raise CaseError(f"{file}: {where}[{index}]: expected one of {', '.join(JUDGE_KINDS)}")
+            raise CaseError(f"{file}: judges[{index}]: expected one of {', '.join(JUDGE_KINDS)}")
         problem = arg_problem(kind, arg)
         if problem is None and isinstance(arg, dict) and "path" in arg:
             declared = arg["path"] in spec.files
             problem = None if declared else f"{kind}: {arg['path']} is not in the case's files"
         if problem:
-            raise CaseError(f"{file}: {where}[{index}].{problem}")
+            raise CaseError(f"{file}: judges[{index}].{problem}")
 
 
 def read_yaml(file: Path) -> Any:

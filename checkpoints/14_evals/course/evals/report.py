@@ -20,7 +20,7 @@ from rich.table import Table
 
 from pi.ai.bounded import TooLarge, read_file, read_json
 from pi.ai.messages import json_text
-from course.evals.matrix import Result, pass_at_k, wilson
+from course.evals.matrix import Result, pass_at_k
 from course.evals.outcomes import STATUSES
 from course.evals.phases import Target
 
@@ -41,7 +41,6 @@ def result_data(result: Result) -> dict[str, Any]:
         "code": outcome.code,
         "reason": outcome.reason,
         "exercise": outcome.exercise,
-        "fixture": result.case.fixture,
         "failed_checks": list(outcome.failed_checks),
         "secondary": sorted({code for run in result.runs for code in run.secondary}),
         "stats": {**outcome.stats, "checks_passed": sum(1 for x in checks if x.passed),
@@ -49,12 +48,11 @@ def result_data(result: Result) -> dict[str, Any]:
         "runs": n,
         "passes": c,
         "pass_at_k": {str(k): round(pass_at_k(n, c, k), 4) for k in sorted({1, n})},
-        "pass_rate_ci95": [round(bound, 4) for bound in wilson(c, n)],
     }
 
 
 def report_data(results: Sequence[Result], targets: Sequence[Target], suite: Path,
-                mode: str, repeats: int, fresh: int | None = None) -> dict[str, Any]:
+                mode: str, repeats: int) -> dict[str, Any]:
     """The report as plain data; `suite` and the checkpoints appear by folder name only."""
     ordered = sorted(results, key=lambda r: (r.case.id, r.target.step))
     data: dict[str, Any] = {
@@ -62,7 +60,6 @@ def report_data(results: Sequence[Result], targets: Sequence[Target], suite: Pat
         "suite": suite.name,
         "mode": mode,
         "repeats": repeats,
-        "fresh": fresh,
         "checkpoints": {t.label: t.folder.name for t in sorted(targets, key=lambda t: t.step)},
         "results": [result_data(r) for r in ordered],
     }
@@ -82,8 +79,7 @@ def write_report(data: dict[str, Any], file: Path) -> None:
 def cell(entry: dict[str, Any]) -> str:
     text = SHORT[entry["outcome"]]
     if entry["runs"] > 1:
-        low, high = entry["pass_rate_ci95"]
-        text += f" {entry['passes']}/{entry['runs']} [{low:.2f}-{high:.2f}]"
+        text += f" {entry['passes']}/{entry['runs']}"
     return text + (f" ({entry['exercise']})" if entry["exercise"] else "")
 
 

@@ -14,7 +14,7 @@ import re
 from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
-from math import comb, sqrt
+from math import comb
 from pathlib import Path
 
 from course.evals.cases import Case
@@ -55,20 +55,6 @@ def pass_at_k(n: int, c: int, k: int) -> float:
     if n - c < k:
         return 1.0
     return 1.0 - comb(n - c, k) / comb(n, k)
-
-
-def wilson(c: int, n: int, z: float = 1.96) -> tuple[float, float]:
-    """The Wilson score interval (95 % by default) for a pass rate of c out of n runs.
-
-    With few runs a pass rate alone misleads: 3 of 3 is not "always". The interval says how
-    sure the runs make us, and it stays inside [0, 1] even at 0 or n passes.
-    """
-    if n <= 0 or not 0 <= c <= n:
-        raise ValueError(f"wilson needs 0 <= c <= n and n >= 1 (n={n}, c={c})")
-    rate, spread = c / n, z * z / n
-    centre = (rate + spread / 2) / (1 + spread)
-    half = z * sqrt(rate * (1 - rate) / n + spread / (4 * n)) / (1 + spread)
-    return max(0.0, centre - half), min(1.0, centre + half)
 
 
 def checkpoint_step(folder: Path) -> int:
