@@ -67,8 +67,7 @@ def main() -> None:
         run = prepare(case, lambda: Path(tempfile.mkdtemp(dir=scratch)))
         print(f"prepare: a fresh copy of {case.workspace.name} and case.json for the driver")
         raw = asyncio.run(drive(driver_case(case), run.workspace))
-        seen = Observation(raw["step"], raw["terminal"], raw["error"],
-                           tuple(raw["transcript"]), raw["session"], raw["events"])
+        seen = Observation.model_validate(raw)
         print(f"execute: terminal {seen.terminal!r}, {len(seen.transcript)} messages, "
               f"{seen.events['tool_execution_end']} tool executions")
         files = read_declared(run.workspace, case.spec.files)
@@ -81,7 +80,7 @@ def main() -> None:
 
         first = next(m["toolCallId"] for m in seen.transcript if m["role"] == "toolResult")
         dropped = [m for m in seen.transcript if m.get("toolCallId") != first]
-        broken = Observation(seen.step, "completed", None, tuple(dropped), None, {})
+        broken = Observation(step=seen.step, terminal="completed", transcript=tuple(dropped))
         checks = check_protocol(broken, Expect())
         show("the same run with one tool result dropped:", checks,
              verdict(case.id, 14, checks, (), {}))

@@ -72,11 +72,6 @@ def tool_called(arg: str, view: JudgeView) -> Check:
     return Check("tool_called", ok, "" if ok else f"{arg} was never called")
 
 
-def tool_not_called(arg: str, view: JudgeView) -> Check:
-    ok = all(name != arg for name, _ in calls(view))
-    return Check("tool_not_called", ok, "" if ok else f"{arg} was called")
-
-
 def no_tool_errors(arg: bool, view: JudgeView) -> Check:
     errors = sum(1 for m in view.path if m.get("role") == "toolResult" and m.get("isError"))
     ok = (errors == 0) == bool(arg)
@@ -140,7 +135,7 @@ def rpc_response(arg: Mapping[str, str], view: JudgeView) -> Check:
 PURE: dict[str, Judge] = {
     "file_equals": file_equals, "file_contains": file_contains,
     "read_before_edit": read_before_edit, "tool_called": tool_called,
-    "tool_not_called": tool_not_called, "no_tool_errors": no_tool_errors,
+    "no_tool_errors": no_tool_errors,
     "tool_error_contains": tool_error_contains, "tool_result_contains": tool_result_contains,
     "final_text_contains": final_text_contains,
     "text_in_path": text_in_path, "text_not_in_path": text_not_in_path, "user_said": user_said,

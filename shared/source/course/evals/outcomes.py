@@ -15,17 +15,13 @@ import re
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
-from typing import Any, Literal
+from typing import Any, Literal, get_args
 
 from pi.ai import redact
 
 Status = Literal["passed", "task_failed", "protocol_failed", "infra_failed"]
-STATUSES: tuple[Status, ...] = ("passed", "task_failed", "protocol_failed", "infra_failed")
+STATUSES: tuple[Status, ...] = get_args(Status)
 Phase = Literal["prepare", "execute", "collect", "protocol", "judge", "dispose"]
-INFRA_CODES = (
-    "workspace_setup", "driver_timeout", "driver_crashed", "case_refused", "bad_observation",
-    "agent_crashed", "files_unreadable", "judge_crashed", "cleanup_failed",
-)
 EXERCISE = re.compile(r"^\w+: exercise (\d{2}-[a-z0-9-]+)")
 SECRET_NAME = re.compile(r"(KEY|TOKEN|SECRET|PASSWORD)$")
 
