@@ -19,8 +19,8 @@ from typing import Annotated, Any
 
 import typer
 from rich.console import Console
-from rich.text import Text
 
+from course import fail
 from pi.coding_agent.compaction import thresholds
 from pi.coding_agent.compaction.cut_points import find_cut_point
 from pi.coding_agent.session.context import latest_compaction
@@ -29,13 +29,6 @@ from pi.coding_agent.session.entries import SessionError
 from pi.coding_agent.session.reader import read_session
 
 console = Console(highlight=False, soft_wrap=True)
-
-
-def fail(text: str) -> typer.Exit:
-    """Print one red line and give the exit to raise: code 2 means "bad input"."""
-    Console(stderr=True, highlight=False, soft_wrap=True).print(
-        Text.assemble(("error:", "red"), f" {text}"))
-    return typer.Exit(2)
 
 
 def cut_report(path: Sequence[SessionEntry], keep_recent: int) -> dict[str, Any] | None:

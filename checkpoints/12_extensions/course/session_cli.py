@@ -23,10 +23,11 @@ from rich.table import Table
 from rich.text import Text
 from rich.tree import Tree
 
+from course import fail
 from pi.coding_agent.session.context import build_context
 from pi.coding_agent.session.entries import MessageEntry, SessionEntry
 from pi.coding_agent.session.entries import SessionError
-from pi.coding_agent.session.reader import LoadedSession, read_session
+from pi.coding_agent.session.reader import read_session
 from pi.ai.messages import json_text
 from pi.coding_agent.session.show import entry_kind, in_loops, printable, row_parts, tree_rows
 from pi.coding_agent.session.tokens import estimate_context_tokens, estimate_tokens
@@ -41,26 +42,9 @@ def console() -> Console:
     return Console(highlight=False, soft_wrap=True)
 
 
-def fail(text: str) -> typer.Exit:
-    """Print one red line and give the exit to raise: code 2 means "bad input"."""
-    Console(stderr=True, highlight=False, soft_wrap=True).print(
-        Text.assemble(("error:", "red"), f" {text}"))
-    return typer.Exit(2)
-
-
-def load(file: Path) -> LoadedSession:
-    """The session, or one red line and exit code 2."""
-    try:
-        return read_session(file)
-    except SessionError as error:
-        raise fail(str(error)) from None
-    except RecursionError:
-        raise fail(f"{file}: nested too deeply to read") from None
-
-
 def one_line_errors(command: Callable[P, None]) -> Callable[P, None]:
-    """A problem found in the file after it was read (a loop of parents, a structure too
-    deep to walk) is one red line and exit code 2 too, never a traceback."""
+    """A problem in the file (bad JSON, a loop of parents, a structure too deep to walk) is
+    one red line and exit code 2, never a traceback."""
 
     @functools.wraps(command)
     def guarded(*args: P.args, **kwargs: P.kwargs) -> None:
@@ -87,7 +71,7 @@ def joined(counts: Counter[str]) -> str:
 @one_line_errors
 def info(file: FileArg) -> None:
     """Version, entry counts by type and message role, leaf on load, name, labels, warnings."""
-    session = load(file)
+    session = read_session(file)
     entries = session.entries
     version = str(session.file_version)
     if session.migrated:
@@ -114,7 +98,7 @@ def info(file: FileArg) -> None:
 @one_line_errors
 def tree(file: FileArg) -> None:
     """The session as a tree: a straight chain stays in one column, a branch indents."""
-    session = load(file)
+    session = read_session(file)
     leaf = session.tree.leaf_on_load
     top = Tree(Text(f"session {printable(session.header.id)}", "bold"))
     nodes: dict[str | None, tuple[Tree, int]] = {None: (top, 0)}
@@ -152,7 +136,7 @@ def context(
     as_json: Annotated[bool, typer.Option("--json", help="print JSON")] = False,
 ) -> None:
     """The messages a model is sent for a leaf, with entry ids and Pi's token estimates."""
-    session = load(file)
+    session = read_session(file)
     if leaf is not None and leaf not in session.tree.by_id:
         raise fail(f"{file}: no entry with id {leaf}")
     built = build_context(session.tree, leaf or session.tree.leaf_on_load)

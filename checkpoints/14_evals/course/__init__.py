@@ -7,6 +7,17 @@ step 14's eval harness (`course/evals/`). This package may import the agent; the
 imports it.
 """
 
+import typer
+from rich.console import Console
+from rich.text import Text
+
 from course.trace import format_timeline, observe_run
 
-__all__ = ["format_timeline", "observe_run"]
+__all__ = ["fail", "format_timeline", "observe_run"]
+
+
+def fail(text: str) -> typer.Exit:
+    """Print one red line and give the exit to raise: code 2 means "bad input"."""
+    Console(stderr=True, highlight=False, soft_wrap=True).print(
+        Text.assemble(("error:", "red"), f" {text}"))  # the text is never read as markup
+    return typer.Exit(2)

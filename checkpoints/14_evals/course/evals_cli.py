@@ -13,9 +13,9 @@ from typing import Annotated
 
 import typer
 from rich.console import Console
-from rich.markup import escape
 from rich.progress import Progress
 
+from course import fail
 from course.evals.cases import Case, CaseError, load_suite
 from course.evals.matrix import Result, TargetError, plan, run_matrix, target, targets_in
 from course.evals.phases import Settings, Target
@@ -38,11 +38,6 @@ Folders = Annotated[list[Path] | None, typer.Option(
 @evals_app.callback()
 def evals() -> None:
     """Measure checkpoints with eval cases (step 14): `run` is the one command."""
-
-
-def fail(text: str) -> typer.Exit:
-    err.print(f"[red]error:[/red] {escape(text)}")
-    return typer.Exit(2)
 
 
 def chosen_targets(folders: list[Path], checkpoints: Path | None) -> list[Target]:
