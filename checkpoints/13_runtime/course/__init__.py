@@ -13,7 +13,7 @@ from rich.text import Text
 
 from course.trace import format_timeline, observe_run
 
-__all__ = ["fail", "format_timeline", "observe_run"]
+__all__ = ["format_timeline", "observe_run"]
 
 
 def fail(text: str) -> typer.Exit:
