@@ -161,6 +161,3 @@ app.command("eval-driver")(eval_driver)
 from course.session_cli import session_app  # noqa: E402
 
 app.add_typer(session_app, name="session")
-from course.extensions_cli import extensions_app  # noqa: E402
-
-app.add_typer(extensions_app, name="extensions")

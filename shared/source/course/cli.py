@@ -171,11 +171,6 @@ from course.session_cli import session_app  # noqa: E402
 
 app.add_typer(session_app, name="session")
 # [end]
-# [from 12]
-from course.extensions_cli import extensions_app  # noqa: E402
-
-app.add_typer(extensions_app, name="extensions")
-# [end]
 # [from 13]
 from pi.modes.main import HELP as AGENT_HELP  # noqa: E402
 from pi.modes.main import main as agent_main  # noqa: E402
