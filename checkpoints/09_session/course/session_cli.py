@@ -1,12 +1,7 @@
-"""`python -m course session …`: look inside a Pi session file, of any version (step 09).
+"""`python -m course session info|tree|context FILE`: look inside a Pi session file (step 09).
 
-`info` counts what the file holds, `tree` draws its branches, `context` shows what a model
-would be sent for a leaf, with Pi's token estimates. Files are only read, never changed; an
-old file is migrated in memory (its entries get ids 00000001, 00000002, … so the ids shown
-are the same on every run). A bad file gives one red line, `FILE:LINE: problem`, and exit
-code 2. Text from the file is printed with control characters escaped (`\\x1b`), so a file
-cannot retitle the terminal or write to the clipboard; `tree` shows entries whose parents
-loop apart at the end, with a warning, instead of leaving them out.
+Files are only read. A bad file is one red line, `FILE:LINE: problem`, and exit code 2; text
+from the file is printed with control characters escaped, so it cannot drive the terminal.
 """
 
 from __future__ import annotations

@@ -1,9 +1,6 @@
 """`python -m course evals run`: measure checkpoints with a suite of eval cases.
 
-The harness runs in this checkpoint's process; the code it measures runs in the target
-folders, through their eval drivers. Exit codes: 0 when every cell passed (with `--baseline`:
-when nothing regressed), 1 otherwise, 2 for bad input (a broken case file, a folder that is
-not a checkpoint), always with one line saying what and where.
+Exit codes: 0 every cell passed (with `--baseline`: nothing regressed), 1 otherwise, 2 bad input.
 """
 
 from __future__ import annotations

@@ -1,11 +1,7 @@
-"""The matrix: every case on every checkpoint it applies to, each run as often as asked.
+"""The matrix: every case on every checkpoint from its `first_checkpoint` on, `repeats` times.
 
-A case declares the first checkpoint that can pass it (`first_checkpoint`); it runs on that
-one and every later one, so a regression shows up as the step that broke it. Offline, one
-run per cell is enough: the MockModel makes every run the same. With a real model, runs
-differ, so each cell runs `repeats` times and reports pass@k, the chance that at least one
-of k runs passes, estimated without bias from n runs with c passes:
-pass@k = 1 - C(n-c, k) / C(n, k).
+With a real model runs differ, so a cell reports pass@k: the chance that one of k runs passes,
+estimated without bias from n runs with c passes, 1 - C(n-c, k) / C(n, k).
 """
 
 from __future__ import annotations

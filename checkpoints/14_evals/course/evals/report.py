@@ -1,11 +1,8 @@
 """The JSON report, its matrix table, and the comparison with a baseline report.
 
-A report is shared (in CI logs, in a pull request, as a baseline), so it holds no raw
-transcript, no file content, no absolute path, no secret, and no timestamp: outcome, phase,
-code, the names of failed checks, and counts. Keys are sorted and results ordered by case and
-step, so the same run gives the same bytes, and a diff between two reports is a real change.
-A baseline is such a report, written only when asked for (`--write-baseline`); comparing with
-it fails only on a regression: a cell that passed before and does not now.
+A report is shared, so it holds counts and categories only (no transcript, file, path, secret
+or time), with sorted keys: the same run gives the same bytes. A baseline comparison fails
+only on a regression: a cell that passed before and does not now.
 """
 
 from __future__ import annotations

@@ -1,10 +1,6 @@
-"""A fresh scratch folder for every run: workspace, session folder, and the case for the driver.
+"""A fresh scratch folder per run: the fixture copied, an empty `sessions/`, and `case.json`.
 
-Nothing may leak between runs: not a file the agent wrote in another case, not a session of an
-earlier run, not a cached bytecode file. So every run gets a new folder holding a copy of the
-case's fixture template (`workspace/`), an empty `sessions/` (with the case's session file, if
-it resumes one), and `case.json`, the normalised case the driver reads. Disposing removes the
-whole folder. The folder's name comes from an injected factory, so tests can choose it.
+Nothing leaks between runs; the folder's name comes from an injected factory (tests choose it).
 """
 
 from __future__ import annotations

@@ -1,10 +1,7 @@
-"""Eval cases: YAML data files, checked when loaded, resolved to the files they name.
+"""Eval cases: YAML files checked when loaded, one line naming the file and the field.
 
-A case is data, not code, so a suite can be read, reviewed and extended without touching the
-harness, and a typo is caught before anything runs: every problem is one line naming the file
-and the field. Names of fixture workspaces, MockModel scripts and session files are looked up
-by walking up from the case file: `evals/workspaces/`, `evals/scripts/`, `evals/sessions/`
-first, then the course's shared test data (`shared/data/...`).
+Workspaces, scripts and sessions are looked up by walking up from the case file
+(`evals/workspaces/`, …), then in the course's shared data (`shared/data/...`).
 """
 
 from __future__ import annotations

@@ -1,12 +1,8 @@
 """Run a checkpoint's eval driver as a subprocess and read back its one observation.
 
-Each checkpoint holds packages named `pi` and `course`, so the harness never imports the code it
-measures: it runs `python -m course eval-driver` with the checkpoint's folder as the working
-directory, so that folder's `course` and `pi` are the ones that answer. That is also what lets
-the harness of step 14 measure step 08, or a learner's practice copy. The child gets a timeout,
-and its stdout is checked against contract 1 before anyone trusts it: a driver that crashed,
-hung, or printed something else is an infrastructure failure with its own code, never a verdict
-on the agent.
+The harness never imports the code it measures: `python -m course eval-driver` runs in the
+checkpoint's folder, so its own `pi` answers. A crash, a hang or other output is an infra
+failure with its own code, never a verdict on the agent.
 """
 
 from __future__ import annotations

@@ -1,9 +1,7 @@
-"""Judges: did the agent do the task? Decided on a frozen view, never on the live run.
+"""Judges: did the agent do the task? Decided on a frozen view of the path and the files.
 
-A judge sees the active path and the files the case declared, deep-copied and frozen, so it
-cannot "fix" what it grades. Each returns one `Check` with a short reason, never the text it
-looked at. `command` runs a command in the workspace; `model_graded` asks a model for
-PASS or FAIL through the same model boundary the agent uses.
+Each returns a `Check` with a short reason, never the text it read. `command` runs in the
+workspace; `model_graded` asks a model for PASS or FAIL through the agent's model boundary.
 """
 
 from __future__ import annotations

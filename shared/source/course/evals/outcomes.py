@@ -1,11 +1,8 @@
-"""Outcomes: one primary verdict per case run, in four kinds that point at who must act.
+"""Outcomes: one verdict per run, in four kinds that point at who must act.
 
-`passed`; `task_failed` (the agent ran correctly but did not do the task: a judge said no);
-`protocol_failed` (the agent broke a rule every run must keep: a call without its result, a
-transcript that differs from the session, an unexpected ending); `infra_failed` (we could not
-even get an honest observation: with the phase and a fixed code). Lumping these together
-would send a learner hunting for a bug in the wrong place. Problems after the verdict (a
-workspace that would not go away) are kept as secondary codes and never change it.
+`passed`; `task_failed` (a judge said no); `protocol_failed` (a rule every run must keep was
+broken); `infra_failed` (no honest observation, with its phase and code). Problems after the
+verdict are secondary codes and never change it.
 """
 
 from __future__ import annotations
