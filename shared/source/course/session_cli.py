@@ -14,7 +14,6 @@ from typing import Annotated, ParamSpec
 
 import typer
 from rich.console import Console
-from rich.table import Table
 from rich.text import Text
 from rich.tree import Tree
 
@@ -128,9 +127,9 @@ def row_text(entry: SessionEntry, label: str | None, is_leaf: bool) -> Text:
 def context(
     file: FileArg,
     leaf: Annotated[str | None, typer.Option(help="leaf entry id (default: leaf on load)")] = None,
-    as_json: Annotated[bool, typer.Option("--json", help="print JSON")] = False,
 ) -> None:
-    """The messages a model is sent for a leaf, with entry ids and Pi's token estimates."""
+    """The messages a model is sent for a leaf, with entry ids and Pi's token estimates (JSON);
+    contextTokens is the last reported usage plus estimates of the messages after it."""
     session = read_session(file)
     if leaf is not None and leaf not in session.tree.by_id:
         raise fail(f"{file}: no entry with id {leaf}")
@@ -139,26 +138,11 @@ def context(
     rows = [{"role": message.role, "entryId": entry_id, "tokens": count}
             for message, entry_id, count in zip(built.messages, built.entry_ids, tokens,
                                                 strict=True)]
-    total = sum(tokens)
-    context_tokens = estimate_context_tokens(list(built.messages)).tokens
-    if as_json:
-        report = {"leafId": built.leaf_id, "messages": rows, "totalTokens": total,
-                  "contextTokens": context_tokens}
-        print(json_text(report, indent=2))
-        return
-    title = f"context for leaf {printable(str(built.leaf_id))}"
-    table = Table("#", "role", "entry", "tokens", title=title)
-    for index, row in enumerate(rows):
-        table.add_row(str(index), printable(str(row["role"])), printable(str(row["entryId"])),
-                      str(row["tokens"]))
-    model = f"{built.model.provider}/{built.model.model_id}" if built.model else "none"
-    model = printable(model)
-    out = console()
-    out.print(table)
-    out.print(f"path {built.path_length} entries · thinking {built.thinking_level} · "
-              f"model {model}", markup=False)
-    out.print(f"estimated tokens {total} · context tokens {context_tokens} (the last "
-              "reported usage + estimates of the messages after it)", markup=False)
+    model = f"{built.model.provider}/{built.model.model_id}" if built.model else None
+    print(json_text({"leafId": built.leaf_id, "messages": rows, "totalTokens": sum(tokens),
+                     "contextTokens": estimate_context_tokens(list(built.messages)).tokens,
+                     "pathLength": built.path_length, "thinkingLevel": built.thinking_level,
+                     "model": model}, indent=2))
 
 
 # [from 10]
