@@ -82,7 +82,7 @@ def ending(result: LoopResult, messages: list[AgentMessage], aborted: bool) -> t
 
 
 async def drive(case: dict[str, Any], workspace: Path) -> dict[str, Any]:
-    """Run one case (checked by `checked_case`) on `workspace`; the observation, never a raise."""
+    """Run one case (checked by `read_case`) on `workspace`; the observation, never a raise."""
     model, providers, options = boundary(case)
     config = LoopConfig(model=model, stream=providers.stream, options=options,
                         tools=tool_registry(list(case.get("tools", [])), workspace),

@@ -26,8 +26,6 @@ from course.eval_case import STEP, CaseError, boundary, read_case, tool_registry
 from pi.agent import Agent
 
 import tempfile
-from collections.abc import Iterator
-from contextlib import contextmanager
 from dataclasses import replace
 
 from pi.coding_agent import SessionWriter, build_context, convert_to_llm, read_session
@@ -89,34 +87,17 @@ def recording(writer: SessionWriter) -> Callable[[AgentEvent, object], None]:
     return record
 
 
-@contextmanager
-def session_folder(given: Path | None) -> Iterator[Path]:
-    """The folder the harness gave (`--session-dir`), or a temporary one for this run."""
-    if given is not None:
-        yield given
-        return
-    with tempfile.TemporaryDirectory(prefix="pi-eval-sessions-") as folder:
-        yield Path(folder)
-
-
-def active_path(session: Path) -> list[dict[str, Any]]:
-    """The session file read back from disk: the messages of its leaf, as a resume sees them."""
-    loaded = read_session(session)
-    context = build_context(loaded.tree, loaded.tree.leaf_on_load)
-    return [m.model_dump(mode="json", by_alias=True, exclude_none=True) for m in context.messages]
-
-
-def history(session: Path) -> list[dict[str, Any]]:
-    """Every message on the file's path root → leaf, compacted or not: what really happened.
-
-    The active path hides what a compaction summarised; a call left without its result
-    there is still a broken history, so the harness checks this path too.
-    """
-    loaded = read_session(session)
-    leaf = loaded.tree.leaf_on_load
-    path = loaded.tree.path_to(leaf) if leaf is not None else []
-    return [entry.message.model_dump(mode="json", by_alias=True, exclude_none=True)
-            for entry in path if isinstance(entry, MessageEntry)]
+def read_back(session: Path) -> dict[str, list[dict[str, Any]]]:
+    """The session file as a resume sees it (`session`: the messages of its leaf) and every
+    message root → leaf, compacted or not (`history`: a call left without its result in a
+    compacted part is still a broken history)."""
+    tree = read_session(session).tree
+    leaf = tree.leaf_on_load
+    path = tree.path_to(leaf) if leaf is not None else []
+    return {"session": [m.model_dump(mode="json", by_alias=True, exclude_none=True)
+                        for m in build_context(tree, leaf).messages],
+            "history": [e.message.model_dump(mode="json", by_alias=True, exclude_none=True)
+                        for e in path if isinstance(e, MessageEntry)]}
 
 
 def ending(result: LoopResult, messages: list[AgentMessage], aborted: bool) -> tuple[
@@ -146,12 +127,14 @@ async def drive(case: dict[str, Any], workspace: Path, session_dir: Path | None 
     Whatever the agent does is observed; only a case that names something this run cannot
     use (a stored session or leaf that is not there, say) raises CaseError.
     """
-    with session_folder(session_dir) as folder:
-        return await observe(case, workspace, folder)
+    if session_dir is not None:
+        return await observe(case, workspace, session_dir)
+    with tempfile.TemporaryDirectory(prefix="pi-eval-sessions-") as folder:
+        return await observe(case, workspace, Path(folder))
 
 
 async def observe(case: dict[str, Any], workspace: Path, folder: Path) -> dict[str, Any]:
-    """Run one case (checked by `checked_case`) on `workspace`; the observation, never a raise."""
+    """Run one case (checked by `read_case`) on `workspace`; the observation, never a raise."""
     model, providers, options = boundary(case)
     config = LoopConfig(model=model, stream=providers.stream, options=options,
                         tools=tool_registry(list(case.get("tools", [])), workspace),
@@ -170,8 +153,7 @@ async def observe(case: dict[str, Any], workspace: Path, folder: Path) -> dict[s
         messages, terminal, error = observer.ended, "crashed", f"{type(crash).__name__}: {crash}"
     writer.close()
     return {"contract": CONTRACT, "step": STEP, "terminal": terminal, "error": error,
-            "transcript": [dump_message(m) for m in messages],
-            "session": active_path(writer.path), "history": history(writer.path),
+            "transcript": [dump_message(m) for m in messages], **read_back(writer.path),
             "events": dict(sorted(observer.counts.items()))}
 
 

@@ -161,19 +161,6 @@ class EchoTool(AgentTool[EchoText]):
         return ToolResult.text(params.text)
 
 
-def checked_case(case: Any) -> dict[str, Any]:
-    """The case, if this step can run it; otherwise CaseError naming the first problem."""
-    if not isinstance(case, dict):
-        raise CaseError("the case must be a JSON object")
-    unknown = sorted(set(case) - set(Case.model_fields))
-    if unknown:
-        raise CaseError(f"{unknown[0]}: not something step {STEP} can do")
-    if ("script" in case) == ("model" in case):
-        raise CaseError("expected exactly one of script (MockModel turns) or model (provider/id)")
-    keys(case)
-    return case
-
-
 def boundary(case: dict[str, Any]) -> tuple[Model, Providers, StreamOptions]:
     """The MockModel playing the case's turns, or a real OpenAI-compatible model."""
     if "script" in case:
@@ -216,10 +203,17 @@ def tool_registry(names: list[str], workspace: Path) -> ToolRegistry:
 def read_case(file: Path, workspace: Path) -> dict[str, Any]:
     """The case in `file`, checked against what this step can do; CaseError if it cannot."""
     try:
-        data = read_json(read_file(file))
+        case = read_json(read_file(file))
     except (OSError, ValueError) as error:
         raise CaseError(getattr(error, "strerror", None) or f"not valid JSON: {error}") from None
-    case = checked_case(data)
+    if not isinstance(case, dict):
+        raise CaseError("the case must be a JSON object")
+    unknown = sorted(set(case) - set(Case.model_fields))
+    if unknown:
+        raise CaseError(f"{unknown[0]}: not something step {STEP} can do")
+    if ("script" in case) == ("model" in case):
+        raise CaseError("expected exactly one of script (MockModel turns) or model (provider/id)")
+    keys(case)
     if not workspace.is_dir():
         raise CaseError(f"--workspace {workspace} is not a directory")
     tool_registry(list(case.get("tools", [])), workspace)

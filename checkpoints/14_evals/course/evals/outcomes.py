@@ -45,10 +45,6 @@ class Outcome:
     stats: Mapping[str, Any] = field(default_factory=dict)
     reason: str | None = None  # why an infra failure happened: exit code, last stderr lines
 
-    @property
-    def failed_checks(self) -> tuple[str, ...]:
-        return tuple(check.name for check in self.checks if not check.passed)
-
     def with_secondary(self, code: str) -> Outcome:
         return replace(self, secondary=(*self.secondary, code))
 

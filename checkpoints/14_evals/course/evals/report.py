@@ -38,7 +38,7 @@ def result_data(result: Result) -> dict[str, Any]:
         "code": outcome.code,
         "reason": outcome.reason,
         "exercise": outcome.exercise,
-        "failed_checks": list(outcome.failed_checks),
+        "failed_checks": [check.name for check in outcome.checks if not check.passed],
         "secondary": sorted({code for run in result.runs for code in run.secondary}),
         "stats": {**outcome.stats, "checks_passed": sum(1 for x in checks if x.passed),
                   "checks_total": len(checks)},
@@ -64,13 +64,9 @@ def report_data(results: Sequence[Result], targets: Sequence[Target], suite: Pat
     return {**data, "summary": {status: counts.get(status, 0) for status in STATUSES}}
 
 
-def report_text(data: dict[str, Any]) -> str:
-    return json_text(data, indent=2, sort_keys=True) + "\n"
-
-
 def write_report(data: dict[str, Any], file: Path) -> None:
     file.parent.mkdir(parents=True, exist_ok=True)
-    file.write_text(report_text(data), encoding="utf-8")
+    file.write_text(json_text(data, indent=2, sort_keys=True) + "\n", encoding="utf-8")
 
 
 def cell(entry: dict[str, Any]) -> str:
