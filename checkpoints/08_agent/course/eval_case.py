@@ -79,11 +79,8 @@ class EchoText(BaseModel):
 
 
 class EchoTool(AgentTool[EchoText]):
-    """The driver's own tool, there at every step, so a round trip needs no workspace tools.
-
-    `delay_ms` makes one call finish after another that started later: the order results
-    are recorded in must not depend on which tool finishes first.
-    """
+    """The driver's own tool at every step; `delay_ms` lets a call finish after one that
+    started later (results must still be recorded in call order)."""
 
     name = "echo"
     description = "Repeat the given text (after delay_ms milliseconds, if given)."

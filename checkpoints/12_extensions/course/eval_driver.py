@@ -125,11 +125,8 @@ def ending(result: LoopResult, messages: list[AgentMessage], aborted: bool) -> t
 
 async def drive(case: dict[str, Any], workspace: Path, session_dir: Path | None = None,
                 ) -> dict[str, Any]:
-    """Run one case with its session file in `session_dir` (a temporary folder if None).
-
-    Whatever the agent does is observed; only a case that names something this run cannot
-    use (a stored session or leaf that is not there, say) raises CaseError.
-    """
+    """Run one case with its session file in `session_dir` (a temporary folder if None);
+    only a case naming something this run cannot use (a missing leaf) raises CaseError."""
     if session_dir is not None:
         return await observe(case, workspace, session_dir)
     with tempfile.TemporaryDirectory(prefix="pi-eval-sessions-") as folder:

@@ -114,11 +114,8 @@ async def no_wait(ms: int) -> None:
 
 def runtime_config(case: dict[str, Any], config: LoopConfig, providers: Providers,
                    workspace: Path) -> RuntimeConfig:
-    """The runtime for the case: its boundary, tools and settings; retry only if it asks.
-
-    Skills, AGENTS.md and extensions come from the workspace as a trusted project; the
-    user's own folder is left out. The session file and leaf are filled in by `run`.
-    """
+    """The runtime for the case: its boundary, tools and settings, retry only if it asks; the
+    workspace is a trusted project and the user's own folder is left out."""
     retry, compaction = keys(case).retry, keys(case).compaction
     model, settings = config.model, DEFAULT_COMPACTION_SETTINGS
     if compaction is not None:
@@ -158,11 +155,8 @@ def ending(result: LoopResult, messages: list[AgentMessage], aborted: bool) -> t
 
 async def drive(case: dict[str, Any], workspace: Path, session_dir: Path | None = None,
                 ) -> dict[str, Any]:
-    """Run one case with its session file in `session_dir` (a temporary folder if None).
-
-    Whatever the agent does is observed; only a case that names something this run cannot
-    use (a stored session or leaf that is not there, say) raises CaseError.
-    """
+    """Run one case with its session file in `session_dir` (a temporary folder if None);
+    only a case naming something this run cannot use (a missing leaf) raises CaseError."""
     if session_dir is not None:
         return await observe(case, workspace, session_dir)
     with tempfile.TemporaryDirectory(prefix="pi-eval-sessions-") as folder:

@@ -198,11 +198,8 @@ class EchoText(BaseModel):
 
 
 class EchoTool(AgentTool[EchoText]):
-    """The driver's own tool, there at every step, so a round trip needs no workspace tools.
-
-    `delay_ms` makes one call finish after another that started later: the order results
-    are recorded in must not depend on which tool finishes first.
-    """
+    """The driver's own tool at every step; `delay_ms` lets a call finish after one that
+    started later (results must still be recorded in call order)."""
 
     name = "echo"
     description = "Repeat the given text (after delay_ms milliseconds, if given)."
@@ -294,11 +291,8 @@ def leaf_in(tree: SessionTree, wanted: str, field: str) -> str:
 
 
 def open_session(case: dict[str, Any], folder: Path, workspace: Path) -> SessionWriter:
-    """The run's session file: a new one in `folder`, or the stored one the case names.
-
-    A stored file (copied into `folder` by the harness) is appended to, going on from the
-    case's leaf; without one, from its last entry, as Pi does when it opens a file.
-    """
+    """The run's session file: a new one in `folder`, or the stored one the case names,
+    going on from the case's leaf or else its last entry, as Pi does when it opens a file."""
     ids, clock = sequential_ids(), fixed_clock(START_MS)
     stored = keys(case).resume
     where = "--session-dir" if stored is None else "resume.file"
@@ -328,11 +322,8 @@ def open_session(case: dict[str, Any], folder: Path, workspace: Path) -> Session
 async def branch_to(case: dict[str, Any], writer: SessionWriter, config: LoopConfig) -> (
     str | None
 ):
-    """Move to `branch.to`, with a summary of the branch left behind; why that failed, or None.
-
-    The summary is a model call through the run's boundary (turn 1 of a MockModel script),
-    and it is recorded as a `branch_summary` entry at the new position, as Pi's navigateTree.
-    """
+    """Move to `branch.to`, recording a model's summary of the branch left behind as Pi's
+    navigateTree does; why that failed, or None."""
     move = keys(case).branch
     if move is None:
         return None

@@ -53,11 +53,9 @@ class CaseSpec(BaseModel):
     judges: tuple[dict[str, Any], ...] = ()
     actions: tuple[dict[str, Any], ...] = ()
     max_turns: int | None = Field(default=None, ge=1)
-    system_prompt: str | None = None
     expect: Expect = Expect()
     setup: dict[str, Any] = Field(default_factory=dict)
     session: str | None = None
-    timeout: float | None = Field(default=None, gt=0)
 
 
 @dataclass(frozen=True)

@@ -100,10 +100,9 @@ def template_kept(case: Case, target: Target, before: Snapshot) -> Outcome | Non
 
 def observe_and_judge(case: Case, target: Target, settings: Settings,
                       prepared: Prepared) -> Outcome:
-    timeout = case.spec.timeout or settings.timeout
     try:
         observation = parse_observation(
-            run_driver(target.folder, prepared, timeout, settings.driver))
+            run_driver(target.folder, prepared, settings.timeout, settings.driver))
     except DriverFailure as failure:
         phase: Phase = "collect" if failure.code == "bad_observation" else "execute"
         reason = failure.detail.replace(str(prepared.root), "<run>")
@@ -118,7 +117,7 @@ def observe_and_judge(case: Case, target: Target, settings: Settings,
     protocol = check_protocol(observation, case.spec.expect)
     judged: tuple[Check, ...] = ()
     if all(check.passed for check in protocol):
-        extra = {"command": command_judge(prepared.workspace, timeout),
+        extra = {"command": command_judge(prepared.workspace, settings.timeout),
                  "model_graded": model_judge(settings.model)}
         try:
             judged = run_judges(case.spec.judges, judge_view(path, files, observation.rpc),

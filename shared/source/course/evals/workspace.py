@@ -44,8 +44,6 @@ def driver_case(case: Case, model: str | None = None) -> dict[str, Any]:
         data["actions"] = [dict(action) for action in spec.actions]
     if spec.max_turns is not None:
         data["max_turns"] = spec.max_turns
-    if spec.system_prompt is not None:
-        data["system_prompt"] = spec.system_prompt
     return {**data, **spec.setup}
 
 
@@ -77,11 +75,8 @@ def dispose(prepared: Prepared) -> None:
 
 
 def read_declared(workspace: Path, names: tuple[str, ...]) -> dict[str, str | None]:
-    """The declared files after the run, by name; None for a file that is not there.
-
-    A name that leaves the workspace (`..`, an absolute path, a symlink out) is refused with
-    ValueError: a judge reads the agent's work, never the harness's machine.
-    """
+    """The declared files after the run (None if missing); a name that leaves the workspace
+    is refused with ValueError: a judge reads the agent's work, never the harness's machine."""
     root = workspace.resolve()
     files: dict[str, str | None] = {}
     for name in names:
