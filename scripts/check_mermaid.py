@@ -9,7 +9,7 @@ and render each block, and reads the verdicts back from the page Chromium dumps.
 
 Prints one line per broken diagram (`file:line: message`), then
 `mermaid: N diagrams rendered, M failed`. Exit 0 all rendered, 1 one failed, 2 no browser,
-no mermaid or a page that never finished. Chromium is found as in `evals/check_html.sh`:
+no mermaid or a page that never finished. Chromium is found as
 $CHROMIUM, `chromium`, `chromium-browser` or `google-chrome`; $MERMAID_JS overrides the
 installed script.
 """

@@ -14,25 +14,13 @@ import tempfile
 from pathlib import Path
 
 from course.eval_driver import drive
-from course.evals import (
-    Check,
-    Expect,
-    Observation,
-    Outcome,
-    check_protocol,
-    command_judge,
-    dispose,
-    driver_case,
-    infra,
-    judge_view,
-    load_case,
-    pass_at_k,
-    prepare,
-    read_declared,
-    run_judges,
-    verdict,
-)
-from course.evals.outcomes import path_stats
+from course.evals.cases import Expect, load_case
+from course.evals.driver_client import Observation
+from course.evals.judges import command_judge, judge_view, run_judges
+from course.evals.matrix import pass_at_k
+from course.evals.outcomes import Check, Outcome, infra, path_stats, verdict
+from course.evals.protocol_checks import check_protocol
+from course.evals.workspace import dispose, driver_case, prepare, read_declared
 
 HERE = Path(__file__).resolve().parent
 CASE = """\
@@ -79,8 +67,7 @@ def main() -> None:
         run = prepare(case, lambda: Path(tempfile.mkdtemp(dir=scratch)))
         print(f"prepare: a fresh copy of {case.workspace.name} and case.json for the driver")
         raw = asyncio.run(drive(driver_case(case), run.workspace))
-        seen = Observation(raw["step"], raw["terminal"], raw["error"],
-                           tuple(raw["transcript"]), raw["session"], raw["events"])
+        seen = Observation.model_validate(raw)
         print(f"execute: terminal {seen.terminal!r}, {len(seen.transcript)} messages, "
               f"{seen.events['tool_execution_end']} tool executions")
         files = read_declared(run.workspace, case.spec.files)
@@ -93,7 +80,7 @@ def main() -> None:
 
         first = next(m["toolCallId"] for m in seen.transcript if m["role"] == "toolResult")
         dropped = [m for m in seen.transcript if m.get("toolCallId") != first]
-        broken = Observation(seen.step, "completed", None, tuple(dropped), None, {})
+        broken = Observation(step=seen.step, terminal="completed", transcript=tuple(dropped))
         checks = check_protocol(broken, Expect())
         show("the same run with one tool result dropped:", checks,
              verdict(case.id, 14, checks, (), {}))

@@ -195,17 +195,11 @@ def json_inputs() -> dict[str, Callable[[Check, int], None]]:
             check.crash(f"tool arguments {depth} deep were read")
 
     def baseline(check: Check, depth: int) -> None:
-        from course.evals.baseline import BaselineError, load_baseline
+        from course.evals.report import BaselineError, load_baseline
         path = check.root / "baseline.json"
         path.write_text('{"version": 1, "x": ' + nested(depth) + "}")
         refused_or_read(check, "an eval baseline", depth, lambda: load_baseline(path),
                         BaselineError)
-
-    def report(check: Check, depth: int) -> None:
-        from course.evals_cli import MergeError, read_report
-        path = check.root / "report.json"
-        path.write_text('{"results": [], "x": ' + nested(depth) + "}")
-        refused_or_read(check, "an eval report", depth, lambda: read_report(path), MergeError)
 
     def script(check: Check, depth: int) -> None:
         from mock_model import ScriptError, load_script
@@ -228,7 +222,7 @@ def json_inputs() -> dict[str, Callable[[Check, int], None]]:
 
     return {"auth.json": auth, "an RPC line": rpc_line, "a stream chunk": stream_chunk,
             "tool arguments": tool_arguments, "an eval baseline": baseline,
-            "an eval report": report, "a MockModel script": script,
+            "a MockModel script": script,
             "a MockModel request body": request_body}
 
 
@@ -373,7 +367,7 @@ def path_inputs() -> dict[str, Callable[[Check, str], None]]:
             plain(check, "an eval case", [str(error)])
 
     def baseline(check: Check, kind: str) -> None:
-        from course.evals.baseline import BaselineError, load_baseline
+        from course.evals.report import BaselineError, load_baseline
         path = check.root / "baseline.json"
         KINDS[kind](path)
         try:

@@ -291,8 +291,7 @@ def resume(name: str) -> Callable[[Check], None]:
     return run
 
 
-COMMANDS = {"info": ["info"], "tree": ["tree"], "context": ["context"],
-            "context --json": ["context", "--json"]}
+COMMANDS = {"info": ["info"], "tree": ["tree"], "context": ["context"]}
 
 
 def cases() -> list[Case]:

@@ -73,7 +73,6 @@ def eval_command(
     practice: Annotated[Path | None, typer.Option(help="Measure this practice copy.")] = None,
     suite: Annotated[Path | None, typer.Option(help="Case folder (default: evals/cases).")] = None,
     report: Annotated[Path | None, typer.Option(help="Write the JSON report here.")] = None,
-    html: Annotated[Path | None, typer.Option(help="Write the HTML report here.")] = None,
     baseline: Annotated[Path | None, typer.Option(help="Fail on regressions against it.")] = None,
     write_baseline: Annotated[Path | None, typer.Option(
         help="Write this run's report as the new baseline.")] = None,
@@ -85,12 +84,6 @@ def eval_command(
     mutant: Annotated[list[str] | None, typer.Option(
         help="With --mutants: only this mutant id (repeatable).")] = None,
     jobs: Annotated[int, typer.Option(min=1, help="Runs at once.")] = 2,
-    fresh: Annotated[int | None, typer.Option(
-        help="With --model: new variants of the fixtures for this seed.")] = None,
-    shard: Annotated[str | None, typer.Option(
-        help="I/N: run only the I-th of N parts of the cells (a CI matrix).")] = None,
-    merge: Annotated[list[Path] | None, typer.Option(
-        help="Join these shard reports into one (repeatable); with --report/--html.")] = None,
 ) -> None:
     """Run the eval suite with the latest harness; its exit code is passed on."""
     from pi_course.paths import find_layout
@@ -99,18 +92,12 @@ def eval_command(
     harness = harness_folder(layout)
     if mutants:
         raise typer.Exit(mutants_command(layout, harness, mutant or [], jobs))
-    if merge:
-        command = [sys.executable, "-m", "course", "evals", "merge",
-                   *(str(file.resolve()) for file in merge),
-                   *optional("--report", report), *optional("--html", html)]
-        raise typer.Exit(subprocess.run(command, cwd=harness, check=False).returncode)
     cases = (suite or layout.root / "evals" / "cases").resolve()
     command = [sys.executable, "-m", "course", "evals", "run", "--suite", str(cases),
                *target_arguments(layout, checkpoint, matrix, practice),
-               *optional("--report", report), *optional("--html", html),
+               *optional("--report", report),
                *optional("--baseline", baseline), *optional("--write-baseline", write_baseline),
-               *optional("--model", model), "--repeats", str(repeats), "--jobs", str(jobs),
-               *optional("--fresh", fresh), *optional("--shard", shard)]
+               *optional("--model", model), "--repeats", str(repeats), "--jobs", str(jobs)]
     sys.stdout.flush()
     env = {**os.environ, "PYTHONDONTWRITEBYTECODE": "1"}
     raise typer.Exit(subprocess.run(command, cwd=harness, env=env, check=False).returncode)

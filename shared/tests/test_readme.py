@@ -32,7 +32,7 @@ LONG = {
     "./pi-course verify": "about 20 s; CI runs it (.ci/run) and the lead before each merge",
     "./pi-course eval --matrix": "every case on every checkpoint: minutes; CI's eval job",
     "./pi-course eval --write-baseline base.json": "the whole eval suite on the last step",
-    "./pi-course practice 06 p06 && ./pi-course eval --practice p06 --report r.json --html r.html "
+    "./pi-course practice 06 p06 && ./pi-course eval --practice p06 --report r.json "
     "--baseline base.json": "needs base.json, written by the baseline line above (long)",
     "./pi-course watch 02 p02": "runs until q or Ctrl-C; scripts/check_watch_tmux.sh drives it",
 }

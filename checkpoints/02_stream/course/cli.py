@@ -15,8 +15,8 @@ from typing import Annotated
 
 import typer
 from rich.console import Console
-from rich.text import Text
 
+from course import fail
 from course.trace import format_timeline, observe_run
 
 app = typer.Typer(add_completion=False, no_args_is_help=True, help=__doc__)
@@ -26,13 +26,6 @@ console = Console(highlight=False, soft_wrap=True)
 @app.callback()
 def main() -> None:
     """This checkpoint's command line (`python -m course COMMAND --help` for each command)."""
-
-
-def fail(text: str) -> typer.Exit:
-    """Print one red line and give the exit to raise: code 2 means "bad input"."""
-    Console(stderr=True, highlight=False, soft_wrap=True).print(
-        Text.assemble(("error:", "red"), f" {text}"))  # the text is never read as markup
-    return typer.Exit(2)
 
 
 def load_mock(script: Path):  # type: ignore[no-untyped-def]

@@ -1,27 +1,11 @@
 """The eval driver: one case in, one observation out, so a harness can measure this checkpoint.
 
-Every checkpoint holds packages named `pi` and `course`, so no harness can import two of them
-into one process. Instead each checkpoint from step 06 on carries this driver, and a harness
-(step 14) runs `python -m course eval-driver --case CASE.json --workspace DIR` inside the
-checkpoint's folder. The driver runs the agent on the case (`course/eval_case.py` says what a
-case may ask) and prints ONE JSON object, contract 1:
-
-    {"contract": 1, "step": N, "terminal": "completed" | "error" | "aborted" | "max_turns" |
-     "crashed", "error": str | null, "transcript": [message JSON], "session": [...] | null,
-     "events": {event type: count}}
-
-It never judges: it reports what happened. A crash inside the agent (say a practice copy's
-`NotImplementedError("exercise 06-turns: ...")`) is an observation too, `crashed`, and the
-driver still exits 0; only a case it cannot read gives exit code 2 and one line.
-
-The contract only grows. Where later steps add to it:
-  09 session    write the run to a session file in --session-dir and re-read its active
-                path into `session`; `resume` continues a stored session at a chosen leaf.
-  10 compaction `branch`: move to an entry and summarise the branch left behind first.
-  11 resources  skills and project instructions from the workspace in the system prompt.
-  12 extensions `extensions`: trusted extensions from the workspace, with their tool hooks.
-  13 runtime    run through the runtime (history committed, retry, auto-compaction),
-                with the `retry` and `compaction` settings of the case.
+A harness runs `python -m course eval-driver --case CASE.json --workspace DIR` inside the
+checkpoint's folder (no process can import two checkpoints' `pi`), and the driver prints ONE
+JSON object, contract 1: `{"contract": 1, "step", "terminal": "completed" | "error" |
+"aborted" | "max_turns" | "crashed", "error", "transcript", "session", "events"}`. It never
+judges; a crash in the agent is observed as `crashed` (exit 0); only a case it cannot read
+gives exit code 2 and one line. Later steps add to the contract, never change it.
 """
 
 from __future__ import annotations
@@ -98,7 +82,7 @@ def ending(result: LoopResult, messages: list[AgentMessage], aborted: bool) -> t
 
 
 async def drive(case: dict[str, Any], workspace: Path) -> dict[str, Any]:
-    """Run one case (checked by `checked_case`) on `workspace`; the observation, never a raise."""
+    """Run one case (checked by `read_case`) on `workspace`; the observation, never a raise."""
     model, providers, options = boundary(case)
     config = LoopConfig(model=model, stream=providers.stream, options=options,
                         tools=tool_registry(list(case.get("tools", [])), workspace),

@@ -1,27 +1,11 @@
 """The eval driver: one case in, one observation out, so a harness can measure this checkpoint.
 
-Every checkpoint holds packages named `pi` and `course`, so no harness can import two of them
-into one process. Instead each checkpoint from step 06 on carries this driver, and a harness
-(step 14) runs `python -m course eval-driver --case CASE.json --workspace DIR` inside the
-checkpoint's folder. The driver runs the agent on the case (`course/eval_case.py` says what a
-case may ask) and prints ONE JSON object, contract 1:
-
-    {"contract": 1, "step": N, "terminal": "completed" | "error" | "aborted" | "max_turns" |
-     "crashed", "error": str | null, "transcript": [message JSON], "session": [...] | null,
-     "events": {event type: count}}
-
-It never judges: it reports what happened. A crash inside the agent (say a practice copy's
-`NotImplementedError("exercise 06-turns: ...")`) is an observation too, `crashed`, and the
-driver still exits 0; only a case it cannot read gives exit code 2 and one line.
-
-The contract only grows. Where later steps add to it:
-  09 session    write the run to a session file in --session-dir and re-read its active
-                path into `session`; `resume` continues a stored session at a chosen leaf.
-  10 compaction `branch`: move to an entry and summarise the branch left behind first.
-  11 resources  skills and project instructions from the workspace in the system prompt.
-  12 extensions `extensions`: trusted extensions from the workspace, with their tool hooks.
-  13 runtime    run through the runtime (history committed, retry, auto-compaction),
-                with the `retry` and `compaction` settings of the case.
+A harness runs `python -m course eval-driver --case CASE.json --workspace DIR` inside the
+checkpoint's folder (no process can import two checkpoints' `pi`), and the driver prints ONE
+JSON object, contract 1: `{"contract": 1, "step", "terminal": "completed" | "error" |
+"aborted" | "max_turns" | "crashed", "error", "transcript", "session", "events"}`. It never
+judges; a crash in the agent is observed as `crashed` (exit 0); only a case it cannot read
+gives exit code 2 and one line. Later steps add to the contract, never change it.
 """
 
 from __future__ import annotations
@@ -42,8 +26,6 @@ from course.eval_case import STEP, CaseError, boundary, read_case, tool_registry
 from pi.agent import Agent
 
 import tempfile
-from collections.abc import Iterator
-from contextlib import contextmanager
 from dataclasses import replace
 
 from pi.coding_agent import SessionWriter, build_context, convert_to_llm, read_session
@@ -98,34 +80,17 @@ def recording(writer: SessionWriter) -> Callable[[AgentEvent, object], None]:
     return record
 
 
-@contextmanager
-def session_folder(given: Path | None) -> Iterator[Path]:
-    """The folder the harness gave (`--session-dir`), or a temporary one for this run."""
-    if given is not None:
-        yield given
-        return
-    with tempfile.TemporaryDirectory(prefix="pi-eval-sessions-") as folder:
-        yield Path(folder)
-
-
-def active_path(session: Path) -> list[dict[str, Any]]:
-    """The session file read back from disk: the messages of its leaf, as a resume sees them."""
-    loaded = read_session(session)
-    context = build_context(loaded.tree, loaded.tree.leaf_on_load)
-    return [m.model_dump(mode="json", by_alias=True, exclude_none=True) for m in context.messages]
-
-
-def history(session: Path) -> list[dict[str, Any]]:
-    """Every message on the file's path root → leaf, compacted or not: what really happened.
-
-    The active path hides what a compaction summarised; a call left without its result
-    there is still a broken history, so the harness checks this path too.
-    """
-    loaded = read_session(session)
-    leaf = loaded.tree.leaf_on_load
-    path = loaded.tree.path_to(leaf) if leaf is not None else []
-    return [entry.message.model_dump(mode="json", by_alias=True, exclude_none=True)
-            for entry in path if isinstance(entry, MessageEntry)]
+def read_back(session: Path) -> dict[str, list[dict[str, Any]]]:
+    """The session file as a resume sees it (`session`: the messages of its leaf) and every
+    message root → leaf, compacted or not (`history`: a call left without its result in a
+    compacted part is still a broken history)."""
+    tree = read_session(session).tree
+    leaf = tree.leaf_on_load
+    path = tree.path_to(leaf) if leaf is not None else []
+    return {"session": [m.model_dump(mode="json", by_alias=True, exclude_none=True)
+                        for m in build_context(tree, leaf).messages],
+            "history": [e.message.model_dump(mode="json", by_alias=True, exclude_none=True)
+                        for e in path if isinstance(e, MessageEntry)]}
 
 
 def ending(result: LoopResult, messages: list[AgentMessage], aborted: bool) -> tuple[
@@ -150,17 +115,16 @@ def ending(result: LoopResult, messages: list[AgentMessage], aborted: bool) -> t
 
 async def drive(case: dict[str, Any], workspace: Path, session_dir: Path | None = None,
                 ) -> dict[str, Any]:
-    """Run one case with its session file in `session_dir` (a temporary folder if None).
-
-    Whatever the agent does is observed; only a case that names something this run cannot
-    use (a stored session or leaf that is not there, say) raises CaseError.
-    """
-    with session_folder(session_dir) as folder:
-        return await observe(case, workspace, folder)
+    """Run one case with its session file in `session_dir` (a temporary folder if None);
+    only a case naming something this run cannot use (a missing leaf) raises CaseError."""
+    if session_dir is not None:
+        return await observe(case, workspace, session_dir)
+    with tempfile.TemporaryDirectory(prefix="pi-eval-sessions-") as folder:
+        return await observe(case, workspace, Path(folder))
 
 
 async def observe(case: dict[str, Any], workspace: Path, folder: Path) -> dict[str, Any]:
-    """Run one case (checked by `checked_case`) on `workspace`; the observation, never a raise."""
+    """Run one case (checked by `read_case`) on `workspace`; the observation, never a raise."""
     model, providers, options = boundary(case)
     config = LoopConfig(model=model, stream=providers.stream, options=options,
                         tools=tool_registry(list(case.get("tools", [])), workspace),
@@ -176,8 +140,7 @@ async def observe(case: dict[str, Any], workspace: Path, folder: Path) -> dict[s
         messages, terminal, error = observer.ended, "crashed", f"{type(crash).__name__}: {crash}"
     writer.close()
     return {"contract": CONTRACT, "step": STEP, "terminal": terminal, "error": error,
-            "transcript": [dump_message(m) for m in messages],
-            "session": active_path(writer.path), "history": history(writer.path),
+            "transcript": [dump_message(m) for m in messages], **read_back(writer.path),
             "events": dict(sorted(observer.counts.items()))}
 
 

@@ -1,12 +1,7 @@
-"""`python -m course session …`: look inside a Pi session file, of any version (step 09).
+"""`python -m course session info|tree|context FILE`: look inside a Pi session file (step 09).
 
-`info` counts what the file holds, `tree` draws its branches, `context` shows what a model
-would be sent for a leaf, with Pi's token estimates. Files are only read, never changed; an
-old file is migrated in memory (its entries get ids 00000001, 00000002, … so the ids shown
-are the same on every run). A bad file gives one red line, `FILE:LINE: problem`, and exit
-code 2. Text from the file is printed with control characters escaped (`\\x1b`), so a file
-cannot retitle the terminal or write to the clipboard; `tree` shows entries whose parents
-loop apart at the end, with a warning, instead of leaving them out.
+Files are only read. A bad file is one red line, `FILE:LINE: problem`, and exit code 2; text
+from the file is printed with control characters escaped, so it cannot drive the terminal.
 """
 
 from __future__ import annotations
@@ -19,14 +14,14 @@ from typing import Annotated, ParamSpec
 
 import typer
 from rich.console import Console
-from rich.table import Table
 from rich.text import Text
 from rich.tree import Tree
 
+from course import fail
 from pi.coding_agent.session.context import build_context
 from pi.coding_agent.session.entries import MessageEntry, SessionEntry
 from pi.coding_agent.session.entries import SessionError
-from pi.coding_agent.session.reader import LoadedSession, read_session
+from pi.coding_agent.session.reader import read_session
 from pi.ai.messages import json_text
 from pi.coding_agent.session.show import entry_kind, in_loops, printable, row_parts, tree_rows
 from pi.coding_agent.session.tokens import estimate_context_tokens, estimate_tokens
@@ -41,26 +36,9 @@ def console() -> Console:
     return Console(highlight=False, soft_wrap=True)
 
 
-def fail(text: str) -> typer.Exit:
-    """Print one red line and give the exit to raise: code 2 means "bad input"."""
-    Console(stderr=True, highlight=False, soft_wrap=True).print(
-        Text.assemble(("error:", "red"), f" {text}"))
-    return typer.Exit(2)
-
-
-def load(file: Path) -> LoadedSession:
-    """The session, or one red line and exit code 2."""
-    try:
-        return read_session(file)
-    except SessionError as error:
-        raise fail(str(error)) from None
-    except RecursionError:
-        raise fail(f"{file}: nested too deeply to read") from None
-
-
 def one_line_errors(command: Callable[P, None]) -> Callable[P, None]:
-    """A problem found in the file after it was read (a loop of parents, a structure too
-    deep to walk) is one red line and exit code 2 too, never a traceback."""
+    """A problem in the file (bad JSON, a loop of parents, a structure too deep to walk) is
+    one red line and exit code 2, never a traceback."""
 
     @functools.wraps(command)
     def guarded(*args: P.args, **kwargs: P.kwargs) -> None:
@@ -87,7 +65,7 @@ def joined(counts: Counter[str]) -> str:
 @one_line_errors
 def info(file: FileArg) -> None:
     """Version, entry counts by type and message role, leaf on load, name, labels, warnings."""
-    session = load(file)
+    session = read_session(file)
     entries = session.entries
     version = str(session.file_version)
     if session.migrated:
@@ -114,7 +92,7 @@ def info(file: FileArg) -> None:
 @one_line_errors
 def tree(file: FileArg) -> None:
     """The session as a tree: a straight chain stays in one column, a branch indents."""
-    session = load(file)
+    session = read_session(file)
     leaf = session.tree.leaf_on_load
     top = Tree(Text(f"session {printable(session.header.id)}", "bold"))
     nodes: dict[str | None, tuple[Tree, int]] = {None: (top, 0)}
@@ -149,10 +127,10 @@ def row_text(entry: SessionEntry, label: str | None, is_leaf: bool) -> Text:
 def context(
     file: FileArg,
     leaf: Annotated[str | None, typer.Option(help="leaf entry id (default: leaf on load)")] = None,
-    as_json: Annotated[bool, typer.Option("--json", help="print JSON")] = False,
 ) -> None:
-    """The messages a model is sent for a leaf, with entry ids and Pi's token estimates."""
-    session = load(file)
+    """The messages a model is sent for a leaf, with entry ids and Pi's token estimates (JSON);
+    contextTokens is the last reported usage plus estimates of the messages after it."""
+    session = read_session(file)
     if leaf is not None and leaf not in session.tree.by_id:
         raise fail(f"{file}: no entry with id {leaf}")
     built = build_context(session.tree, leaf or session.tree.leaf_on_load)
@@ -160,26 +138,11 @@ def context(
     rows = [{"role": message.role, "entryId": entry_id, "tokens": count}
             for message, entry_id, count in zip(built.messages, built.entry_ids, tokens,
                                                 strict=True)]
-    total = sum(tokens)
-    context_tokens = estimate_context_tokens(list(built.messages)).tokens
-    if as_json:
-        report = {"leafId": built.leaf_id, "messages": rows, "totalTokens": total,
-                  "contextTokens": context_tokens}
-        print(json_text(report, indent=2))
-        return
-    title = f"context for leaf {printable(str(built.leaf_id))}"
-    table = Table("#", "role", "entry", "tokens", title=title)
-    for index, row in enumerate(rows):
-        table.add_row(str(index), printable(str(row["role"])), printable(str(row["entryId"])),
-                      str(row["tokens"]))
-    model = f"{built.model.provider}/{built.model.model_id}" if built.model else "none"
-    model = printable(model)
-    out = console()
-    out.print(table)
-    out.print(f"path {built.path_length} entries · thinking {built.thinking_level} · "
-              f"model {model}", markup=False)
-    out.print(f"estimated tokens {total} · context tokens {context_tokens} (the last "
-              "reported usage + estimates of the messages after it)", markup=False)
+    model = f"{built.model.provider}/{built.model.model_id}" if built.model else None
+    print(json_text({"leafId": built.leaf_id, "messages": rows, "totalTokens": sum(tokens),
+                     "contextTokens": estimate_context_tokens(list(built.messages)).tokens,
+                     "pathLength": built.path_length, "thinkingLevel": built.thinking_level,
+                     "model": model}, indent=2))
 
 
 from course.compaction_cli import cut, should_compact  # noqa: E402

@@ -31,7 +31,7 @@ def test_cut_prints_what_a_compaction_at_the_leaf_would_keep(data_dir) -> None:
     assert cuts
     for case in cuts:
         keep = str(case["keepRecentTokens"])
-        code, out, _ = invoke("cut", ref.session.path, "--keep-recent", keep, "--json")
+        code, out, _ = invoke("cut", ref.session.path, "--keep-recent", keep)
         assert code == 0
         start = case["turnStartEntry"]["id"] if case["isSplitTurn"] else None
         assert json.loads(out) == {"firstKeptEntryId": case["firstKeptEntry"]["id"],
@@ -42,7 +42,7 @@ def test_cut_prints_what_a_compaction_at_the_leaf_would_keep(data_dir) -> None:
 def test_cut_at_another_leaf_searches_after_that_paths_latest_compaction(data_dir) -> None:
     ref = load(data_dir, "before-compaction")
     case = ref.expected["prepareCompactionAtOtherLeaves"][1]
-    code, out, _ = invoke("cut", ref.session.path, "--leaf", case["leafId"], "--json")
+    code, out, _ = invoke("cut", ref.session.path, "--leaf", case["leafId"])
     assert code == 0
     assert json.loads(out) == {"firstKeptEntryId": case["firstKeptEntryId"],
                                "isSplitTurn": True,
@@ -51,11 +51,11 @@ def test_cut_at_another_leaf_searches_after_that_paths_latest_compaction(data_di
 
 
 def test_should_compact_prints_the_answer_and_the_threshold() -> None:
-    code, out, _ = invoke("should-compact", "--tokens", "183617", "--window", "200000", "--json")
+    code, out, _ = invoke("should-compact", "--tokens", "183617", "--window", "200000")
     assert (code, json.loads(out)) == (0, {"shouldCompact": True, "threshold": 183_616})
     code, out, _ = invoke("should-compact", "--tokens", "900", "--window", "1000",
                           "--reserve", "100")
-    assert (code, out) == (0, "fits: 900 <= 900\n")
+    assert (code, json.loads(out)) == (0, {"shouldCompact": False, "threshold": 900})
 
 
 def test_bad_input_is_one_red_line_and_exit_code_2(data_dir, tmp_path) -> None:

@@ -114,7 +114,7 @@ def test_session_info_and_context_read_it(tmp_path: Path) -> None:
     info = runner.invoke(session_app, ["info", str(path)], env={"COLUMNS": "200"})
     assert info.exit_code == 0, info.stderr
     assert "extension_state 1" in info.stdout and "bookmark 1" in info.stdout
-    context = runner.invoke(session_app, ["context", "--json", str(path)])
+    context = runner.invoke(session_app, ["context", str(path)])
     assert context.exit_code == 0, context.stderr
     assert [m["entryId"] for m in json.loads(context.stdout)["messages"]] == ["a1", "a2", "a3",
                                                                                "a5"]

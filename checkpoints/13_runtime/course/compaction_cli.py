@@ -1,13 +1,11 @@
-"""Two commands for looking at compaction from the shell, without a model.
+"""Two commands for looking at compaction from the shell, without a model; both print JSON.
 
-`session cut FILE [--leaf ID] [--keep-recent N] [--json]` shows where a compaction at a leaf
-would cut; the search starts after the latest compaction on the path, as a real compaction's
-does. With `--json` it prints `{"firstKeptEntryId", "isSplitTurn", "turnStartEntryId"}`
-(the last is null when no turn is split). `session should-compact --tokens T --window W
-[--reserve R] [--json]` answers the threshold question: `{"shouldCompact", "threshold"}`,
-where the threshold is the largest context that still fits (W − R). A bad file, an unknown
-leaf or a path that ends in a compaction give one red line and exit code 2. The functions
-carry their typer annotations; the `session` command group registers them.
+`session cut FILE [--leaf ID] [--keep-recent N]` prints where a compaction at a leaf would cut,
+`{"firstKeptEntryId", "isSplitTurn", "turnStartEntryId"}` (null when no turn is split); the
+search starts after the latest compaction on the path, as a real compaction's does.
+`session should-compact --tokens T --window W [--reserve R]` prints `{"shouldCompact",
+"threshold"}`, the threshold being the largest context that still fits (W − R). A bad file,
+an unknown leaf or a path that ends in a compaction give one red line and exit code 2.
 """
 
 from __future__ import annotations
@@ -18,24 +16,14 @@ from pathlib import Path
 from typing import Annotated, Any
 
 import typer
-from rich.console import Console
-from rich.text import Text
 
+from course import fail
 from pi.coding_agent.compaction import thresholds
 from pi.coding_agent.compaction.cut_points import find_cut_point
 from pi.coding_agent.session.context import latest_compaction
 from pi.coding_agent.session.entries import SessionEntry
 from pi.coding_agent.session.entries import SessionError
 from pi.coding_agent.session.reader import read_session
-
-console = Console(highlight=False, soft_wrap=True)
-
-
-def fail(text: str) -> typer.Exit:
-    """Print one red line and give the exit to raise: code 2 means "bad input"."""
-    Console(stderr=True, highlight=False, soft_wrap=True).print(
-        Text.assemble(("error:", "red"), f" {text}"))
-    return typer.Exit(2)
 
 
 def cut_report(path: Sequence[SessionEntry], keep_recent: int) -> dict[str, Any] | None:
@@ -66,20 +54,13 @@ def cut(
     leaf: Annotated[str | None, typer.Option(help="leaf entry id (default: the last entry)")]
     = None,
     keep_recent: Annotated[int, typer.Option(min=0, help="tokens to keep verbatim")] = 20_000,
-    as_json: Annotated[bool, typer.Option("--json", help="print the cut as JSON")] = False,
 ) -> None:
     """Where a compaction at LEAF would cut: first kept entry, split turn, turn start."""
     path = path_of(file, leaf)
     report = cut_report(path, keep_recent)
     if report is None:
         raise fail(f"{file}: the path to {path[-1].id} ends in a compaction (already compacted)")
-    if as_json:
-        print(json.dumps(report))
-        return
-    console.print(f"first kept entry  {report['firstKeptEntryId']}", markup=False)
-    console.print(f"split turn        {'yes' if report['isSplitTurn'] else 'no'}", markup=False)
-    if report["turnStartEntryId"]:
-        console.print(f"turn starts at    {report['turnStartEntryId']}", markup=False)
+    print(json.dumps(report))
 
 
 def should_compact(
@@ -87,15 +68,9 @@ def should_compact(
     window: Annotated[int, typer.Option(min=0, help="the model's context window")],
     reserve: Annotated[int, typer.Option(min=0, help="tokens kept free for the reply")]
     = thresholds.DEFAULT_COMPACTION_SETTINGS.reserve_tokens,
-    as_json: Annotated[bool, typer.Option("--json", help="print the answer as JSON")] = False,
 ) -> None:
     """Would Pi compact a context of TOKENS in WINDOW? (Only above window − reserve.)"""
     settings = thresholds.CompactionSettings(reserve_tokens=reserve)
     answer = thresholds.should_compact(tokens, window, settings)
     threshold = thresholds.compaction_threshold(window, settings)
-    if as_json:
-        print(json.dumps({"shouldCompact": answer, "threshold": threshold}))
-        return
-    relation = ">" if answer else "<="
-    console.print(f"{'compact' if answer else 'fits'}: {tokens} {relation} {threshold}",
-                  markup=False)
+    print(json.dumps({"shouldCompact": answer, "threshold": threshold}))

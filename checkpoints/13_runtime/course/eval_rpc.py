@@ -1,11 +1,6 @@
-"""An eval case driven through Pi's RPC protocol (the `rpc` case key).
-
-A client of rpc mode (an editor, a script) sees the agent only through JSON commands and
-responses. So a case may list commands (`rpc: [{"type": "get_state"}, ...]`); the driver
-runs an RpcServer in this process, sends the case's prompt as a `prompt` command and then each
-listed command, waiting after each until the server is idle (what a careful client does, and
-what makes the run the same every time). The responses are part of the observation; after a
-`fork` or `new_session` the observed transcript and session are those of the new runtime.
+"""An eval case driven through Pi's RPC protocol (the `rpc` case key): the prompt and then each
+command go to an in-process RpcServer, one at a time, waiting until it is idle; the responses
+are observed, and after a `fork` the new runtime's transcript and session are.
 """
 
 from __future__ import annotations

@@ -1,13 +1,7 @@
-"""What an eval case may ask of this checkpoint: keys, tools, actions and the model to use.
+"""What an eval case may ask of this checkpoint: its keys, tools, actions and model.
 
-The eval driver (`course/eval_driver.py`) reads a normalised case written by a harness. A key this
-step cannot honour is refused by name, never ignored: a session resume run on step 08 must fail
-loudly, not "pass" without resuming. Each later step adds its keys here, in its own region.
-
-Case keys (contract 1): `prompt` (str), `script` (`{"turns": [...]}`, MockModel data) or
-`model` (`provider/id`, an OpenAI-compatible endpoint: `<PROVIDER>_BASE_URL`, `_API_KEY`),
-`tools` (names), `actions` (`{"event": event type, "nth": 1, <kind>: value}`), `max_turns`,
-`system_prompt`, `id`.
+A key this step cannot honour is refused by name, never ignored: a session resume run on
+step 08 must fail loudly, not "pass" without resuming. Each later step adds its keys to `Case`.
 """
 
 from __future__ import annotations
@@ -17,21 +11,17 @@ import os
 from pathlib import Path
 from typing import Any
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
 from mock_model import MockModel, ScriptError, script_from_data
 from pi.ai.bounded import read_file, read_json
+from pi.ai.messages import describe_error
 from pi.agent import AgentTool, ProgressCallback, ToolRegistry, ToolResult
 from pi.ai import AbortSignal, MockProvider, Model, OpenAICompletionsProvider, Providers
 from pi.ai import StreamOptions
 
 from pi.coding_agent import Workspace, coding_tools
 
-from typing import ClassVar, TypeVar
-
-from pydantic import ConfigDict, ValidationError
-
-from pi.ai.messages import describe_error
 from pi.coding_agent import SessionError, SessionTree, SessionWriter, fixed_clock, read_session
 from pi.coding_agent import sequential_ids, start_session
 
@@ -46,23 +36,17 @@ from pi.ai.registry import builtin_models, find_model
 
 
 STEP = 6
-KNOWN_KEYS = {"id", "prompt", "script", "model", "tools", "actions", "max_turns", "system_prompt"}
 ACTIONS = ["abort"]
 STEP = 7
 STEP = 8
 ACTIONS += ["steer", "follow_up"]
-# Steps 09-13 add their case keys to KNOWN_KEYS here (what they do: course/eval_driver.py).
 STEP = 9
-KNOWN_KEYS |= {"resume"}
 START_MS = 1_767_225_600_000  # 2026-01-01T00:00:00Z: the session file is the same on every run
 STEP = 10
-KNOWN_KEYS |= {"branch"}
 STEP = 11
 NO_USER_FOLDER = ".pi-course-none"  # inside the workspace, never there: the user's files stay out
 STEP = 12
-KNOWN_KEYS |= {"extensions", "ui"}
 STEP = 13
-KNOWN_KEYS |= {"retry", "compaction", "rpc"}
 STEP = 14
 
 
@@ -70,75 +54,90 @@ class CaseError(ValueError):
     """The case cannot be run by this checkpoint; the message names the field."""
 
 
-class Setup(BaseModel):
-    """The settings under one case key of a later step; an unknown field is refused by name."""
-
-    model_config = ConfigDict(extra="forbid", frozen=True)
-    key: ClassVar[str]
+class Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid")
 
 
-class Resume(Setup):
+class Resume(Strict):
     """`resume`: go on with `file` (in the session folder) at `leaf`, an entry id or a label."""
 
-    key = "resume"
     file: str
     leaf: str | None = None
 
 
-SETUPS: list[type[Setup]] = [Resume]
-
-
-class Branch(Setup):
+class Branch(Strict):
     """`branch`: open `file`, move to the entry `to`, first summarising the branch left behind."""
 
-    key = "branch"
     file: str
     to: str
     summarize: bool = True
 
 
-SETUPS.append(Branch)
-
-
-class UI(Setup):
+class UI(Strict):
     """`ui`: what the person answers when an extension asks (ScriptedUI), in order."""
 
-    key = "ui"
     confirm: tuple[bool, ...] = ()
 
 
-SETUPS.append(UI)
-
-
-class Retry(Setup):
+class Retry(Strict):
     """`retry`: the runtime retries transient failures (off unless the case asks)."""
 
-    key = "retry"
     max_retries: int = Field(3, ge=0)
     base_delay_ms: int = Field(2000, ge=0)
 
 
-class Compaction(Setup):
+class Compaction(Strict):
     """`compaction`: the window the model claims, and the runtime's compaction settings."""
 
-    key = "compaction"
     context_window: int = Field(gt=0)
     reserve_tokens: int = Field(16_384, ge=0)
     keep_recent_tokens: int = Field(20_000, ge=0)
 
 
-SETUPS += [Retry, Compaction]
-S = TypeVar("S", bound=Setup)
+class RpcCommand(BaseModel):
+    type: str
 
 
-def setting(case: dict[str, Any], kind: type[S]) -> S | None:
-    """The case's settings under `kind.key`, checked; None when the case has none."""
-    if kind.key not in case:
-        return None
+class Action(BaseModel):
+    """Do `kind` (one of ACTIONS) when the `nth` event of type `event` arrives."""
+
+    event: str
+    nth: int = 1
+
+    @model_validator(mode="before")
+    @classmethod
+    def one_kind(cls, data: Any) -> Any:
+        if not isinstance(data, dict) or sum(kind in data for kind in ACTIONS) != 1:
+            raise ValueError(f"expected `event` and one of: {', '.join(ACTIONS)}")
+        return data
+
+
+class Case(Strict):
+    """The keys a case may use at this step; each later step adds its own."""
+
+    id: str = ""
+    prompt: str
+    script: dict[str, Any] | None = None
+    model: str | None = None
+    tools: list[str] = []
+    actions: list[Action] = []
+    max_turns: int = 50
+    system_prompt: str | None = None
+    resume: Resume | None = None
+    branch: Branch | None = None
+    extensions: list[str] = []
+    ui: UI = UI()
+    retry: Retry | None = None
+    compaction: Compaction | None = None
+    rpc: list[RpcCommand] = []
+
+
+def keys(case: dict[str, Any]) -> Case:
+    """The case's keys, typed; CaseError naming the first problem."""
     try:
-        return kind.model_validate(case[kind.key])
+        return Case.model_validate(case)
     except ValidationError as error:
-        raise CaseError(describe_error(error, kind.key)) from None
+        raise CaseError(describe_error(error, "case")) from None
 
 
 class EchoText(BaseModel):
@@ -147,11 +146,8 @@ class EchoText(BaseModel):
 
 
 class EchoTool(AgentTool[EchoText]):
-    """The driver's own tool, there at every step, so a round trip needs no workspace tools.
-
-    `delay_ms` makes one call finish after another that started later: the order results
-    are recorded in must not depend on which tool finishes first.
-    """
+    """The driver's own tool at every step; `delay_ms` lets a call finish after one that
+    started later (results must still be recorded in call order)."""
 
     name = "echo"
     description = "Repeat the given text (after delay_ms milliseconds, if given)."
@@ -161,40 +157,6 @@ class EchoTool(AgentTool[EchoText]):
                       on_update: ProgressCallback) -> ToolResult:
         await asyncio.sleep(params.delay_ms / 1000)
         return ToolResult.text(params.text)
-
-
-def checked_case(case: Any) -> dict[str, Any]:
-    """The case, if this step can run it; otherwise CaseError naming the first problem."""
-    if not isinstance(case, dict):
-        raise CaseError("the case must be a JSON object")
-    unknown = sorted(set(case) - KNOWN_KEYS)
-    if unknown:
-        raise CaseError(f"{unknown[0]}: not something step {STEP} can do")
-    if not isinstance(case.get("prompt"), str):
-        raise CaseError("prompt: expected a string")
-    if ("script" in case) == ("model" in case):
-        raise CaseError("expected exactly one of script (MockModel turns) or model (provider/id)")
-    if not isinstance(case.get("max_turns", 1), int):
-        raise CaseError("max_turns: expected an integer")
-    tools, actions = case.get("tools", []), case.get("actions", [])
-    if not isinstance(tools, list) or not all(isinstance(name, str) for name in tools):
-        raise CaseError("tools: expected a list of tool names")
-    if not isinstance(actions, list):
-        raise CaseError("actions: expected a list")
-    for index, action in enumerate(actions):
-        kinds = [kind for kind in ACTIONS if isinstance(action, dict) and kind in action]
-        if len(kinds) != 1 or not isinstance(action.get("event"), str):
-            raise CaseError(f"actions[{index}]: expected `event` and one of: {', '.join(ACTIONS)}")
-    for kind in SETUPS:
-        setting(case, kind)
-    commands = case.get("rpc", [])
-    if not isinstance(commands, list) or not all(isinstance(c, dict) and isinstance(
-            c.get("type"), str) for c in commands):
-        raise CaseError("rpc: expected a list of commands, each with a `type`")
-    names = case.get("extensions", [])
-    if not isinstance(names, list) or not all(isinstance(name, str) for name in names):
-        raise CaseError("extensions: expected a list of extension files")
-    return case
 
 
 def boundary(case: dict[str, Any]) -> tuple[Model, Providers, StreamOptions]:
@@ -239,10 +201,17 @@ def tool_registry(names: list[str], workspace: Path) -> ToolRegistry:
 def read_case(file: Path, workspace: Path) -> dict[str, Any]:
     """The case in `file`, checked against what this step can do; CaseError if it cannot."""
     try:
-        data = read_json(read_file(file))
+        case = read_json(read_file(file))
     except (OSError, ValueError) as error:
         raise CaseError(getattr(error, "strerror", None) or f"not valid JSON: {error}") from None
-    case = checked_case(data)
+    if not isinstance(case, dict):
+        raise CaseError("the case must be a JSON object")
+    unknown = sorted(set(case) - set(Case.model_fields))
+    if unknown:
+        raise CaseError(f"{unknown[0]}: not something step {STEP} can do")
+    if ("script" in case) == ("model" in case):
+        raise CaseError("expected exactly one of script (MockModel turns) or model (provider/id)")
+    keys(case)
     if not workspace.is_dir():
         raise CaseError(f"--workspace {workspace} is not a directory")
     tool_registry(list(case.get("tools", [])), workspace)
@@ -263,15 +232,12 @@ def leaf_in(tree: SessionTree, wanted: str, field: str) -> str:
 
 
 def open_session(case: dict[str, Any], folder: Path, workspace: Path) -> SessionWriter:
-    """The run's session file: a new one in `folder`, or the stored one the case names.
-
-    A stored file (copied into `folder` by the harness) is appended to, going on from the
-    case's leaf; without one, from its last entry, as Pi does when it opens a file.
-    """
+    """The run's session file: a new one in `folder`, or the stored one the case names,
+    going on from the case's leaf or else its last entry, as Pi does when it opens a file."""
     ids, clock = sequential_ids(), fixed_clock(START_MS)
-    stored = setting(case, Resume)
+    stored = keys(case).resume
     where = "--session-dir" if stored is None else "resume.file"
-    if (move := setting(case, Branch)) is not None:
+    if (move := keys(case).branch) is not None:
         if stored is not None:
             raise CaseError("branch: a case resumes or branches, not both")
         stored, where = Resume(file=move.file), "branch.file"
@@ -291,12 +257,9 @@ def open_session(case: dict[str, Any], folder: Path, workspace: Path) -> Session
 async def branch_to(case: dict[str, Any], writer: SessionWriter, config: LoopConfig) -> (
     str | None
 ):
-    """Move to `branch.to`, with a summary of the branch left behind; why that failed, or None.
-
-    The summary is a model call through the run's boundary (turn 1 of a MockModel script),
-    and it is recorded as a `branch_summary` entry at the new position, as Pi's navigateTree.
-    """
-    move = setting(case, Branch)
+    """Move to `branch.to`, recording a model's summary of the branch left behind as Pi's
+    navigateTree does; why that failed, or None."""
+    move = keys(case).branch
     if move is None:
         return None
     target = leaf_in(writer.tree, move.to, "branch.to")
@@ -326,5 +289,4 @@ def extension_file(name: str, workspace: Path) -> Path:
 
 def ui_of(case: dict[str, Any]) -> ScriptedUI:
     """The person an extension asks: the case's answers (`ui.confirm`), then always no."""
-    answers = setting(case, UI)
-    return ScriptedUI(answers.confirm if answers else ())
+    return ScriptedUI(keys(case).ui.confirm)

@@ -4,17 +4,11 @@ from typing import Any
 
 import pytest
 
-from course.evals import (
-    Check,
-    Expect,
-    JudgeView,
-    Observation,
-    check_protocol,
-    infra,
-    judge_view,
-    run_judges,
-    verdict,
-)
+from course.evals.cases import Expect
+from course.evals.driver_client import Observation
+from course.evals.judges import JudgeView, judge_view, run_judges
+from course.evals.outcomes import Check, infra, verdict
+from course.evals.protocol_checks import check_protocol
 
 STEP = 14
 
@@ -45,8 +39,8 @@ GOOD = [user("fix"), reply("Reading.", READ), result("c1"), reply("", EDIT), res
 
 def observed(path: list[dict[str, Any]], terminal: str = "completed", error: str | None = None,
              session: list[dict[str, Any]] | None = None) -> Observation:
-    return Observation(14, terminal, error, tuple(path),
-                       None if session is None else tuple(session), {})
+    return Observation(step=14, terminal=terminal, error=error, transcript=tuple(path),
+                       session=None if session is None else tuple(session))
 
 
 def failed(path: list[dict[str, Any]], **kwargs: Any) -> list[str]:
@@ -113,11 +107,11 @@ def judged(judges: list[dict[str, Any]], path: list[dict[str, Any]] = GOOD,
 
 def test_trajectory_predicates() -> None:
     assert judged([{"read_before_edit": "calc.py"}, {"tool_called": "edit"},
-                   {"tool_not_called": "bash"}, {"no_tool_errors": True},
+                   {"no_tool_errors": True},
                    {"final_text_contains": "Fixed"}, {"text_in_path": "Reading"},
                    {"text_not_in_path": "secret"}, {"user_said": "fix"},
                    {"roles": "user assistant toolResult assistant toolResult assistant"}]) == [
-        True] * 9
+        True] * 8
     edited_blind = [user("fix"), reply("", EDIT), result("c2"), reply("", READ), result("c1"),
                     reply("done")]
     assert judged([{"read_before_edit": "calc.py"}], edited_blind) == [False]
@@ -179,10 +173,11 @@ def test_a_result_missing_from_the_compacted_part_of_the_history_is_still_caught
     summary = {"role": "compactionSummary", "summary": "s", "tokensBefore": 9, "timestamp": 0}
     active = [summary, reply("Done.")]
     lost = [user("x"), reply("", READ), reply("Done.")]  # c1's result was never recorded
-    observation = Observation(14, "completed", None, tuple(active), tuple(active), {}, (),
-                              tuple(lost))
+    observation = Observation(step=14, terminal="completed", transcript=tuple(active),
+                              session=tuple(active), history=tuple(lost))
     broken = [c.name for c in check_protocol(observation, Expect()) if not c.passed]
     assert broken == ["results_paired", "results_follow_calls"]
     whole = [user("x"), reply("", READ), result("c1"), reply("Done.")]
-    kept = Observation(14, "completed", None, tuple(active), tuple(active), {}, (), tuple(whole))
+    kept = Observation(step=14, terminal="completed", transcript=tuple(active),
+                       session=tuple(active), history=tuple(whole))
     assert all(c.passed for c in check_protocol(kept, Expect()))

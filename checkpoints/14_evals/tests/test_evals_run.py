@@ -15,7 +15,8 @@ import pytest
 from eval_fakes import SIMPLE_CASE, fake_driver, write_case
 
 from course import eval_case
-from course.evals import Case, Settings, Target, load_case, run_case
+from course.evals.cases import Case, load_case
+from course.evals.phases import Settings, Target, run_case
 
 STEP = 14
 
@@ -145,7 +146,6 @@ judges:
   - read_before_edit: calc.py
   - command: "python test_calc.py"
   - model_graded: {rubric: "The bug is fixed.", turns: [{text: "PASS"}]}
-show_trajectory: true
 """
     return load_case(write_case(tmp_path / "cases", "fix", text))
 
@@ -156,7 +156,6 @@ def test_the_real_driver_of_this_checkpoint_fixes_the_fixture(bugfix: Case, tmp_
     outcome = run_case(bugfix, Target(HERE, eval_case.STEP), settings)
     assert outcome.status == "passed", outcome
     assert [c.name for c in outcome.checks][-3:] == ["read_before_edit", "command", "model_graded"]
-    assert [step.role for step in outcome.trajectory][:2] == ["user", "assistant"]
     assert "a - b" in (tmp_path / "workspaces" / "buggy-calc" / "calc.py").read_text()
 
 

@@ -6,7 +6,8 @@ from pathlib import Path
 import pytest
 from eval_fakes import SIMPLE_CASE, write_case
 
-from course.evals import CaseError, driver_case, load_case, load_suite
+from course.evals.cases import CaseError, load_case, load_suite
+from course.evals.workspace import driver_case
 
 STEP = 14
 

@@ -5,7 +5,6 @@ is a fake driver), so these tests measure the harness, not a real agent.
 """
 
 import json
-import re
 from pathlib import Path
 from typing import Any
 
@@ -13,7 +12,8 @@ import pytest
 from eval_fakes import SIMPLE_CASE, fake_checkpoint, write_case
 from typer.testing import CliRunner
 
-from course.evals import judge_view, model_judge, pass_at_k
+from course.evals.judges import judge_view, model_judge
+from course.evals.matrix import pass_at_k
 from course.evals_cli import evals_app
 
 STEP = 14
@@ -25,7 +25,6 @@ prompt: "The token is sk-SECRET-123; say what you found."
 turns: [{text: "x"}]
 judges:
   - final_text_contains: "found:"
-show_trajectory: true
 """
 
 
@@ -72,21 +71,6 @@ def test_two_runs_give_byte_identical_reports_without_paths_texts_or_secrets(
     assert json.loads(text)["version"] == 1
     for leak in (str(layout["suite"].parent), "sk-SECRET", "found:", "Say what"):
         assert leak not in text
-
-
-def test_the_html_page_is_self_contained_and_shows_only_allowed_trajectories(
-    layout: dict[str, Path], monkeypatch: pytest.MonkeyPatch
-) -> None:
-    monkeypatch.setenv("EXAMPLE_API_KEY", "sk-SECRET-123")
-    page = layout["out"] / "r.html"
-    matrix(layout, "--html", str(page))
-    html = page.read_text()
-    assert '<table id="matrix">' in html and "<style>" in html
-    assert "<script" not in html and not re.search(r"(src|href)=", html)
-    assert "secret on 07" in html and "simple on" not in html
-    assert "The token is ***; say what you found." in html, "short texts, secrets masked"
-    assert "sk-SECRET" not in html
-    assert str(layout["suite"].parent) not in html
 
 
 def test_a_regression_against_the_baseline_fails_and_says_what_changed(
@@ -165,46 +149,17 @@ def test_the_model_graded_judge_goes_through_the_model_boundary(
     assert (check.name, check.passed, check.detail) == ("model_graded", passed, detail)
 
 
-def test_the_wilson_interval_brackets_the_pass_rate_and_stays_in_zero_to_one() -> None:
-    from course.evals.matrix import wilson
-
-    low, high = wilson(3, 3)
-    assert 0.4 < low < 1.0 and high == 1.0  # 3 of 3 is not "always"
-    low, high = wilson(0, 5)
-    assert low == 0.0 and 0.0 < high < 0.5
-    low, high = wilson(50, 100)
-    assert low < 0.5 < high and round(high - low, 2) == 0.19
-
-
-def test_an_infra_failure_shows_its_reason_in_the_cli_the_json_and_the_html(
+def test_an_infra_failure_shows_its_reason_in_the_cli_and_the_json(
     tmp_path: Path
 ) -> None:
     suite = tmp_path / "suite"
     write_case(suite, "simple", SIMPLE_CASE.format(id="simple"))
     checkpoints = tmp_path / "checkpoints"
     fake_checkpoint(checkpoints / "06_loop", exit=5, stderr="Traceback\nKeyError: 'turns'\n")
-    report, page = tmp_path / "r.json", tmp_path / "r.html"
+    report = tmp_path / "r.json"
     result = evals("--suite", str(suite), "--checkpoints", str(checkpoints), "--report",
-                   str(report), "--html", str(page))
+                   str(report))
     assert result.exit_code == 1
     assert "driver_crashed" in result.stdout and "KeyError: 'turns'" in result.stdout
     entry = json.loads(report.read_text())["results"][0]
     assert entry["code"] == "driver_crashed" and "exit 5" in entry["reason"]
-    assert "KeyError: &#x27;turns&#x27;" in page.read_text()
-
-
-def test_shards_cover_every_cell_once_and_merge_into_the_whole_run(
-    layout: dict[str, Path]
-) -> None:
-    whole, parts = layout["out"] / "whole.json", []
-    matrix(layout, "--report", str(whole))
-    for index in (1, 2):
-        parts.append(layout["out"] / f"shard{index}.json")
-        assert matrix(layout, "--shard", f"{index}/2", "--report", str(parts[-1])).exit_code == 0
-    sizes = [len(json.loads(p.read_text())["results"]) for p in parts]
-    assert sizes == [2, 1]
-    merged = layout["out"] / "merged.json"
-    result = CliRunner().invoke(evals_app, ["merge", *map(str, parts), "--report", str(merged)])
-    assert result.exit_code == 0, result.stdout
-    assert json.loads(merged.read_text())["results"] == json.loads(whole.read_text())["results"]
-    assert matrix(layout, "--shard", "3/2").exit_code == 2, "a shard beyond N is refused"

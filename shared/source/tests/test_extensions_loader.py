@@ -168,33 +168,3 @@ def test_broken_files_give_one_line_each_and_loading_goes_on(tmp_path: Path) -> 
     assert lines[4] == (f"{async_factory}: extension not loaded: "
                         "the factory must be a plain (not async) function")
     assert lines[5] == f"{leaving}:2: extension not loaded: import failed: SystemExit: 3"
-
-
-def test_the_list_command_shows_registrations_and_never_imports_an_untrusted_project(
-        tmp_path: Path) -> None:
-    from typer.testing import CliRunner
-
-    from course.extensions_cli import extensions_app
-
-    marker = tmp_path / "imported.txt"
-    write(tmp_path / ".pi" / "extensions", "local.py",
-          f"open({str(marker)!r}, 'w').write('ran')\n"
-          "def extension(api):\n    api.on('turn_end', print)\n    api.on('turn_end', print)\n")
-    options = ["list", "--agent-dir", str(tmp_path / "agent"), "--cwd", str(tmp_path)]
-    shown = CliRunner().invoke(extensions_app, options)
-    assert shown.exit_code == 0 and not marker.exists()
-    assert shown.output.splitlines()[0] == "0 loaded, 0 refused"
-    assert "is not trusted" in shown.output
-    trusted = CliRunner().invoke(extensions_app, [*options, "--trust"])
-    assert trusted.output.splitlines() == ["1 loaded, 0 refused", "  local.py  handlers: turn_end"]
-
-
-def test_the_list_command_names_a_cwd_that_is_no_folder_in_one_line(tmp_path: Path) -> None:
-    from typer.testing import CliRunner
-
-    from course.extensions_cli import extensions_app
-
-    (tmp_path / "notes.txt").write_text("not a folder")
-    shown = CliRunner().invoke(extensions_app, ["list", "--cwd", str(tmp_path / "notes.txt")])
-    assert shown.exit_code == 2
-    assert shown.output.strip() == f"error: --cwd {tmp_path / 'notes.txt'}: not a folder"

@@ -30,7 +30,7 @@ def test_context_json_for_a_leaf_is_what_pi_computed(data_dir: Path) -> None:
     sessions, want = reference(data_dir, "synthetic-tree")
     for record in want["contexts"]:
         code, out, _ = invoke("context", sessions / "synthetic-tree.v3.jsonl", "--leaf",
-                              record["leafId"], "--json")
+                              record["leafId"])
         assert code == 0
         report = json.loads(out)
         assert report["leafId"] == record["leafId"]
@@ -45,20 +45,23 @@ def test_context_json_on_a_v1_file_uses_line_numbered_ids(data_dir: Path) -> Non
     sessions, want = reference(data_dir, "before-compaction")
     record = next(c for c in want["contexts"] if c["label"] == "alternateLeaf@line628")
     code, out, _ = invoke("context", sessions / "before-compaction.jsonl", "--leaf",
-                          f"{record['leafLine']:08x}", "--json")
+                          f"{record['leafLine']:08x}")
     report = json.loads(out)
     assert code == 0 and report["contextTokens"] == record["estimateContextTokens"]["tokens"]
     assert [(m["role"], int(m["entryId"], 16), m["tokens"]) for m in report["messages"]] == [
         (m["role"], m["sourceLine"], m["estimateTokens"]) for m in record["messages"]]
 
 
-def test_context_without_json_prints_a_table_and_the_totals(data_dir: Path) -> None:
+def test_context_at_the_leaf_on_load_gives_the_totals_thinking_level_and_model(
+    data_dir: Path
+) -> None:
     sessions, _ = reference(data_dir, "synthetic-tree")
     code, out, _ = invoke("context", sessions / "synthetic-tree.v3.jsonl")
-    assert code == 0
-    assert "context for leaf 909ac254" in out and "compactionSummary" in out
-    assert "thinking high · model openai/gpt-5" in out
-    assert "estimated tokens 121 · context tokens 2300" in out
+    report = json.loads(out)
+    assert code == 0 and report["leafId"] == "909ac254"
+    assert "compactionSummary" in [m["role"] for m in report["messages"]]
+    assert (report["thinkingLevel"], report["model"]) == ("high", "openai/gpt-5")
+    assert (report["totalTokens"], report["contextTokens"]) == (121, 2300)
 
 
 def test_info_counts_like_pi_and_says_the_file_was_not_changed(data_dir: Path) -> None:
@@ -134,7 +137,7 @@ def test_terminal_escapes_and_lone_surrogates_from_the_file_are_shown_escaped(tm
     text = "\x1b]0;pwned\x07 \x1b]52;c;ZXZpbA==\x07 half \ud800 done"
     path = hostile_file(tmp_path, said("a", None, "x"))
     path.write_text(path.read_text().replace('"x"', json.dumps(text)))
-    for command in (["tree"], ["info"], ["context"], ["context", "--json"]):
+    for command in (["tree"], ["info"], ["context"]):
         code, out, _ = invoke(*command, path)
         assert code == 0 and "\x1b" not in out and "\x07" not in out, command
         assert "\ud800" not in out, command

@@ -1,10 +1,7 @@
-"""Eval cases: YAML data files, checked when loaded, resolved to the files they name.
+"""Eval cases: YAML files checked when loaded, one line naming the file and the field.
 
-A case is data, not code, so a suite can be read, reviewed and extended without touching the
-harness, and a typo is caught before anything runs: every problem is one line naming the file
-and the field. Names of fixture workspaces, MockModel scripts and session files are looked up
-by walking up from the case file: `evals/workspaces/`, `evals/scripts/`, `evals/sessions/`
-first, then the course's shared test data (`shared/data/...`).
+Workspaces, scripts and sessions are looked up by walking up from the case file
+(`evals/workspaces/`, …), then in the course's shared data (`shared/data/...`).
 """
 
 from __future__ import annotations
@@ -40,30 +37,6 @@ class Expect(BaseModel):
     error_contains: str | None = None
 
 
-class FreshEdit(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
-    file: str
-    find: str
-    replace: str
-
-
-class BugPlacement(BaseModel):
-    """Another place for the fixture's bug: the edits that move it, the judges that see it."""
-
-    model_config = ConfigDict(extra="forbid", frozen=True)
-    name: str
-    edits: tuple[FreshEdit, ...] = ()
-    judges: tuple[dict[str, Any], ...] | None = None
-
-
-class FreshSpec(BaseModel):
-    """How `--fresh SEED` may vary the fixture: names to rename, places for the bug."""
-
-    model_config = ConfigDict(extra="forbid", frozen=True)
-    rename: dict[str, tuple[str, ...]] = Field(default_factory=dict)
-    bugs: tuple[BugPlacement, ...] = ()
-
-
 class CaseSpec(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
     id: str = Field(pattern=r"^[a-z0-9][a-z0-9-]*$")
@@ -80,13 +53,9 @@ class CaseSpec(BaseModel):
     judges: tuple[dict[str, Any], ...] = ()
     actions: tuple[dict[str, Any], ...] = ()
     max_turns: int | None = Field(default=None, ge=1)
-    system_prompt: str | None = None
     expect: Expect = Expect()
     setup: dict[str, Any] = Field(default_factory=dict)
     session: str | None = None
-    show_trajectory: bool = False
-    timeout: float | None = Field(default=None, gt=0)
-    fresh: FreshSpec | None = None
 
 
 @dataclass(frozen=True)
@@ -98,7 +67,6 @@ class Case:
     workspace: Path | None
     script: dict[str, Any] | None
     session: Path | None
-    fixture: str | None = None  # the fingerprint of a fresh variant's fixture (`--fresh`)
 
     @property
     def id(self) -> str:
@@ -134,23 +102,16 @@ def script_of(spec: CaseSpec, file: Path) -> dict[str, Any] | None:
 def check_spec(spec: CaseSpec, file: Path) -> None:
     if sum(x is not None for x in (spec.turns, spec.script, spec.model)) != 1:
         raise CaseError(f"{file}: give exactly one of turns, script or model")
-    check_judges(spec, spec.judges, file, "judges")
-    for number, bug in enumerate(spec.fresh.bugs if spec.fresh else ()):
-        check_judges(spec, bug.judges or (), file, f"fresh.bugs[{number}].judges")
-
-
-def check_judges(spec: CaseSpec, judges: tuple[dict[str, Any], ...], file: Path,
-                 where: str) -> None:
-    for index, judge in enumerate(judges):
+    for index, judge in enumerate(spec.judges):
         kind, arg = next(iter(judge.items()), ("", None))
         if len(judge) != 1 or kind not in JUDGE_KINDS:
-            raise CaseError(f"{file}: {where}[{index}]: expected one of {', '.join(JUDGE_KINDS)}")
+            raise CaseError(f"{file}: judges[{index}]: expected one of {', '.join(JUDGE_KINDS)}")
         problem = arg_problem(kind, arg)
         if problem is None and isinstance(arg, dict) and "path" in arg:
             declared = arg["path"] in spec.files
             problem = None if declared else f"{kind}: {arg['path']} is not in the case's files"
         if problem:
-            raise CaseError(f"{file}: {where}[{index}].{problem}")
+            raise CaseError(f"{file}: judges[{index}].{problem}")
 
 
 def read_yaml(file: Path) -> Any:

@@ -1,12 +1,8 @@
 """Run a checkpoint's eval driver as a subprocess and read back its one observation.
 
-Each checkpoint holds packages named `pi` and `course`, so the harness never imports the code it
-measures: it runs `python -m course eval-driver` with the checkpoint's folder as the working
-directory, so that folder's `course` and `pi` are the ones that answer. That is also what lets
-the harness of step 14 measure step 08, or a learner's practice copy. The child gets a timeout,
-and its stdout is checked against contract 1 before anyone trusts it: a driver that crashed,
-hung, or printed something else is an infrastructure failure with its own code, never a verdict
-on the agent.
+The harness never imports the code it measures: `python -m course eval-driver` runs in the
+checkpoint's folder, so its own `pi` answers. A crash, a hang or other output is an infra
+failure with its own code, never a verdict on the agent.
 """
 
 from __future__ import annotations
@@ -14,16 +10,16 @@ from __future__ import annotations
 import subprocess
 import sys
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Annotated, Any, Literal
+
+from pydantic import AfterValidator, BaseModel, ConfigDict, ValidationError
 
 from pi.ai.bounded import read_json
-from course.evals.graders import command_env
+from pi.ai.messages import describe_error
+from course.evals.judges import command_env
 from course.evals.workspace import Prepared
 
-CONTRACT = 1
-TERMINALS = ("completed", "error", "aborted", "max_turns", "crashed")
 DRIVER = ("-m", "course", "eval-driver")
 
 
@@ -35,16 +31,28 @@ class DriverFailure(Exception):
         self.code, self.detail = code, detail
 
 
-@dataclass(frozen=True)
-class Observation:
+def with_role(message: dict[str, Any]) -> dict[str, Any]:
+    if not isinstance(message.get("role"), str):
+        raise ValueError("expected a message with a string role")
+    return message
+
+
+Message = Annotated[dict[str, Any], AfterValidator(with_role)]
+
+
+class Observation(BaseModel):
+    """Contract 1: what the driver saw; `session` and `history` from step 09, `rpc` from 13."""
+
+    model_config = ConfigDict(frozen=True)
+    contract: Literal[1] = 1
     step: int
-    terminal: str
-    error: str | None
-    transcript: tuple[Mapping[str, Any], ...]
-    session: tuple[Mapping[str, Any], ...] | None
-    events: Mapping[str, int]
-    rpc: tuple[Mapping[str, Any], ...] = ()  # responses of a case driven over RPC (step 13 on)
-    history: tuple[Mapping[str, Any], ...] | None = None  # root → leaf, compacted parts too
+    terminal: Literal["completed", "error", "aborted", "max_turns", "crashed"]
+    error: str | None = None
+    transcript: tuple[Message, ...]
+    session: tuple[Message, ...] | None = None
+    events: dict[str, int] = {}
+    rpc: tuple[dict[str, Any], ...] = ()
+    history: tuple[Message, ...] | None = None  # root → leaf, compacted parts too
 
     @property
     def active_path(self) -> tuple[Mapping[str, Any], ...]:
@@ -81,35 +89,15 @@ def last_lines(text: str, count: int = 3) -> str:
     return " | ".join(lines[-count:])[:300] if lines else "(no output)"
 
 
-def messages(value: Any, field: str) -> tuple[Mapping[str, Any], ...]:
-    if not isinstance(value, list) or not all(
-        isinstance(m, dict) and isinstance(m.get("role"), str) for m in value
-    ):
-        raise DriverFailure("bad_observation", f"{field}: expected a list of messages")
-    return tuple(value)
-
-
 def parse_observation(stdout: str) -> Observation:
-    """Contract 1, checked field by field; DriverFailure('bad_observation') otherwise."""
+    """Contract 1 on the last line, checked; DriverFailure('bad_observation') otherwise."""
     lines = stdout.strip().splitlines()
     try:
         data = read_json(lines[-1]) if lines else None
-    except ValueError:
-        data = None
-    if not isinstance(data, dict) or data.get("contract") != CONTRACT:
-        raise DriverFailure("bad_observation", "no contract-1 JSON object on the last line")
-    if data.get("terminal") not in TERMINALS or not isinstance(data.get("step"), int):
-        raise DriverFailure("bad_observation", "terminal or step missing or unknown")
-    events = data.get("events")
-    if not isinstance(events, dict) or not all(isinstance(n, int) for n in events.values()):
-        raise DriverFailure("bad_observation", "events: expected counts by type")
-    session = data.get("session")
-    error = data.get("error")
-    rpc = data.get("rpc", [])
-    if not isinstance(rpc, list) or not all(isinstance(r, dict) for r in rpc):
-        raise DriverFailure("bad_observation", "rpc: expected a list of responses")
-    return Observation(data["step"], data["terminal"], error if isinstance(error, str) else None,
-                       messages(data.get("transcript"), "transcript"),
-                       None if session is None else messages(session, "session"), events,
-                       tuple(rpc), None if data.get("history") is None else messages(
-                           data["history"], "history"))
+        if not isinstance(data, dict) or "contract" not in data:
+            raise ValueError("no contract-1 JSON object on the last line")
+        return Observation.model_validate(data)
+    except ValidationError as error:
+        raise DriverFailure("bad_observation", describe_error(error, "observation")) from None
+    except ValueError as error:
+        raise DriverFailure("bad_observation", str(error)) from None

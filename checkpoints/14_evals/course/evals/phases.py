@@ -14,17 +14,14 @@ from pathlib import Path
 
 from course.evals.cases import Case
 from course.evals.driver_client import DRIVER, DriverFailure, parse_observation, run_driver
-from course.evals.graders import command_judge, model_judge
-from course.evals.judges import judge_view, run_judges
+from course.evals.judges import command_judge, judge_view, model_judge, run_judges
 from course.evals.outcomes import (
     Check,
     Outcome,
     Phase,
-    env_secrets,
     infra,
     path_stats,
     stub_in,
-    trajectory,
     verdict,
 )
 from course.evals.protocol_checks import check_protocol
@@ -101,10 +98,9 @@ def template_kept(case: Case, target: Target, before: Snapshot) -> Outcome | Non
 
 def observe_and_judge(case: Case, target: Target, settings: Settings,
                       prepared: Prepared) -> Outcome:
-    timeout = case.spec.timeout or settings.timeout
     try:
         observation = parse_observation(
-            run_driver(target.folder, prepared, timeout, settings.driver))
+            run_driver(target.folder, prepared, settings.timeout, settings.driver))
     except DriverFailure as failure:
         phase: Phase = "collect" if failure.code == "bad_observation" else "execute"
         reason = failure.detail.replace(str(prepared.root), "<run>")
@@ -119,7 +115,7 @@ def observe_and_judge(case: Case, target: Target, settings: Settings,
     protocol = check_protocol(observation, case.spec.expect)
     judged: tuple[Check, ...] = ()
     if all(check.passed for check in protocol):
-        extra = {"command": command_judge(prepared.workspace, timeout),
+        extra = {"command": command_judge(prepared.workspace, settings.timeout),
                  "model_graded": model_judge(settings.model)}
         try:
             judged = run_judges(case.spec.judges, judge_view(path, files, observation.rpc),
@@ -130,6 +126,4 @@ def observe_and_judge(case: Case, target: Target, settings: Settings,
     outcome = verdict(case.id, target.step, protocol, judged, path_stats(path, len(files)))
     if outcome.status != "passed":
         outcome = replace(outcome, exercise=stub_in(path))
-    if case.spec.show_trajectory:
-        outcome = replace(outcome, trajectory=trajectory(path, env_secrets()))
     return outcome

@@ -1,10 +1,6 @@
-"""A fresh scratch folder for every run: workspace, session folder, and the case for the driver.
+"""A fresh scratch folder per run: the fixture copied, an empty `sessions/`, and `case.json`.
 
-Nothing may leak between runs: not a file the agent wrote in another case, not a session of an
-earlier run, not a cached bytecode file. So every run gets a new folder holding a copy of the
-case's fixture template (`workspace/`), an empty `sessions/` (with the case's session file, if
-it resumes one), and `case.json`, the normalised case the driver reads. Disposing removes the
-whole folder. The folder's name comes from an injected factory, so tests can choose it.
+Nothing leaks between runs; the folder's name comes from an injected factory (tests choose it).
 """
 
 from __future__ import annotations
@@ -48,8 +44,6 @@ def driver_case(case: Case, model: str | None = None) -> dict[str, Any]:
         data["actions"] = [dict(action) for action in spec.actions]
     if spec.max_turns is not None:
         data["max_turns"] = spec.max_turns
-    if spec.system_prompt is not None:
-        data["system_prompt"] = spec.system_prompt
     return {**data, **spec.setup}
 
 
@@ -81,11 +75,8 @@ def dispose(prepared: Prepared) -> None:
 
 
 def read_declared(workspace: Path, names: tuple[str, ...]) -> dict[str, str | None]:
-    """The declared files after the run, by name; None for a file that is not there.
-
-    A name that leaves the workspace (`..`, an absolute path, a symlink out) is refused with
-    ValueError: a judge reads the agent's work, never the harness's machine.
-    """
+    """The declared files after the run (None if missing); a name that leaves the workspace
+    is refused with ValueError: a judge reads the agent's work, never the harness's machine."""
     root = workspace.resolve()
     files: dict[str, str | None] = {}
     for name in names:

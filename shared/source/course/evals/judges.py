@@ -1,21 +1,144 @@
-"""Judges: did the agent do the task? Decided on a frozen view, never on the live run.
+"""Judges: did the agent do the task? Decided on a frozen view of the path and the files.
 
-A judge sees exactly two things: the active path (the messages the run ended with) and the
-files the case declared, read from the workspace after the run. Both are deep copies frozen
-into read-only mappings and tuples, so a judge cannot "fix" what it grades or leak a change
-into the next judge. Judges that need more, running the fixture's tests (`command`) or asking
-a model (`model_graded`), are passed in by the harness (see `graders.py`); the pure ones
-are in `predicates.py`.
+Each returns a `Check` with a short reason, never the text it read. `command` runs in the
+workspace; `model_graded` asks a model for PASS or FAIL through the agent's model boundary.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+import asyncio
+import json
+import os
+import subprocess
+import sys
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
 from types import MappingProxyType
 from typing import Any
 
-from course.evals.outcomes import Check
-from course.evals.predicates import PURE, Judge, JudgeView
+from pi.ai import Context, TextContent, UserMessage, redact
+from course.eval_case import boundary
+from course.evals.outcomes import Check, env_secrets, text_of, tool_names
+
+
+@dataclass(frozen=True)
+class JudgeView:
+    """What a judge sees: the active path and the declared files, both frozen."""
+
+    path: tuple[Mapping[str, Any], ...]
+    files: Mapping[str, str | None]
+    rpc: tuple[Mapping[str, Any], ...] = ()  # an rpc case's responses
+
+
+Judge = Callable[[Any, JudgeView], Check]
+
+
+def calls(view: JudgeView) -> list[tuple[str, Mapping[str, Any]]]:
+    """(tool name, arguments) of every tool call in the path, in order."""
+    return [(str(block["name"]), block.get("arguments", {}))
+            for message in view.path if message.get("role") == "assistant"
+            and not isinstance(message.get("content"), str)
+            for block in message["content"] if block.get("type") == "toolCall"]
+
+
+def plain(path: object) -> str:
+    return str(path).removeprefix("@").removeprefix("./")
+
+
+def file_equals(arg: Mapping[str, str], view: JudgeView) -> Check:
+    text = view.files.get(arg["path"])
+    ok = text == arg["text"]
+    return Check("file_equals", ok, "" if ok else f"{arg['path']}: content differs")
+
+
+def file_contains(arg: Mapping[str, str], view: JudgeView) -> Check:
+    text = view.files.get(arg["path"])
+    ok = text is not None and arg["text"] in text
+    return Check("file_contains", ok, "" if ok else f"{arg['path']}: expected text missing")
+
+
+def read_before_edit(arg: str, view: JudgeView) -> Check:
+    order = [name for name, args in calls(view) if plain(args.get("path")) == arg]
+    edited = [i for i, name in enumerate(order) if name in ("edit", "write")]
+    ok = bool(edited) and "read" in order[: edited[0]]
+    return Check("read_before_edit", ok, "" if ok else f"{arg}: not read before its first edit")
+
+
+def tool_called(arg: str, view: JudgeView) -> Check:
+    ok = any(name == arg for name, _ in calls(view))
+    return Check("tool_called", ok, "" if ok else f"{arg} was never called")
+
+
+def no_tool_errors(arg: bool, view: JudgeView) -> Check:
+    errors = sum(1 for m in view.path if m.get("role") == "toolResult" and m.get("isError"))
+    ok = (errors == 0) == bool(arg)
+    return Check("no_tool_errors", ok, "" if ok else f"{errors} tool error(s)")
+
+
+def a_result_contains(arg: str, view: JudgeView, error: bool) -> bool:
+    return any(m.get("role") == "toolResult" and bool(m.get("isError")) == error
+               and arg in text_of(m) for m in view.path)
+
+
+def tool_error_contains(arg: str, view: JudgeView) -> Check:
+    ok = a_result_contains(arg, view, error=True)
+    return Check("tool_error_contains", ok, "" if ok else "no tool error with the expected text")
+
+
+def tool_result_contains(arg: str, view: JudgeView) -> Check:
+    """A tool that succeeded returned the text: the agent really read it, it did not guess."""
+    ok = a_result_contains(arg, view, error=False)
+    return Check("tool_result_contains", ok, "" if ok else "no tool result with the text")
+
+
+def final_text_contains(arg: str, view: JudgeView) -> Check:
+    replies = [m for m in view.path if m.get("role") == "assistant"]
+    ok = bool(replies) and arg in text_of(replies[-1]) and not tool_names(replies[-1])
+    return Check("final_text_contains", ok, "" if ok else "the final answer lacks the text")
+
+
+def text_in_path(arg: str, view: JudgeView) -> Check:
+    ok = any(arg in text_of(m) for m in view.path)
+    return Check("text_in_path", ok, "" if ok else "expected text not in the active path")
+
+
+def text_not_in_path(arg: str, view: JudgeView) -> Check:
+    ok = not any(arg in text_of(m) for m in view.path)
+    return Check("text_not_in_path", ok, "" if ok else "unwanted text in the active path")
+
+
+def user_said(arg: str, view: JudgeView) -> Check:
+    ok = any(m.get("role") == "user" and arg in text_of(m) for m in view.path)
+    return Check("user_said", ok, "" if ok else "no user message with the expected text")
+
+
+def roles(arg: str, view: JudgeView) -> Check:
+    """The exact sequence of roles in the path, e.g. `user assistant toolResult assistant`."""
+    seen = " ".join(str(m.get("role")) for m in view.path)
+    ok = seen == " ".join(arg.split())
+    return Check("roles", ok, "" if ok else f"roles were: {seen}")
+
+
+def rpc_response(arg: Mapping[str, str], view: JudgeView) -> Check:
+    """A response to the command `arg.command` holds `arg.text` (in its compact JSON)."""
+    found = [json.dumps(r, sort_keys=True, separators=(",", ":"), default=dict)
+             for r in view.rpc if r.get("command") == arg["command"]]
+    ok = any(arg["text"] in text for text in found)
+    detail = f"no {arg['command']} response" if not found else \
+        f"no {arg['command']} response with the expected text"
+    return Check("rpc_response", ok, "" if ok else detail)
+
+
+PURE: dict[str, Judge] = {
+    "file_equals": file_equals, "file_contains": file_contains,
+    "read_before_edit": read_before_edit, "tool_called": tool_called,
+    "no_tool_errors": no_tool_errors,
+    "tool_error_contains": tool_error_contains, "tool_result_contains": tool_result_contains,
+    "final_text_contains": final_text_contains,
+    "text_in_path": text_in_path, "text_not_in_path": text_not_in_path, "user_said": user_said,
+    "roles": roles, "rpc_response": rpc_response,
+}
 
 
 def freeze(value: Any) -> Any:
@@ -52,3 +175,61 @@ def run_judges(judges: Sequence[Mapping[str, Any]], view: JudgeView,
     """Every judge of the case, in order; `extra` supplies `command` and `model_graded`."""
     chosen = {**PURE, **extra}
     return tuple(chosen[kind](arg, view) for judge in judges for kind, arg in judge.items())
+
+GRADER_PROMPT = (
+    "You grade the work of a coding agent. Read the task's rubric, the conversation and the "
+    "files. Answer with one line: PASS, or FAIL: followed by the reason."
+)
+
+
+def command_env() -> dict[str, str]:
+    """The environment of judge commands: our interpreter's folder first on PATH."""
+    folder = str(Path(sys.executable).parent)
+    return {**os.environ, "PATH": f"{folder}{os.pathsep}{os.environ.get('PATH', '')}",
+            "PYTHONDONTWRITEBYTECODE": "1"}
+
+
+def command_judge(workspace: Path, timeout: float = 60.0) -> Judge:
+    def run(command: str, view: JudgeView) -> Check:
+        try:
+            done = subprocess.run(["bash", "-c", command], cwd=workspace, env=command_env(),
+                                  capture_output=True, timeout=timeout, check=False)
+        except subprocess.TimeoutExpired:
+            return Check("command", False, f"`{command}` timed out after {timeout:g} s")
+        ok = done.returncode == 0
+        return Check("command", ok, "" if ok else f"`{command}` exited {done.returncode}")
+
+    return run
+
+
+def grading_request(arg: Mapping[str, Any], view: JudgeView) -> str:
+    """What the grading model reads: the rubric, the conversation, the declared files."""
+    lines = [f"Rubric: {arg['rubric']}", "", "Conversation:"]
+    for message in view.path:
+        tools = ", ".join(tool_names(message))
+        lines.append(f"[{message.get('role')}] {text_of(message)}" + (f" (calls {tools})"
+                                                                         if tools else ""))
+    for name, text in view.files.items():
+        lines += ["", f"File {name}:", "(missing)" if text is None else text]
+    return "\n".join(lines)
+
+
+def model_judge(model: str | None) -> Judge:
+    """Grade with `model` (provider/id), or, when None, with the MockModel of the judge's turns."""
+
+    def grade(arg: Mapping[str, Any], view: JudgeView) -> Check:
+        case = {"model": model} if model else {"script": {"turns": list(arg.get("turns", []))}}
+        chosen, providers, options = boundary(case)
+        context = Context(system_prompt=GRADER_PROMPT, messages=(
+            UserMessage(content=grading_request(arg, view), timestamp=0),))
+        reply = asyncio.run(providers.complete(chosen, context, options))
+        answer = "".join(b.text for b in reply.content if isinstance(b, TextContent)).strip()
+        if reply.stop_reason in ("error", "aborted"):
+            return Check("model_graded", False, f"the grading model failed: {reply.error_message}")
+        if answer.startswith("PASS"):
+            return Check("model_graded", True)
+        reason = answer.removeprefix("FAIL").lstrip(": ") if answer.startswith("FAIL") else ""
+        return Check("model_graded", False, redact(reason[:120], env_secrets()) or
+                     "no PASS/FAIL verdict")
+
+    return grade

@@ -1,11 +1,7 @@
-"""The matrix: every case on every checkpoint it applies to, each run as often as asked.
+"""The matrix: every case on every checkpoint from its `first_checkpoint` on, `repeats` times.
 
-A case declares the first checkpoint that can pass it (`first_checkpoint`); it runs on that
-one and every later one, so a regression shows up as the step that broke it. Offline, one
-run per cell is enough: the MockModel makes every run the same. With a real model, runs
-differ, so each cell runs `repeats` times and reports pass@k, the chance that at least one
-of k runs passes, estimated without bias from n runs with c passes:
-pass@k = 1 - C(n-c, k) / C(n, k).
+With a real model runs differ, so a cell reports pass@k: the chance that one of k runs passes,
+estimated without bias from n runs with c passes, 1 - C(n-c, k) / C(n, k).
 """
 
 from __future__ import annotations
@@ -14,7 +10,7 @@ import re
 from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
-from math import comb, sqrt
+from math import comb
 from pathlib import Path
 
 from course.evals.cases import Case
@@ -55,20 +51,6 @@ def pass_at_k(n: int, c: int, k: int) -> float:
     if n - c < k:
         return 1.0
     return 1.0 - comb(n - c, k) / comb(n, k)
-
-
-def wilson(c: int, n: int, z: float = 1.96) -> tuple[float, float]:
-    """The Wilson score interval (95 % by default) for a pass rate of c out of n runs.
-
-    With few runs a pass rate alone misleads: 3 of 3 is not "always". The interval says how
-    sure the runs make us, and it stays inside [0, 1] even at 0 or n passes.
-    """
-    if n <= 0 or not 0 <= c <= n:
-        raise ValueError(f"wilson needs 0 <= c <= n and n >= 1 (n={n}, c={c})")
-    rate, spread = c / n, z * z / n
-    centre = (rate + spread / 2) / (1 + spread)
-    half = z * sqrt(rate * (1 - rate) / n + spread / (4 * n)) / (1 + spread)
-    return max(0.0, centre - half), min(1.0, centre + half)
 
 
 def checkpoint_step(folder: Path) -> int:

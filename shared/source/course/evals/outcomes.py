@@ -1,11 +1,8 @@
-"""Outcomes: one primary verdict per case run, in four kinds that point at who must act.
+"""Outcomes: one verdict per run, in four kinds that point at who must act.
 
-`passed`; `task_failed` (the agent ran correctly but did not do the task: a judge said no);
-`protocol_failed` (the agent broke a rule every run must keep: a call without its result, a
-transcript that differs from the session, an unexpected ending); `infra_failed` (we could not
-even get an honest observation: with the phase and a fixed code). Lumping these together
-would send a learner hunting for a bug in the wrong place. Problems after the verdict (a
-workspace that would not go away) are kept as secondary codes and never change it.
+`passed`; `task_failed` (a judge said no); `protocol_failed` (a rule every run must keep was
+broken); `infra_failed` (no honest observation, with its phase and code). Problems after the
+verdict are secondary codes and never change it.
 """
 
 from __future__ import annotations
@@ -13,19 +10,15 @@ from __future__ import annotations
 import os
 import re
 from collections import Counter
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
-from typing import Any, Literal
+from typing import Any, Literal, get_args
 
 from pi.ai import redact
 
 Status = Literal["passed", "task_failed", "protocol_failed", "infra_failed"]
-STATUSES: tuple[Status, ...] = ("passed", "task_failed", "protocol_failed", "infra_failed")
+STATUSES: tuple[Status, ...] = get_args(Status)
 Phase = Literal["prepare", "execute", "collect", "protocol", "judge", "dispose"]
-INFRA_CODES = (
-    "workspace_setup", "driver_timeout", "driver_crashed", "case_refused", "bad_observation",
-    "agent_crashed", "files_unreadable", "judge_crashed", "cleanup_failed",
-)
 EXERCISE = re.compile(r"^\w+: exercise (\d{2}-[a-z0-9-]+)")
 SECRET_NAME = re.compile(r"(KEY|TOKEN|SECRET|PASSWORD)$")
 
@@ -40,16 +33,6 @@ class Check:
 
 
 @dataclass(frozen=True)
-class Step:
-    """One message of a trajectory, as the HTML report may show it: never the whole text."""
-
-    role: str
-    tools: tuple[str, ...]
-    text: str
-    is_error: bool = False
-
-
-@dataclass(frozen=True)
 class Outcome:
     case: str
     step: int
@@ -60,12 +43,7 @@ class Outcome:
     checks: tuple[Check, ...] = ()
     secondary: tuple[str, ...] = ()
     stats: Mapping[str, Any] = field(default_factory=dict)
-    trajectory: tuple[Step, ...] = ()
     reason: str | None = None  # why an infra failure happened: exit code, last stderr lines
-
-    @property
-    def failed_checks(self) -> tuple[str, ...]:
-        return tuple(check.name for check in self.checks if not check.passed)
 
     def with_secondary(self, code: str) -> Outcome:
         return replace(self, secondary=(*self.secondary, code))
@@ -145,16 +123,3 @@ def usage_of(path: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
 def env_secrets() -> list[str]:
     """Values of environment variables named like secrets (…_API_KEY, …_TOKEN, …)."""
     return [v for k, v in os.environ.items() if SECRET_NAME.search(k.upper()) and len(v) >= 8]
-
-
-def trajectory(path: Sequence[Mapping[str, Any]], secrets: Iterable[str] = (),
-               width: int = 80) -> tuple[Step, ...]:
-    """Role, tool names and the first line of text (cut to `width`, secrets masked)."""
-    steps, hidden = [], list(secrets)
-    for message in path:
-        lines = redact(text_of(message), hidden).strip().splitlines()
-        first = lines[0] if lines else ""
-        short = first if len(first) <= width else first[: width - 1] + "…"
-        steps.append(Step(str(message.get("role")), tool_names(message), short,
-                          bool(message.get("isError"))))
-    return tuple(steps)

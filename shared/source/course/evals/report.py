@@ -1,13 +1,13 @@
-"""The JSON report: counts and categories, in a stable schema two runs can compare byte for byte.
+"""The JSON report, its matrix table, and the comparison with a baseline report.
 
-A report is shared (in CI logs, in a pull request, as a baseline), so it holds no raw
-transcript, no file content, no absolute path, no secret, and no timestamp: outcome, phase,
-code, the names of failed checks, and counts. Keys are sorted and results ordered by case and
-step, so the same run gives the same bytes, and a diff between two reports is a real change.
+A report is shared, so it holds counts and categories only (no transcript, file, path, secret
+or time), with sorted keys: the same run gives the same bytes. A baseline comparison fails
+only on a regression: a cell that passed before and does not now.
 """
 
 from __future__ import annotations
 
+import json
 from collections import Counter
 from collections.abc import Sequence
 from pathlib import Path
@@ -15,8 +15,9 @@ from typing import Any
 
 from rich.table import Table
 
+from pi.ai.bounded import TooLarge, read_file, read_json
 from pi.ai.messages import json_text
-from course.evals.matrix import Result, pass_at_k, wilson
+from course.evals.matrix import Result, pass_at_k
 from course.evals.outcomes import STATUSES
 from course.evals.phases import Target
 
@@ -37,89 +38,41 @@ def result_data(result: Result) -> dict[str, Any]:
         "code": outcome.code,
         "reason": outcome.reason,
         "exercise": outcome.exercise,
-        "fixture": result.case.fixture,
-        "failed_checks": list(outcome.failed_checks),
+        "failed_checks": [check.name for check in outcome.checks if not check.passed],
         "secondary": sorted({code for run in result.runs for code in run.secondary}),
         "stats": {**outcome.stats, "checks_passed": sum(1 for x in checks if x.passed),
                   "checks_total": len(checks)},
         "runs": n,
         "passes": c,
         "pass_at_k": {str(k): round(pass_at_k(n, c, k), 4) for k in sorted({1, n})},
-        "pass_rate_ci95": [round(bound, 4) for bound in wilson(c, n)],
     }
 
 
 def report_data(results: Sequence[Result], targets: Sequence[Target], suite: Path,
-                mode: str, repeats: int, fresh: int | None = None,
-                shard: str | None = None) -> dict[str, Any]:
+                mode: str, repeats: int) -> dict[str, Any]:
     """The report as plain data; `suite` and the checkpoints appear by folder name only."""
     ordered = sorted(results, key=lambda r: (r.case.id, r.target.step))
-    data = {
+    data: dict[str, Any] = {
         "version": VERSION,
         "suite": suite.name,
         "mode": mode,
         "repeats": repeats,
-        "fresh": fresh,
         "checkpoints": {t.label: t.folder.name for t in sorted(targets, key=lambda t: t.step)},
         "results": [result_data(r) for r in ordered],
     }
-    if shard is not None:
-        data["shard"] = shard
-    return with_summary(data)
-
-
-def with_summary(data: dict[str, Any]) -> dict[str, Any]:
     counts = Counter(str(entry["outcome"]) for entry in data["results"])
     return {**data, "summary": {status: counts.get(status, 0) for status in STATUSES}}
 
 
-class MergeError(ValueError):
-    """Shard reports that cannot be joined; one line naming the file and the reason."""
-
-
-SAME_IN_EVERY_SHARD = ("version", "suite", "mode", "repeats", "fresh")
-
-
-def merge_reports(reports: Sequence[tuple[str, dict[str, Any]]]) -> dict[str, Any]:
-    """One report from the shards' reports (name, data): same run settings, no cell twice."""
-    if not reports:
-        raise MergeError("nothing to merge: give the shards' JSON reports")
-    first_name, first = reports[0]
-    seen: dict[tuple[str, str], str] = {}
-    checkpoints: dict[str, str] = {}
-    results: list[dict[str, Any]] = []
-    for name, data in reports:
-        for key in SAME_IN_EVERY_SHARD:
-            if data.get(key) != first.get(key):
-                raise MergeError(f"{name}: {key} is {data.get(key)!r}, "
-                                 f"but {first.get(key)!r} in {first_name}")
-        for entry in data.get("results", []):
-            cell = (str(entry["case"]), str(entry["checkpoint"]))
-            if cell in seen:
-                raise MergeError(f"{name}: {cell[0]} @ {cell[1]} is also in {seen[cell]}")
-            seen[cell] = name
-            results.append(entry)
-        checkpoints.update(data.get("checkpoints", {}))
-    merged = {key: first.get(key) for key in SAME_IN_EVERY_SHARD}
-    merged["checkpoints"] = dict(sorted(checkpoints.items()))
-    merged["results"] = sorted(results, key=lambda e: (e["case"], e["checkpoint"]))
-    return with_summary(merged)
-
-
-def report_text(data: dict[str, Any]) -> str:
-    return json_text(data, indent=2, sort_keys=True) + "\n"
-
-
 def write_report(data: dict[str, Any], file: Path) -> None:
     file.parent.mkdir(parents=True, exist_ok=True)
-    file.write_text(report_text(data), encoding="utf-8")
+    file.write_text(json_text(data, indent=2, sort_keys=True) + "\n", encoding="utf-8")
 
 
 def cell(entry: dict[str, Any]) -> str:
     text = SHORT[entry["outcome"]]
     if entry["runs"] > 1:
-        low, high = entry["pass_rate_ci95"]
-        text += f" {entry['passes']}/{entry['runs']} [{low:.2f}-{high:.2f}]"
+        text += f" {entry['passes']}/{entry['runs']}"
     return text + (f" ({entry['exercise']})" if entry["exercise"] else "")
 
 
@@ -138,5 +91,41 @@ def matrix_table(data: dict[str, Any]) -> Table:
     return table
 
 
-def summary_line(data: dict[str, Any]) -> str:
-    return ", ".join(f"{count} {status}" for status, count in data["summary"].items())
+class BaselineError(ValueError):
+    """A baseline that cannot be read or has another schema; one line naming the file."""
+
+
+def load_baseline(file: Path) -> dict[str, Any]:
+    try:
+        data = read_json(read_file(file))
+    except OSError as error:
+        raise BaselineError(f"{file}: {error.strerror}") from None
+    except TooLarge as error:
+        raise BaselineError(f"{file}: {error}") from None
+    except json.JSONDecodeError as error:
+        raise BaselineError(f"{file}:{error.lineno}: not valid JSON ({error.msg})") from None
+    if not isinstance(data, dict) or data.get("version") != VERSION:
+        raise BaselineError(f"{file}: not an eval report of version {VERSION}")
+    return data
+
+
+def compare(current: dict[str, Any], baseline: dict[str, Any]) -> list[str]:
+    """What changed, cell by cell (case @ checkpoint): regressions first, then fixes, new
+    and gone cells. A cell of a checkpoint this run did not measure was not asked about."""
+    now, before = outcomes_by_cell(current), outcomes_by_cell(baseline)
+    found: dict[str, list[str]] = {"regression": [], "fixed": [], "new": [], "gone": []}
+    for cell in sorted(set(now) | set(before)):
+        name = f"{cell[0]} @ {cell[1]}"
+        if cell not in before:
+            found["new"].append(name)
+        elif cell not in now:
+            if cell[1] in current["checkpoints"]:
+                found["gone"].append(name)
+        elif (before[cell] == "passed") != (now[cell] == "passed"):
+            kind = "regression" if before[cell] == "passed" else "fixed"
+            found[kind].append(f"{name}: {before[cell]} → {now[cell]}")
+    return [f"{kind}: {item}" for kind, items in found.items() for item in items]
+
+
+def outcomes_by_cell(data: dict[str, Any]) -> dict[tuple[str, str], str]:
+    return {(r["case"], r["checkpoint"]): r["outcome"] for r in data.get("results", [])}
