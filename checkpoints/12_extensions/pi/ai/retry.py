@@ -14,11 +14,6 @@ from email.utils import parsedate_to_datetime
 RETRY_STATUSES = frozenset({408, 409, 429})
 
 
-def no_jitter() -> float:
-    """The default random source: always 0, so waits are exact unless you inject `random`."""
-    return 0.0
-
-
 @dataclass(frozen=True)
 class RetryPolicy:
     """How persistent to be. Off by default: retrying is a choice the caller makes."""
@@ -27,7 +22,7 @@ class RetryPolicy:
     base_delay: float = 0.5  # seconds before the first retry, doubled for each further one
     max_delay: float = 60.0  # the longest wait we accept, from backoff or from the server
     jitter: float = 0.25  # each backoff wait is shortened by up to this fraction
-    random: Callable[[], float] = no_jitter
+    random: Callable[[], float] = lambda: 0.0  # exact waits unless a test injects a source
     sleep: Callable[[float], Awaitable[None]] = asyncio.sleep
 
 
@@ -60,8 +55,9 @@ def decide(
         note = f"gave up after {attempt} retries" if attempt else ""
         return RetryDecision(False, note=note)
     asked = server_wait(headers, now_ms)
-    if asked is None:
-        return RetryDecision(True, backoff(policy, attempt))
+    if asked is None:  # exponential backoff, jittered so many clients do not retry at once
+        wait = min(policy.base_delay * 2.0**attempt, policy.max_delay)
+        return RetryDecision(True, wait * (1 - policy.jitter * policy.random()))
     if asked > policy.max_delay:
         note = (f"not retried: the server asked to wait {asked:g} s, "
                 f"more than max_delay {policy.max_delay:g} s")
@@ -92,13 +88,7 @@ def server_wait(headers: Mapping[str, str], now_ms: int) -> float | None:
 def number(text: str | None) -> float | None:
     """A finite number from a header value, or None."""
     try:
-        value = float(text) if text is not None else math.nan
+        value = float(text or "nan")
     except ValueError:
         return None
     return value if math.isfinite(value) else None
-
-
-def backoff(policy: RetryPolicy, attempt: int) -> float:
-    """Exponential backoff with jitter, so many clients do not all retry at the same moment."""
-    wait = min(policy.base_delay * 2.0**attempt, policy.max_delay)
-    return wait * (1 - policy.jitter * policy.random())
