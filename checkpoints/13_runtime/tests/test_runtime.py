@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from mock_model import MockModel, fail, load_script, text, tool_call, turn
-from pi.ai import AssistantMessage, MockProvider, Model, Providers, UserMessage
+from pi.ai import AssistantMessage, ImageContent, MockProvider, Model, Providers, UserMessage
 from pi.coding_agent.compaction.thresholds import CompactionSettings
 from pi.coding_agent.runtime.config import RuntimeConfig
 from pi.coding_agent.runtime.runtime import Runtime, RuntimePoisoned
@@ -272,6 +272,55 @@ def test_extensions_see_the_input_the_start_and_the_end_of_every_run(tmp_path) -
     assert [m["content"] for m in request["messages"]] == ["kindly fix it", "(house rules apply)"]
     log = (tmp_path / "seen.txt").read_text().splitlines()
     assert log == ["hello world", "agent_end 3"], "the command ran; agent_end saw all 3 messages"
+
+
+def test_each_prompt_starts_from_the_base_system_prompt_so_additions_never_pile_up(
+        tmp_path) -> None:
+    (tmp_path / "rules.py").write_text(EXTENSION)
+    mock = MockModel([turn(text("one")), turn(text("two"))])
+    runtime = make_runtime(tmp_path, mock, extension_paths=(tmp_path / "rules.py",))
+    asyncio.run(runtime.prompt("please fix it"))
+    asyncio.run(runtime.prompt("please fix it again"))
+    first, second = (request["systemPrompt"] for request in mock.requests)
+    assert first == second and first.count("Be terse.") == 1
+
+
+SLOW_END = """
+import asyncio
+from pathlib import Path
+
+
+def extension(api):
+    async def on_end(event):
+        for _ in range(5):
+            await asyncio.sleep(0)
+        Path(__file__).with_name("ended.txt").write_text("done")
+
+    api.on("agent_end", on_end)
+"""
+
+
+def test_a_prompt_returns_only_after_the_extension_handlers_of_its_run_finished(
+        tmp_path) -> None:
+    (tmp_path / "slow.py").write_text(SLOW_END)
+    runtime = make_runtime(tmp_path, MockModel([turn(text("done"))]),
+                           extension_paths=(tmp_path / "slow.py",))
+
+    async def prompt_then_look() -> bool:
+        await runtime.prompt("hi")
+        return (tmp_path / "ended.txt").exists()
+
+    assert asyncio.run(prompt_then_look())
+
+
+def test_an_image_for_a_model_that_takes_none_is_refused_before_anything_is_sent(
+        tmp_path) -> None:
+    mock = MockModel([turn(text("I see"))])
+    runtime = make_runtime(tmp_path, mock)
+    image = ImageContent(data="iVBORw0KGgo=", mime_type="image/png")
+    with pytest.raises(ValueError, match="does not accept images"):
+        asyncio.run(runtime.prompt("look", images=(image,)))
+    assert mock.requests == [] and runtime.messages == ()
 
 
 def test_a_failed_summary_between_turns_records_nothing_and_the_run_goes_on(tmp_path) -> None:

@@ -6,9 +6,7 @@ error, never a hang). It reports events and returns what it added; the caller ow
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
-from collections.abc import Awaitable
-
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field, replace
 
 from pi.agent.events import (

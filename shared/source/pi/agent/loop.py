@@ -6,10 +6,11 @@ error, never a hang). It reports events and returns what it added; the caller ow
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+# [only 06-12]
+#| from collections.abc import Callable, Sequence
+# [end]
 # [from 13]
-from collections.abc import Awaitable
-
+from collections.abc import Awaitable, Callable, Sequence
 # [end]
 from dataclasses import dataclass, field, replace
 

@@ -65,7 +65,8 @@ class Runtime:
         return self.agent.state.messages
 
     async def prompt(self, text: str, images: tuple[ImageContent, ...] = ()) -> None:
-        """One prompt, run to the end; returns only when all of it is on disk."""
+        """One prompt, run to the end. Every entry it made is on disk when it returns, or the
+        runtime is poisoned (a write failed): then the next prompt raises RuntimePoisoned."""
         # [exercise 13-prompt]
         if self.poisoned is not None:
             raise RuntimePoisoned(f"the session can no longer be written: {self.poisoned}")
