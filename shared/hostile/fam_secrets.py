@@ -132,9 +132,9 @@ def provider_setup(check: Check, key: str, handler: Callable[[Any], Any],
 
 def run_runtime(config: Any) -> tuple[list[str], str, str]:
     """Prompt once; the JSON of every event, the last error text, the HTML export."""
+    from pi.coding_agent.runtime.commands import transcript_html
     from pi.coding_agent.runtime.runtime import Runtime
     from pi.modes.print_mode import event_json
-    from pi.coding_agent.runtime.commands import transcript_html
 
     async def go() -> tuple[list[str], str, str]:
         runtime = Runtime(config)

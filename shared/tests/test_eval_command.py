@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import json
 import shutil
-import subprocess
 from dataclasses import replace
 from pathlib import Path
 from typing import Any

@@ -20,9 +20,9 @@ from pi.coding_agent.runtime.runtime import Runtime
 from pi.coding_agent.session.entries import fixed_clock, sequential_ids
 from pi.coding_agent.session.reader import read_session
 from pi.modes.interactive import (
+    HINT,
     PREVIEW_LINES,
     PREVIEW_WIDTH,
-    HINT,
     earlier_prompts,
     edited_lines,
     result_preview,

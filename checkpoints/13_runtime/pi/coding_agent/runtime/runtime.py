@@ -25,11 +25,10 @@ from pi.coding_agent.runtime.events import (
 )
 from pi.coding_agent.session.entries import MessageEntry, SessionEntry
 from pi.coding_agent.session.entries import SessionError
-from pi.coding_agent.session.tokens import estimate_context_tokens
+from pi.coding_agent.session.tokens import ENDED_BADLY, estimate_context_tokens
 
 Listener = Callable[[RuntimeEvent], None]
 TURN_LIMIT_ERROR = "max_turns_exceeded"  # how the loop (step 06) words a run cut at its limit
-ENDED_BADLY = ("aborted", "error")  # a reply whose usage does not measure its context
 
 
 class RuntimePoisoned(RuntimeError):

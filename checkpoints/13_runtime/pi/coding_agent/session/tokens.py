@@ -67,6 +67,9 @@ def calculate_context_tokens(usage: Usage) -> int:
                                   + usage.cache_write)
 
 
+ENDED_BADLY = ("aborted", "error")  # a reply that ended so measured nothing usable
+
+
 @dataclass(frozen=True)
 class ContextTokens:
     """Pi's `estimateContextTokens` result: tokens = usageTokens + trailingTokens."""
@@ -85,7 +88,7 @@ def estimate_context_tokens(messages: Sequence[AnyMessage]) -> ContextTokens:
     index = None
     for position in reversed(range(len(messages))):
         message = messages[position]
-        if isinstance(message, AssistantMessage) and message.stop_reason not in ("aborted", "error"):
+        if isinstance(message, AssistantMessage) and message.stop_reason not in ENDED_BADLY:
             index = position
             break
     if index is None:
