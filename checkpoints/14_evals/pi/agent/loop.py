@@ -34,7 +34,8 @@ class LoopConfig:
     system_prompt: str | None = None
     options: StreamOptions = field(default_factory=StreamOptions)
     max_turns: int = 50
-    # What the model reads of the transcript (Pi's convertToLlm), asked before every request.
+    # What the model reads of the transcript (Pi's convertToLlm), asked once per message as it
+    # is recorded, so it must convert each message on its own.
     convert_to_llm: Callable[[Sequence[AgentMessage]], tuple[Message, ...]] = llm_messages
     # Queued user messages: steering is delivered before the next model request, follow-ups
     # only when the run would otherwise stop.
