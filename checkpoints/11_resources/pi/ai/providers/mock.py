@@ -23,7 +23,8 @@ class EventSource(Protocol):
 class MockProvider:
     """An agent's next request repeats every message of its last one, so the adapter turns
     each message into JSON once: it keeps the dicts of the messages it sent and dumps only the
-    new ones (a context that does not begin with the last one is dumped afresh)."""
+    new ones (a context that does not begin with the last one is dumped afresh). The list of
+    dicts grows in place; the MockModel copies a request's messages when it arrives."""
 
     def __init__(self, source: EventSource) -> None:
         self.source = source

@@ -174,8 +174,10 @@ class Runtime:
         tree, leaf = self.writer.tree, self.writer.leaf_id
         entry = tree.by_id[leaf] if leaf is not None else None
         for _ in range(len(tree.by_id)):  # bounded: a chain of parents that loops ends too
-            if entry is None or entry.type == "compaction":
-                return entry is not None
+            if entry is None:
+                return False
+            if entry.type == "compaction":
+                return True
             reply = entry.message if isinstance(entry, MessageEntry) else None
             if isinstance(reply, AssistantMessage) and reply.stop_reason not in ENDED_BADLY:
                 return False
