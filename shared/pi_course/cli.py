@@ -152,7 +152,8 @@ def diff_stat(text: str) -> list[tuple[str, int, int]]:
 def table(*columns: str, title: str | None = None) -> Table:
     grid = Table(title=title, title_justify="left")
     for column in columns:
-        grid.add_column(column, justify="right" if column in NUMERIC else "left")
+        # fold, not "…": a test id cut short on an 80-column terminal cannot be copied
+        grid.add_column(column, justify="right" if column in NUMERIC else "left", overflow="fold")
     return grid
 
 
