@@ -179,11 +179,11 @@ class SessionWriter:
         self.leaf_id = entry_id
 
     def branch_with_summary(self, from_id: str | None, summary: str, details: Any = None,
-                            from_hook: bool | None = None) -> str:
+                            from_hook: bool | None = None, usage: Usage | None = None) -> str:
         """Move the leaf to `from_id` and append a summary of the branch left behind there."""
         self.branch(from_id)
         return self.new(BranchSummaryEntry, from_id=from_id or "root", summary=summary,
-                        details=details, from_hook=from_hook)
+                        details=details, usage=usage, from_hook=from_hook)
 
     def require(self, entry_id: str) -> SessionEntry:
         entry = self.tree.by_id.get(entry_id)
