@@ -10,9 +10,9 @@ from pathlib import Path
 import pytest
 
 from pi.ai import (
-    AppMessage,
     AssistantMessage,
     Cost,
+    SystemMessage,
     TextContent,
     ToolResultMessage,
     Usage,
@@ -142,8 +142,8 @@ def test_a_system_message_is_part_of_the_context(tmp_path) -> None:
     assert shown(w) == [("system", "You are terse."), ("user", "q")]
 
 
-def prompt(**fields) -> AppMessage:
-    return AppMessage.model_validate({"role": "system", "content": "", **fields,
+def prompt(**fields) -> SystemMessage:
+    return SystemMessage.model_validate({"role": "system", "content": "", **fields,
                                       "timestamp": 0})
 
 
@@ -164,7 +164,7 @@ def test_a_compaction_records_the_replayed_prompt_and_shows_it_first(tmp_path) -
     recorded = read_session(w.path).tree.by_id[compaction]
     assert isinstance(recorded, CompactionEntry) and recorded.usage == USAGE
     assert recorded.system_message is not None
-    assert recorded.system_message.model_dump(by_alias=True) == {
+    assert recorded.system_message.model_dump(mode="json", by_alias=True, exclude_none=True) == {
         "role": "system", "content": "Base.\n\nMore.", "sections": {"cwd": "/b"},
         "toolsAdded": [WRITE], "timestamp": START + 5}, "stamped with the compaction's time"
     assert recorded.timestamp == "2026-11-30T16:31:02.350Z"

@@ -20,7 +20,14 @@ from pydantic import (
     ValidationError,
 )
 
-from pi.ai import AppMessage, AssistantMessage, ToolResultMessage, Usage, UserMessage
+from pi.ai import (
+    AppMessage,
+    AssistantMessage,
+    SystemMessage,
+    ToolResultMessage,
+    Usage,
+    UserMessage,
+)
 from pi.ai.content import ImageContent, TextContent, ThinkingContent, ToolCall, UserBlock, Wire
 from pi.coding_agent.messages import (
     AnyMessage,
@@ -103,7 +110,7 @@ class Entry(Wire):
     timestamp: str
 
 
-MESSAGE_ROLES = frozenset({"user", "assistant", "toolResult", "bashExecution", "custom",
+MESSAGE_ROLES = frozenset({"system", "user", "assistant", "toolResult", "bashExecution", "custom",
                            "branchSummary", "compactionSummary"})
 
 
@@ -119,7 +126,7 @@ def role_we_do_not_know(message: AppMessage) -> AppMessage:
 # an error, not an opaque message).
 StoredMessage = Annotated[
     Annotated[
-        UserMessage | AssistantMessage | ToolResultMessage | BashExecutionMessage
+        SystemMessage | UserMessage | AssistantMessage | ToolResultMessage | BashExecutionMessage
         | CustomMessage | BranchSummaryMessage | CompactionSummaryMessage,
         Field(discriminator="role"),
     ]
@@ -154,7 +161,7 @@ class CompactionEntry(Entry):
     details: Any = None
     usage: Usage | None = None  # what the summary cost (Pi 1.x)
     from_hook: bool | None = None
-    system_message: AppMessage | None = None  # Pi 1.x: the prompt and tools replayed, shown first
+    system_message: SystemMessage | None = None  # Pi 1.x: the prompt and tools replayed, first
 
 
 class BranchSummaryEntry(Entry):

@@ -8,7 +8,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any, TextIO, cast
 
-from pi.ai import AgentMessage, AppMessage, ImageContent, TextContent, Usage
+from pi.ai import AgentMessage, ImageContent, SystemMessage, TextContent, Tool, Usage
 from pi.ai.messages import json_text
 from pi.coding_agent.messages import AnyMessage, CodingMessage
 from pi.coding_agent.session.context import SessionContext, build_context
@@ -207,37 +207,29 @@ class SessionWriter:
             raise SessionError(f"{self.path}: closing failed ({describe(error)})") from error
 
 
-def replayed_prompt(messages: Sequence[AnyMessage], at_ms: int) -> AppMessage | None:
+def replayed_prompt(messages: Sequence[AnyMessage], at_ms: int) -> SystemMessage | None:
     """Pi's getCurrentSystemMessage, stamped `at_ms`: the system messages' texts joined, their
-    sections patched by name (null removes one), their tools added and removed by name."""
-    found = [m.model_dump(mode="json", by_alias=True) for m in messages if m.role == "system"]
+    sections patched by name (None removes one), their tools added and removed by name."""
+    found = [message for message in messages if isinstance(message, SystemMessage)]
     if not found:
         return None
     texts: list[str] = []
-    sections: dict[str, Any] = {}
-    tools: dict[object, Any] = {}  # by name
-    for data in found:
-        content = data.get("content")
-        text = content if isinstance(content, str) else "\n".join(
-            str(block.get("text")) for block in dicts(content) if block.get("type") == "text")
+    sections: dict[str, str | None] = {}
+    tools: dict[str, Tool] = {}
+    for message in found:
+        content = message.content
+        text = content if isinstance(content, str) else "\n".join(b.text for b in content)
         texts += [text] if text else []
-        patch = data.get("sections")
-        for name, value in (patch.items() if isinstance(patch, dict) else ()):
+        for name, value in (message.sections or {}).items():
             if value is None:
                 sections.pop(name, None)
             else:
                 sections[name] = value
-        for tool in dicts(data.get("toolsRemoved")):
-            tools.pop(tool.get("name"), None)
-        tools.update((tool.get("name"), tool) for tool in dicts(data.get("toolsAdded")))
-    replayed = {"role": "system", "content": "\n\n".join(texts), "sections": sections or None,
-                "toolsAdded": list(tools.values()) or None, "timestamp": at_ms}
-    return AppMessage.model_validate({k: v for k, v in replayed.items() if v is not None})
-
-
-def dicts(value: object) -> list[dict[str, Any]]:
-    """The objects of a JSON list (nothing, for anything else): old or odd files stay readable."""
-    return [item for item in value if isinstance(item, dict)] if isinstance(value, list) else []
+        for removed in message.tools_removed or ():
+            tools.pop(removed.name, None)
+        tools.update((tool.name, tool) for tool in message.tools_added or ())
+    return SystemMessage(content="\n\n".join(texts), sections=sections or None,
+                         tools_added=tuple(tools.values()) or None, timestamp=at_ms)
 
 
 def describe(error: Exception) -> str:
