@@ -27,6 +27,7 @@ from pi.coding_agent.session.entries import (
     spent,
 )
 from pi.coding_agent.session.reader import read_session
+from pi.coding_agent.session.show import preview
 from pi.coding_agent.session.storage import start_session
 from pi.coding_agent.session.writer import SessionWriter
 
@@ -190,3 +191,13 @@ def test_a_compaction_that_keeps_nothing_names_itself_as_first_kept(tmp_path) ->
     assert shown(w) == [("compactionSummary", None), ("user", "new")]
     entry = read_session(w.path).tree.by_id[compaction]
     assert entry.first_kept_entry_id == compaction
+
+
+def test_the_tree_view_names_what_pi_1x_entries_do(tmp_path) -> None:
+    w = new_writer(tmp_path)
+    w.append_message(prompt(content="Be terse."))
+    asked = w.append_message(user("q"))
+    w.append_context_edit(asked, None)
+    w.append_usage("cache_warm", "mock", "mock-1", USAGE)
+    previews = [preview(entry) for entry in w.tree.entries]
+    assert previews == ["Be terse.", "q", f"{asked} omitted", "cache_warm: mock/mock-1"]
