@@ -5,6 +5,7 @@ A context edit changes what later contexts show of an earlier message without to
 line it edits; a usage entry is never shown; a compaction's recorded prompt leads the context.
 """
 
+import json
 from pathlib import Path
 
 import pytest
@@ -90,6 +91,22 @@ def test_the_latest_edit_on_the_branch_wins_and_other_branches_keep_theirs(tmp_p
     assert w.context().messages[0].content == "original", "an edit is local to its branch"
 
 
+def test_a_string_replacement_is_stored_as_pi_stores_it(tmp_path) -> None:
+    w = new_writer(tmp_path)
+    note = w.append_custom_message("note", "long note", True)
+    answered = w.append_message(reply("long answer"))
+    result = w.append_message(ToolResultMessage(
+        tool_call_id="c1", tool_name="read", content=(TextContent(text="x"),), is_error=False,
+        timestamp=START))
+    for target in (note, answered, result):
+        w.append_context_edit(target, "short")
+    lines = [json.loads(line) for line in w.path.read_text().splitlines()[-3:]]
+    block = [{"type": "text", "text": "short"}]
+    assert [line["replacement"]["content"] for line in lines] == ["short", block, block]
+    assert [m.content for m in w.context().messages] == ["short", (TextContent(text="short"),),
+                                                         (TextContent(text="short"),)]
+
+
 def test_a_tool_result_replacement_keeps_the_call_it_answers(tmp_path) -> None:
     w = new_writer(tmp_path)
     result = w.append_message(ToolResultMessage(
@@ -119,9 +136,11 @@ def test_a_usage_entry_is_kept_but_never_shown_to_a_model(tmp_path) -> None:
     w = new_writer(tmp_path)
     w.append_message(user("q"))
     w.append_usage("cache_warm", "mock", "mock-1", USAGE, note="warm-up")
+    w.append_usage("cache_warm", "mock", "mock-1", USAGE, note="")
     assert shown(w) == [("user", "q")]
-    usage = read_session(w.path).entries[-1]
-    assert usage.type == "usage" and usage.usage == USAGE
+    with_note, without = read_session(w.path).entries[-2:]
+    assert with_note.type == "usage" and with_note.usage == USAGE
+    assert (with_note.note, without.note) == ("warm-up", None), "an empty note is left out"
 
 
 def test_session_totals_count_usage_entries_and_what_summaries_cost(tmp_path) -> None:
@@ -157,16 +176,18 @@ def test_a_compaction_records_the_replayed_prompt_and_shows_it_first(tmp_path) -
     w.append_message(prompt(content="Base.", sections={"cwd": "/a", "skills": "s"},
                             toolsAdded=[READ, WRITE]))
     w.append_message(user("old"))
-    kept = w.append_message(prompt(content=[{"type": "text", "text": "More."}],
+    kept = w.append_message(prompt(content=[{"type": "text", "text": "More."},
+                                            {"type": "text", "text": "Still more."}],
                                    sections={"cwd": "/b", "skills": None},
                                    toolsRemoved=[{"name": "read"}]))
     w.append_message(user("kept question"))
-    compaction = w.append_compaction("summary", kept, 100, usage=USAGE)
+    compaction = w.append_compaction("summary", kept, 100, {"readFiles": ["a.py"]}, True, USAGE)
     recorded = read_session(w.path).tree.by_id[compaction]
     assert isinstance(recorded, CompactionEntry) and recorded.usage == USAGE
+    assert (recorded.details, recorded.from_hook) == ({"readFiles": ["a.py"]}, True)
     assert recorded.system_message is not None
     assert recorded.system_message.model_dump(mode="json", by_alias=True, exclude_none=True) == {
-        "role": "system", "content": "Base.\n\nMore.", "sections": {"cwd": "/b"},
+        "role": "system", "content": "Base.\n\nMore.\nStill more.", "sections": {"cwd": "/b"},
         "toolsAdded": [WRITE], "timestamp": START + 5}, "stamped with the compaction's time"
     assert recorded.timestamp == "2026-11-30T16:31:02.350Z"
     context = w.context()
