@@ -272,3 +272,22 @@ def test_a_history_message_no_model_can_read_is_refused_before_any_request() -> 
     with pytest.raises(ValidationError, match="timestamp"):
         run(config(mock), history=[{"role": "user", "content": "no timestamp"}])
     assert mock.requests == []
+
+
+def test_the_system_prompt_and_tools_lead_the_request_as_a_system_message_never_recorded() -> None:
+    mock = MockModel([turn(text("ok"))])
+    _, result = run(config(mock, work_tool(Tally()), system_prompt="Be brief."))
+    request = mock.requests[0]
+    assert request["systemPrompt"] == "Be brief." and [t["name"] for t in request["tools"]] == [
+        "work"]
+    assert [m.role for m in result.messages] == ["user", "assistant"]
+
+
+def test_a_transcript_that_starts_with_a_system_message_sends_its_own_prompt() -> None:
+    from pi.ai import SystemMessage
+
+    mock = MockModel([turn(text("ok"))])
+    session = SystemMessage(content="From the session.", timestamp=0)
+    run(config(mock, system_prompt="From the config."), history=[session])
+    assert mock.requests[0]["systemPrompt"] == "From the session."
+    assert "tools" not in mock.requests[0]
