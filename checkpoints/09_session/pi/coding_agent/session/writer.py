@@ -8,7 +8,8 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any, TextIO, cast
 
-from pi.ai import AgentMessage, ImageContent, SystemMessage, TextContent, Tool, Usage
+from pi.ai import AgentMessage, ImageContent, SystemMessage, TextContent, Usage
+from pi.ai.transcript import current_tools, text_of
 from pi.ai.messages import json_text
 from pi.coding_agent.messages import AnyMessage, CodingMessage
 from pi.coding_agent.session.context import SessionContext, build_context
@@ -213,23 +214,16 @@ def replayed_prompt(messages: Sequence[AnyMessage], at_ms: int) -> SystemMessage
     found = [message for message in messages if isinstance(message, SystemMessage)]
     if not found:
         return None
-    texts: list[str] = []
     sections: dict[str, str | None] = {}
-    tools: dict[str, Tool] = {}
     for message in found:
-        content = message.content
-        text = content if isinstance(content, str) else "\n".join(b.text for b in content)
-        texts += [text] if text else []
         for name, value in (message.sections or {}).items():
             if value is None:
                 sections.pop(name, None)
             else:
                 sections[name] = value
-        for removed in message.tools_removed or ():
-            tools.pop(removed.name, None)
-        tools.update((tool.name, tool) for tool in message.tools_added or ())
-    return SystemMessage(content="\n\n".join(texts), sections=sections or None,
-                         tools_added=tuple(tools.values()) or None, timestamp=at_ms)
+    return SystemMessage(content="\n\n".join(filter(None, map(text_of, found))),
+                         sections=sections or None, tools_added=current_tools(found) or None,
+                         timestamp=at_ms)
 
 
 def describe(error: Exception) -> str:
