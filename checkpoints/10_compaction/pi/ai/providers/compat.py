@@ -7,8 +7,9 @@ from collections.abc import Sequence
 from typing import TypeVar
 
 from pi.ai.content import AssistantBlock, TextContent, ToolCall, UserBlock
-from pi.ai.messages import AssistantMessage, Message, ToolResultMessage, UserMessage
+from pi.ai.messages import AssistantMessage, ToolResultMessage, UserMessage
 from pi.ai.model import Model
+from pi.ai.transcript import Turn
 
 IMAGE_OMITTED = "[image omitted: this model does not accept images]"
 NO_RESULT = "No result provided"
@@ -16,12 +17,12 @@ WithContent = TypeVar("WithContent", UserMessage, ToolResultMessage)
 
 
 def compat_messages(
-    messages: Sequence[Message], model: Model, own_thinking: bool = False
-) -> list[Message]:
+    messages: Sequence[Turn], model: Model, own_thinking: bool = False
+) -> list[Turn]:
     """The messages as `model` can take them (Pi's rules): failed or aborted replies are
     skipped; a tool call left unanswered gets an error result "No result provided" (APIs
     refuse unanswered calls); thinking goes through `replayable`, images `without_images`."""
-    out: list[Message] = []
+    out: list[Turn] = []
     pending: list[ToolCall] = []
     for message in messages:
         if isinstance(message, ToolResultMessage):
@@ -41,7 +42,7 @@ def compat_messages(
     return out
 
 
-def missing_results(calls: list[ToolCall], timestamp: int) -> list[Message]:
+def missing_results(calls: list[ToolCall], timestamp: int) -> list[Turn]:
     """An error result for each call that never got one (stamped with a neighbour's time)."""
     return [
         ToolResultMessage(tool_call_id=call.id, tool_name=call.name, is_error=True,
