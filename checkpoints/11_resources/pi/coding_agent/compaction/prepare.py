@@ -1,4 +1,4 @@
-"""Everything a compaction needs, worked out before any model is asked (Pi 0.73's
+"""Everything a compaction needs, worked out before any model is asked (Pi 1.6's
 prepareCompaction): the cut, the messages to summarise, the previous summary, the context's
 size, and the files read and changed, which travel from one compaction to the next."""
 
@@ -9,14 +9,14 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from pi.ai import AssistantMessage, ToolCall
-from pi.coding_agent.compaction.cut_points import find_cut_point
+from pi.coding_agent.compaction.cut_points import Shown, cut_point, entry_messages
 from pi.coding_agent.compaction.thresholds import CompactionSettings
 from pi.coding_agent.messages import AnyMessage, BranchSummaryMessage
 from pi.coding_agent.session.context import (
-    context_messages,
     latest_compaction,
     message_of,
     summary_of,
+    visible_entries,
 )
 from pi.coding_agent.session.entries import (
     BranchSummaryEntry,
@@ -24,9 +24,7 @@ from pi.coding_agent.session.entries import (
     SessionEntry,
 )
 from pi.coding_agent.session.entries import ms_from_iso
-from pi.coding_agent.session.tokens import estimate_context_tokens
-
-Range = tuple[int, int]  # path indices [from, to)
+from pi.coding_agent.session.tokens import estimate_context_tokens, estimate_tokens
 
 TRACKED_TOOLS = {"read": "read", "write": "written", "edit": "edited"}
 
@@ -99,54 +97,73 @@ class CompactionPreparation:
     tokens_before: int
     previous_summary: str | None
     messages_to_summarize: list[AnyMessage]
-    history_range: Range
     turn_prefix_messages: list[AnyMessage]
-    turn_prefix_range: Range | None
     file_ops: FileOps
     settings: CompactionSettings
 
 
-def summarised_messages(path: Sequence[SessionEntry], start: int, end: int) -> list[AnyMessage]:
-    """The messages of `path[start:end]` a summary covers: an old compaction in the range is
-    skipped, its summary reaches the model as the previous summary instead."""
-    found = (entry_message(entry) for entry in path[start:end]
-             if not isinstance(entry, CompactionEntry))
-    return [message for message in found if message is not None]
+def projection(path: Sequence[SessionEntry]) -> list[Shown]:
+    """What the context is built from (Pi's `buildSessionProjection`): the latest compaction
+    with its summary first, then each entry shown after it with its messages; an older
+    compaction among them shows nothing."""
+    compaction, shown = visible_entries(path)
+    head: list[Shown] = [] if compaction is None else [(compaction, [summary_of(compaction)])]
+    return head + [(entry, [] if entry.type == "compaction" else entry_messages(entry))
+                   for entry in shown]
+
+
+def projected_tokens(path: Sequence[SessionEntry]) -> int:
+    """Pi's `estimateProjectedContextTokens`: the usual estimate when the reply whose usage it
+    trusts was written after the latest compaction, else every message estimated, since a
+    usage measured before a compaction measured a context that is gone."""
+    items = projection(path)
+    messages = [message for _, shown in items for message in shown]
+    estimate = estimate_context_tokens(messages)
+    if estimate.last_usage_index is not None:
+        owners = [entry.id for entry, shown in items for _ in shown]
+        ids = [entry.id for entry in path]
+        if ids.index(owners[estimate.last_usage_index]) > latest_compaction(path):
+            return estimate.tokens
+    return sum(estimate_tokens(message) for message in messages)
+
+
+def summarised(items: Sequence[Shown]) -> list[AnyMessage]:
+    """The messages a summary covers: a compaction's summary is not among them, it reaches
+    the model as the previous summary instead."""
+    return [message for entry, shown in items if entry.type != "compaction" for message in shown]
 
 
 def prepare_compaction(
     path: Sequence[SessionEntry], settings: CompactionSettings
 ) -> CompactionPreparation | None:
-    """Pi's `prepareCompaction`; None when the path ends in a compaction (nothing new)."""
+    """Pi's `prepareCompaction` over the projected context; None when there is nothing to
+    compact: the path ends in a compaction, nothing would be kept, or nothing summarised."""
     if not path or isinstance(path[-1], CompactionEntry):
         return None
-    latest = latest_compaction(path)
-    previous = path[latest] if latest >= 0 else None
-    start = 0  # the previous compaction's first kept entry, else just after it
-    if isinstance(previous, CompactionEntry):
-        ids = [entry.id for entry in path]
-        first_kept = previous.first_kept_entry_id
-        start = ids.index(first_kept) if first_kept in ids else latest + 1
-    cut = find_cut_point(path, start, len(path), settings.keep_recent_tokens)
+    items = projection(path)
+    previous = items[0][0] if items and isinstance(items[0][0], CompactionEntry) else None
+    start = 0 if previous is None else 1  # the previous summary is never cut or summarised
+    cut = cut_point(items, start, len(items), settings.keep_recent_tokens)
+    if cut.first_kept_entry_index >= len(items):
+        return None
     history_end = cut.turn_start_index if cut.is_split_turn else cut.first_kept_entry_index
-    history = summarised_messages(path, start, history_end)
-    prefix_range = (cut.turn_start_index, cut.first_kept_entry_index) if cut.is_split_turn else None
-    prefix = summarised_messages(path, *prefix_range) if prefix_range else []
+    history = summarised(items[start:history_end])
+    prefix = summarised(items[cut.turn_start_index:cut.first_kept_entry_index]
+                        ) if cut.is_split_turn else []
+    if not history and not prefix:
+        return None
     ops = FileOps()  # the previous lists (unless an extension wrote them), then tool calls
-    if isinstance(previous, CompactionEntry) and not previous.from_hook:
+    if previous is not None and not previous.from_hook:
         add_details_ops(previous.details, ops)
     for message in history + prefix:
         add_message_ops(message, ops)
     return CompactionPreparation(
-        first_kept_entry_id=path[cut.first_kept_entry_index].id,
+        first_kept_entry_id=items[cut.first_kept_entry_index][0].id,
         is_split_turn=cut.is_split_turn,
-        tokens_before=estimate_context_tokens(
-            [message for _, message in context_messages(path)]).tokens,
-        previous_summary=previous.summary if isinstance(previous, CompactionEntry) else None,
+        tokens_before=projected_tokens(path),
+        previous_summary=None if previous is None else previous.summary,
         messages_to_summarize=history,
-        history_range=(start, history_end),
         turn_prefix_messages=prefix,
-        turn_prefix_range=prefix_range,
         file_ops=ops,
         settings=settings,
     )

@@ -48,8 +48,7 @@ def message_chars(message: AnyMessage) -> int:
         return 0
     if isinstance(message.content, str):
         return js_length(message.content)
-    image = 0 if isinstance(message, UserMessage) else IMAGE_CHARS  # Pi counts no user image
-    return sum(js_length(block.text) if isinstance(block, TextContent) else image
+    return sum(js_length(block.text) if isinstance(block, TextContent) else IMAGE_CHARS
                for block in message.content)
 
 
@@ -82,13 +81,14 @@ class ContextTokens:
 
 def estimate_context_tokens(messages: Sequence[AnyMessage]) -> ContextTokens:
     """The usage the last reply that finished normally reported (it measured the context up
-    to there) plus estimates of every message after it; without such a reply, all estimated.
-    That reply is looked for from the end, where it is, so a turn does not read the whole
-    context."""
+    to there; a usage of 0 measured nothing) plus estimates of every message after it;
+    without such a reply, all estimated. That reply is looked for from the end, where it is,
+    so a turn does not read the whole context."""
     index = None
     for position in reversed(range(len(messages))):
         message = messages[position]
-        if isinstance(message, AssistantMessage) and message.stop_reason not in ENDED_BADLY:
+        if (isinstance(message, AssistantMessage) and message.stop_reason not in ENDED_BADLY
+                and calculate_context_tokens(message.usage) > 0):
             index = position
             break
     if index is None:
