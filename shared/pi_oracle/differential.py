@@ -111,14 +111,14 @@ def session_trees(count: int, base_seed: int, forward: bool, modules: Path, work
     for seed in seeds:
         file = course_dir / f"tree-{seed}.jsonl"
         try:
-            write_course_tree(generate(seed, forward), file, seed)
+            write_course_tree(generate(seed, forward, pi16=PIN != HERE), file, seed)
         except Exception as error:  # a field the course refuses is a disagreement
             problems.append(f"seed {seed} (course wrote): the course refused: {error}")
             continue
         course_files[seed] = file
     request = {"keeps": list(KEEPS), "read": [str(p) for p in course_files.values()],
                "write": [{"seed": seed, "dir": str(pi_dir / str(seed)),
-                          "ops": generate(seed, forward, unknown_entries=True)}
+                          "ops": generate(seed, forward, unknown_entries=True, pi16=PIN != HERE)}
                          for seed in seeds]}
     (work / "request.json").write_text(json.dumps(request))
     answer = json.loads(run_node("oracle.mjs", str(work / "request.json"), modules=modules))

@@ -20,12 +20,13 @@ function writePiTree({ ops, dir }) {
       case "reset_leaf": sm.resetLeaf(); continue;
       case "message": ids.push(sm.appendMessage(op.message)); break;
       case "compaction":
-        ids.push(sm.appendCompaction(op.summary, ids[op.firstKept], op.tokensBefore,
-          op.details ?? undefined, op.fromHook ? true : undefined));
+        ids.push(sm.appendCompaction(op.summary, op.firstKept === null ? null : ids[op.firstKept],
+          op.tokensBefore, op.details ?? undefined, op.fromHook ? true : undefined,
+          op.usage ?? undefined));
         break;
       case "branch_summary":
         ids.push(sm.branchWithSummary(op.from === null ? null : ids[op.from], op.summary,
-          op.details ?? undefined, op.fromHook ? true : undefined));
+          op.details ?? undefined, op.fromHook ? true : undefined, op.usage ?? undefined));
         break;
       case "label": ids.push(sm.appendLabelChange(ids[op.target], op.label ?? undefined)); break;
       case "custom": ids.push(sm.appendCustomEntry(op.customType, op.data)); break;
@@ -36,8 +37,10 @@ function writePiTree({ ops, dir }) {
       case "model_change": ids.push(sm.appendModelChange(op.provider, op.modelId)); break;
       case "thinking_level_change": ids.push(sm.appendThinkingLevelChange(op.level)); break;
       case "session_info": ids.push(sm.appendSessionInfo(op.name)); break;
-      // Pi 1.x's entries (pi16_probe.py; trees.py does not generate them yet)
-      case "usage": ids.push(sm.appendUsage(op.kind, op.provider, op.model, op.usage).id); break;
+      // Pi 1.x's entries (trees.py with pi16, pi16_probe.py)
+      case "usage":
+        ids.push(sm.appendUsage(op.kind, op.provider, op.model, op.usage, op.note ?? undefined).id);
+        break;
       case "context_edit": ids.push(sm.appendContextEdit(ids[op.target], op.replacement)); break;
       case "unknown": {  // what a newer Pi might write: SessionManager carries it along
         const entry = { ...op.entry, id: `u${ids.length}x${Math.random().toString(16).slice(2, 6)}`,

@@ -9,6 +9,10 @@ the runner compares them. An entry is named by its position among the entries wr
 
 `forward=True` adds what current Pi writes and an older reader refuses: `thoughtSignature`,
 `responseModel`, `diagnostics`, redacted thinking, and an entry type nobody knows yet.
+`pi16=True` (the 1.x pin) adds what Pi 1.x writes: system messages (sections, tools added and
+removed), `context_edit` entries (omit, replace with a string or with blocks), `usage`
+entries, compactions and branch summaries with `usage`, and retain-none compactions; 0.73
+never sees them, and its trees stay the same seed for seed.
 """
 
 from __future__ import annotations
@@ -28,9 +32,10 @@ Op = dict[str, Any]
 class Generator:
     """Operations for one tree; `rng` alone decides everything, so a seed replays exactly."""
 
-    def __init__(self, seed: int, forward: bool, unknown_entries: bool) -> None:
+    def __init__(self, seed: int, forward: bool, unknown_entries: bool, pi16: bool) -> None:
         self.rng = random.Random(seed)
         self.forward = forward
+        self.pi16 = pi16
         self.unknown_entries = forward and unknown_entries
         self.ops: list[Op] = []
         self.parents: list[int | None] = []  # parent ref of each entry
@@ -166,12 +171,47 @@ class Generator:
         path = [ref for ref in self.path() if self.kinds[ref] != "compaction"]
         if not path:
             return
-        kept = self.rng.choice(path[len(path) // 2:] or path)
+        kept: int | None = self.rng.choice(path[len(path) // 2:] or path)
         details = ({"readFiles": ["src/a.py"], "modifiedFiles": ["src/b.py"]}
                    if self.rng.random() < 0.6 else None)
-        self.entry({"op": "compaction", "summary": "## Goal\n" + self.text(), "firstKept": kept,
-                    "tokensBefore": self.rng.randint(1_000, 200_000), "details": details,
-                    "fromHook": self.rng.random() < 0.15}, "compaction")
+        op = {"op": "compaction", "summary": "## Goal\n" + self.text(), "firstKept": kept,
+              "tokensBefore": self.rng.randint(1_000, 200_000), "details": details,
+              "fromHook": self.rng.random() < 0.15}
+        if self.pi16:
+            op["firstKept"] = None if self.rng.random() < 0.2 else kept  # retain-none
+            op["usage"] = self.usage() if self.rng.random() < 0.5 else None
+        self.entry(op, "compaction")
+
+    def newer_entry(self) -> None:
+        """One of Pi 1.x's additions: a system message, a context edit or a usage entry."""
+        choice = self.rng.random()
+        if choice < 0.35:
+            fields: dict[str, Any] = {"role": "system", "content": self.rng.choice(
+                ("", self.text(5, 80), [{"type": "text", "text": self.text(5, 80)}]))}
+            if self.rng.random() < 0.6:
+                fields["sections"] = {self.rng.choice(("preamble", "cwd", "skills")):
+                                      self.rng.choice((None, self.text(5, 60)))}
+            if self.rng.random() < 0.5:
+                fields["toolsAdded"] = [{"name": name, "description": f"{name} a file",
+                                         "parameters": {"type": "object"}}
+                                        for name in self.rng.sample(TOOLS, 2)]
+            if self.rng.random() < 0.3:
+                fields["toolsRemoved"] = [{"name": self.rng.choice(TOOLS)}]
+            self.message({**fields, "timestamp": self.tick()})
+        elif choice < 0.8:
+            editable = [ref for ref in self.path() if self.kinds[ref] in (
+                "user", "assistant", "toolResult", "custom_message")]
+            if not editable:
+                return
+            replacement = self.rng.choice((None, {"content": self.text(1, 60)}, {"content": [
+                {"type": "text", "text": self.text(1, 60)}]}))
+            self.entry({"op": "context_edit", "target": self.rng.choice(editable),
+                        "replacement": replacement}, "context_edit")
+        else:
+            self.entry({"op": "usage", "kind": self.rng.choice(("cache_warm", "title")),
+                        "provider": "anthropic", "model": "claude-sonnet-4-5",
+                        "usage": self.usage(), "note": self.rng.choice((None, "warm-up"))},
+                       "usage")
 
     def branch_summary(self) -> None:
         target = self.rng.choice([None, *range(len(self.kinds))])
@@ -179,11 +219,16 @@ class Generator:
         details = {"readFiles": [], "modifiedFiles": ["src/c.py"]} if self.rng.random() < 0.5 \
             else None
         summary = self.text() if self.rng.random() < 0.9 else ""
-        self.entry({"op": "branch_summary", "from": target, "summary": summary,
-                    "details": details, "fromHook": self.rng.random() < 0.2},
-                   "branch_summary")
+        op = {"op": "branch_summary", "from": target, "summary": summary,
+              "details": details, "fromHook": self.rng.random() < 0.2}
+        if self.pi16 and self.rng.random() < 0.5:
+            op["usage"] = self.usage()
+        self.entry(op, "branch_summary")
 
     def step(self) -> None:
+        if self.pi16 and self.rng.random() < 0.2:
+            self.newer_entry()
+            return
         choice = self.rng.random()
         if choice < 0.22:
             self.user()
@@ -236,13 +281,14 @@ class Generator:
             self.user()
 
 
-def generate(seed: int, forward: bool = False, unknown_entries: bool = False) -> list[Op]:
+def generate(seed: int, forward: bool = False, unknown_entries: bool = False,
+             pi16: bool = False) -> list[Op]:
     """The operations of tree `seed`: a first exchange, then 10 to 60 random steps.
 
     Unknown entry types only make sense for Pi's writer (direction B): the course never
     writes a type it does not know, it only carries such entries when it reads them.
     """
-    gen = Generator(seed, forward, unknown_entries)
+    gen = Generator(seed, forward, unknown_entries, pi16)
     gen.user()
     gen.assistant()
     for _ in range(gen.rng.randint(10, 60)):
@@ -260,6 +306,7 @@ def write_course_tree(ops: list[Op], path: Path, seed: int) -> None:
         iso_timestamp,
         random_ids,
     )
+    from pi.ai import Usage
     from pi.coding_agent.session.writer import SessionWriter
 
     ticks = iter(range(START_MS, START_MS + 10_000_000, 1_000))
@@ -279,13 +326,21 @@ def write_course_tree(ops: list[Op], path: Path, seed: int) -> None:
         if kind == "message":
             new = writer.append_message(TypeAdapter(StoredMessage).validate_python(op["message"]))
         elif kind == "compaction":
-            new = writer.append_compaction(op["summary"], ids[op["firstKept"]],
-                                           op["tokensBefore"], op["details"],
-                                           **({"from_hook": True} if op["fromHook"] else {}))
+            usage = op.get("usage") and Usage.model_validate(op["usage"])
+            new = writer.append_compaction(
+                op["summary"], None if op["firstKept"] is None else ids[op["firstKept"]],
+                op["tokensBefore"], op["details"], True if op["fromHook"] else None, usage)
         elif kind == "branch_summary":
             source = None if op["from"] is None else ids[op["from"]]
+            usage = op.get("usage") and Usage.model_validate(op["usage"])
             new = writer.branch_with_summary(source, op["summary"], op["details"],
-                                             True if op["fromHook"] else None)
+                                             True if op["fromHook"] else None, usage)
+        elif kind == "context_edit":
+            content = op["replacement"] and op["replacement"]["content"]
+            new = writer.append_context_edit(ids[op["target"]], content)
+        elif kind == "usage":
+            new = writer.append_usage(op["kind"], op["provider"], op["model"],
+                                      Usage.model_validate(op["usage"]), op["note"])
         elif kind == "label":
             new = writer.append_label(ids[op["target"]], op["label"])
         elif kind == "custom":

@@ -207,6 +207,20 @@ def test_a_runtime_resumes_a_session_at_a_chosen_leaf(tmp_path) -> None:
     assert len(loaded.tree.children(leaf)) == 2, "b and c are siblings on two branches"
 
 
+def test_a_resumed_session_never_sends_a_message_a_context_edit_omitted(tmp_path) -> None:
+    first = make_runtime(tmp_path, MockModel([turn(text("noted"))]))
+    asyncio.run(first.prompt("my password is hunter2"))
+    secret = next(e.id for e in first.writer.tree.entries if e.type == "message")
+    first.writer.append_context_edit(secret, None)
+    asyncio.run(first.close())
+    mock = MockModel([turn(text("fine"))])
+    again = make_runtime(tmp_path, mock)
+    asyncio.run(again.prompt("go on"))
+    sent = mock.requests[0]["messages"]
+    assert [m["role"] for m in sent] == ["assistant", "user"]
+    assert "hunter2" not in str(sent)
+
+
 def test_tool_calls_and_results_stay_paired_in_the_session(tmp_path) -> None:
     mock = MockModel([turn(tool_call("ls", {"path": "."})), turn(text("ok"))])
     runtime = make_runtime(tmp_path, mock)

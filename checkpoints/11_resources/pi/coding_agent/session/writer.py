@@ -8,7 +8,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any, TextIO, cast
 
-from pi.ai import AgentMessage, ImageContent, TextContent
+from pi.ai import AgentMessage, ImageContent, TextContent, Usage
 from pi.ai.messages import json_text
 from pi.coding_agent.messages import CodingMessage
 from pi.coding_agent.session.context import SessionContext, build_context
@@ -16,16 +16,19 @@ from pi.coding_agent.session.entries import (
     CURRENT_VERSION,
     BranchSummaryEntry,
     CompactionEntry,
+    ContextEditEntry,
     CustomEntry,
     CustomMessageEntry,
     LabelEntry,
     MessageEntry,
     ModelChangeEntry,
+    Replacement,
     SessionEntry,
     SessionHeader,
     SessionInfoEntry,
     ThinkingLevel,
     ThinkingLevelChangeEntry,
+    UsageEntry,
     dump_line,
 )
 from pi.coding_agent.session.entries import SessionError
@@ -104,9 +107,11 @@ class SessionWriter:
         self.leaf_id = entry.id
         return entry.id
 
-    def new(self, kind: Callable[..., SessionEntry], **fields: Any) -> str:
-        """Append an entry of `kind` with a fresh id, the leaf as parent and the clock's time."""
-        return self.append(kind(id=fresh_id(self.ids, self.tree.by_id), parent_id=self.leaf_id,
+    def new(self, model: Callable[..., SessionEntry], /, **fields: Any) -> str:
+        """Append an entry of type `model` with a fresh id (unless given), the leaf as parent
+        and the clock's time."""
+        entry_id = fields.pop("id", None) or fresh_id(self.ids, self.tree.by_id)
+        return self.append(model(id=entry_id, parent_id=self.leaf_id,
                                 timestamp=iso_timestamp(self.clock()), **fields))
 
     def append_message(self, message: AgentMessage | CodingMessage) -> str:
@@ -118,10 +123,37 @@ class SessionWriter:
     def append_thinking_level_change(self, level: ThinkingLevel) -> str:
         return self.new(ThinkingLevelChangeEntry, thinking_level=level)
 
-    def append_compaction(self, summary: str, first_kept_entry_id: str, tokens_before: int,
-                          details: Any = None, from_hook: bool | None = None) -> str:
-        return self.new(CompactionEntry, summary=summary, first_kept_entry_id=first_kept_entry_id,
-                        tokens_before=tokens_before, details=details, from_hook=from_hook)
+    def append_compaction(self, summary: str, first_kept_entry_id: str | None,
+                          tokens_before: int, details: Any = None, from_hook: bool | None = None,
+                          usage: Usage | None = None) -> str:
+        """A compaction; keeping nothing (None) is written as Pi 1.x does, as its own id."""
+        entry_id = fresh_id(self.ids, self.tree.by_id)
+        return self.new(CompactionEntry, id=entry_id, summary=summary,
+                        first_kept_entry_id=first_kept_entry_id or entry_id,
+                        tokens_before=tokens_before, details=details, usage=usage,
+                        from_hook=from_hook)
+
+    def append_usage(self, kind: str, provider: str, model: str, usage: Usage,
+                     note: str | None = None) -> str:
+        return self.new(UsageEntry, kind=kind, provider=provider, model=model, usage=usage,
+                        note=note or None)
+
+    def append_context_edit(self, target_id: str,
+                            content: str | tuple[Any, ...] | None) -> str:
+        """Replace what a model sees of an earlier message on this branch, or (None) hide it
+        from every later context; a string for a reply or tool result becomes a text block."""
+        target = self.require(target_id)
+        branch = self.tree.path_to(self.leaf_id) if self.leaf_id is not None else []
+        if target not in branch:
+            raise SessionError(f"{self.path}: entry {target_id} is not on the active branch")
+        role = target.message.role if isinstance(target, MessageEntry) else target.type
+        if role not in ("user", "assistant", "toolResult", "custom_message"):
+            raise SessionError(f"{self.path}: entry {target_id} ({role}) has no content a "
+                               f"context edit can replace")
+        if isinstance(content, str) and role in ("assistant", "toolResult"):
+            content = (TextContent(text=content),)
+        replacement = None if content is None else Replacement(content=content)
+        return self.new(ContextEditEntry, target_id=target_id, replacement=replacement)
 
     def append_custom(self, custom_type: str, data: Any = None) -> str:
         return self.new(CustomEntry, custom_type=custom_type, data=data)
@@ -147,11 +179,11 @@ class SessionWriter:
         self.leaf_id = entry_id
 
     def branch_with_summary(self, from_id: str | None, summary: str, details: Any = None,
-                            from_hook: bool | None = None) -> str:
+                            from_hook: bool | None = None, usage: Usage | None = None) -> str:
         """Move the leaf to `from_id` and append a summary of the branch left behind there."""
         self.branch(from_id)
         return self.new(BranchSummaryEntry, from_id=from_id or "root", summary=summary,
-                        details=details, from_hook=from_hook)
+                        details=details, usage=usage, from_hook=from_hook)
 
     def require(self, entry_id: str) -> SessionEntry:
         entry = self.tree.by_id.get(entry_id)

@@ -1,5 +1,5 @@
 """What a model is shown for one leaf (Pi's buildSessionContext): the path's messages, the
-latest compaction's summary instead of what it replaced, the thinking level and model."""
+latest compaction's summary instead of what it replaced, edits applied, thinking level, model."""
 
 from __future__ import annotations
 
@@ -7,23 +7,18 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from pi.ai import AssistantMessage, Message
-from pi.coding_agent.messages import (
-    AnyMessage,
-    BranchSummaryMessage,
-    CompactionSummaryMessage,
-    CustomMessage,
-    convert_to_llm,
-)
+from pi.coding_agent.messages import AnyMessage, convert_to_llm
 from pi.coding_agent.session.entries import (
-    BranchSummaryEntry,
     CompactionEntry,
-    CustomMessageEntry,
+    ContextEditEntry,
     MessageEntry,
     ModelChangeEntry,
     SessionEntry,
     ThinkingLevelChangeEntry,
 )
-from pi.coding_agent.session.entries import ms_from_iso
+from pi.coding_agent.session.entries import Replacement
+from pi.coding_agent.session.entries import message_of as message_of  # compaction uses them too
+from pi.coding_agent.session.entries import summary_of as summary_of
 from pi.coding_agent.session.tree import SessionTree
 
 
@@ -65,10 +60,23 @@ def build_context(tree: SessionTree, leaf_id: str | None) -> SessionContext:
 
 def context_messages(path: Sequence[SessionEntry]) -> list[tuple[str, AnyMessage]]:
     """(entry id, message) for each message a model is shown of the path."""
+    return [(entry.id, message) for entry, messages in projection(path) for message in messages]
+
+
+def projection(path: Sequence[SessionEntry]) -> list[tuple[SessionEntry, tuple[AnyMessage, ...]]]:
+    """Pi's buildSessionProjection: each entry a model still sees, with its messages (the
+    latest compaction first: the prompt it recorded, then its summary); the latest context
+    edit of an entry among them replaces its content, or (null) leaves it out."""
     compaction, shown = visible_entries(path)
-    pairs = [(compaction.id, summary_of(compaction))] if compaction is not None else []
-    return pairs + [(entry.id, message) for entry in shown
-                    if (message := message_of(entry)) is not None]
+    pairs: list[tuple[SessionEntry, tuple[AnyMessage, ...]]] = [
+        (entry, () if (message := message_of(entry)) is None else (message,)) for entry in shown]
+    if compaction is not None:
+        prompt = () if compaction.system_message is None else (compaction.system_message,)
+        pairs.insert(0, (compaction, (*prompt, summary_of(compaction))))
+    edits = {entry.target_id: entry.replacement for entry, _ in pairs
+             if isinstance(entry, ContextEditEntry)}
+    return [(entry, Replacement.apply(edits[entry.id], messages) if entry.id in edits
+             else messages) for entry, messages in pairs]
 
 
 def latest_compaction(path: Sequence[SessionEntry]) -> int:
@@ -81,7 +89,7 @@ def visible_entries(
 ) -> tuple[CompactionEntry | None, Sequence[SessionEntry]]:
     """The latest compaction on the path (or None) and the entries shown after its summary:
     the whole path without one; with one, the entries before it from `firstKeptEntryId` on
-    (none, when that id is not before it on the path), then every entry after it."""
+    (none, when that id is not before it on the path) but system messages, then all after it."""
     latest = latest_compaction(path)
     if latest < 0:
         return None, path
@@ -89,28 +97,10 @@ def visible_entries(
     assert isinstance(compaction, CompactionEntry)
     before = [entry.id for entry in path[:latest]]
     first_kept = compaction.first_kept_entry_id
-    kept = list(path[before.index(first_kept):latest]) if first_kept in before else []
-    return compaction, kept + list(path[latest + 1:])
-
-
-def message_of(entry: SessionEntry) -> AnyMessage | None:
-    """The message an entry puts into a context, if any (compactions are handled apart)."""
-    if isinstance(entry, MessageEntry):
-        return entry.message
-    if isinstance(entry, CustomMessageEntry):
-        return CustomMessage(custom_type=entry.custom_type, content=entry.content,
-                             display=entry.display, details=entry.details,
-                             timestamp=ms_from_iso(entry.timestamp))
-    if isinstance(entry, BranchSummaryEntry) and entry.summary:
-        return BranchSummaryMessage(summary=entry.summary, from_id=entry.from_id,
-                                    timestamp=ms_from_iso(entry.timestamp))
-    return None
-
-
-def summary_of(compaction: CompactionEntry) -> CompactionSummaryMessage:
-    return CompactionSummaryMessage(summary=compaction.summary,
-                                    tokens_before=compaction.tokens_before,
-                                    timestamp=ms_from_iso(compaction.timestamp))
+    kept = path[before.index(first_kept):latest] if first_kept in before else []
+    kept = [entry for entry in kept if not (
+        isinstance(entry, MessageEntry) and entry.message.role == "system")]
+    return compaction, [*kept, *path[latest + 1:]]
 
 
 def settings_on(path: Sequence[SessionEntry]) -> tuple[str, ModelRef | None]:

@@ -20,9 +20,10 @@ from pydantic import (
     ValidationError,
 )
 
-from pi.ai import AppMessage, AssistantMessage, ToolResultMessage, UserMessage
-from pi.ai.content import UserBlock, Wire
+from pi.ai import AppMessage, AssistantMessage, ToolResultMessage, Usage, UserMessage
+from pi.ai.content import ImageContent, TextContent, ThinkingContent, ToolCall, UserBlock, Wire
 from pi.coding_agent.messages import (
+    AnyMessage,
     BashExecutionMessage,
     BranchSummaryMessage,
     CompactionSummaryMessage,
@@ -151,7 +152,9 @@ class CompactionEntry(Entry):
     first_kept_entry_id: str
     tokens_before: int
     details: Any = None
+    usage: Usage | None = None  # what the summary cost (Pi 1.x)
     from_hook: bool | None = None
+    system_message: AppMessage | None = None  # Pi 1.x: the prompt and tools replayed, shown first
 
 
 class BranchSummaryEntry(Entry):
@@ -159,7 +162,54 @@ class BranchSummaryEntry(Entry):
     from_id: str
     summary: str
     details: Any = None
+    usage: Usage | None = None
     from_hook: bool | None = None
+
+
+class UsageEntry(Entry):
+    """Pi 1.x: tokens spent outside the conversation (e.g. warming a cache); never in a context."""
+
+    type: Literal["usage"] = "usage"
+    kind: str
+    provider: str
+    model: str
+    usage: Usage
+    note: str | None = None
+
+
+AnyBlock = Annotated[TextContent | ThinkingContent | ToolCall | ImageContent,
+                    Field(discriminator="type")]
+
+
+class Replacement(Wire):
+    content: str | tuple[AnyBlock, ...]
+
+    @staticmethod
+    def apply(replacement: Replacement | None,
+              messages: tuple[AnyMessage, ...]) -> tuple[AnyMessage, ...]:
+        """Pi's projectContextEntry: None leaves the messages out; otherwise only a user,
+        assistant, tool result or custom message changes, and only its content (a string
+        becomes one text block for a reply or tool result)."""
+        if replacement is None:
+            return ()
+        content = replacement.content
+        changed = []
+        for message in messages:
+            if message.role in ("assistant", "toolResult") and isinstance(content, str):
+                message = message.model_copy(update={"content": (TextContent(text=content),)})
+            elif message.role in ("user", "assistant", "toolResult", "custom"):
+                message = message.model_copy(update={"content": content})
+            changed.append(message)
+        return tuple(changed)
+
+
+class ContextEditEntry(Entry):
+    """Pi 1.x: from here on the branch, the target's content is replaced, or (None) the target
+    is left out of every context; the entry it edits stays as written (history is append-only)."""
+
+    type: Literal["context_edit"] = "context_edit"
+    target_id: str
+    replacement: Replacement | None
 
 
 class CustomEntry(Entry):
@@ -198,7 +248,8 @@ class UnknownEntry(Entry):
 
 KNOWN_TYPES = {cls.model_fields["type"].default: cls for cls in (
     MessageEntry, ThinkingLevelChangeEntry, ModelChangeEntry, CompactionEntry,
-    BranchSummaryEntry, CustomEntry, CustomMessageEntry, LabelEntry, SessionInfoEntry)}
+    BranchSummaryEntry, CustomEntry, CustomMessageEntry, LabelEntry, SessionInfoEntry,
+    UsageEntry, ContextEditEntry)}
 
 
 def type_tag(data: object) -> str:
@@ -216,6 +267,8 @@ SessionEntry = Annotated[
     | Annotated[CustomMessageEntry, Tag("custom_message")]
     | Annotated[LabelEntry, Tag("label")]
     | Annotated[SessionInfoEntry, Tag("session_info")]
+    | Annotated[UsageEntry, Tag("usage")]
+    | Annotated[ContextEditEntry, Tag("context_edit")]
     | Annotated[UnknownEntry, Tag("unknown")],
     Discriminator(type_tag),
 ]
@@ -246,17 +299,40 @@ def entry_problem(error: ValidationError, where: str) -> str:
     return f"{place}: {problem['msg']}"
 
 
+def message_of(entry: SessionEntry) -> AnyMessage | None:
+    """The message an entry puts into a context, if any (compactions are handled apart)."""
+    if isinstance(entry, MessageEntry):
+        return entry.message
+    if isinstance(entry, CustomMessageEntry):
+        return CustomMessage(custom_type=entry.custom_type, content=entry.content,
+                             display=entry.display, details=entry.details,
+                             timestamp=ms_from_iso(entry.timestamp))
+    if isinstance(entry, BranchSummaryEntry) and entry.summary:
+        return BranchSummaryMessage(summary=entry.summary, from_id=entry.from_id,
+                                    timestamp=ms_from_iso(entry.timestamp))
+    return None
+
+
+def summary_of(compaction: CompactionEntry) -> CompactionSummaryMessage:
+    return CompactionSummaryMessage(summary=compaction.summary,
+                                    tokens_before=compaction.tokens_before,
+                                    timestamp=ms_from_iso(compaction.timestamp))
+
+
 FIRST_KEYS = ("type", "id", "parentId", "timestamp")
 
 
 def dump_line(item: SessionHeader | SessionEntry) -> dict[str, Any]:
     """The JSON object of a header or entry, exactly as it was read (or as Pi would write it).
 
-    Keys come in Pi's order, and an entry always has `parentId`, even when it is null (a root).
+    Keys come in Pi's order, and an entry always has `parentId`, even when it is null (a root),
+    as a context edit always has its `replacement` (null: omitted).
     """
     data = item.model_dump(mode="json", by_alias=True, exclude_none=True)
     if isinstance(item, SessionHeader):
         return data
     data["parentId"] = item.parent_id
+    if isinstance(item, ContextEditEntry):
+        data.setdefault("replacement", None)
     first = {key: data[key] for key in FIRST_KEYS}
     return {**first, **{k: v for k, v in data.items() if k not in first}}
