@@ -159,3 +159,26 @@ def test_tokens_before_distrusts_a_usage_measured_before_the_latest_compaction(
     messages = list(build_context(writer.tree, writer.leaf_id).messages)
     assert estimate_context_tokens(messages).tokens == 1000 + 10
     assert prepare(writer.tree.path_to(writer.leaf_id), 5).tokens_before == 2 + 100 + 1 + 10
+
+
+def test_a_context_edit_after_the_last_reply_makes_tokens_before_an_estimate_of_the_edits(
+        tmp_path: Path) -> None:
+    # Pi 1.6: the reply's usage measured the context before the edit, so every message of
+    # the edited context is estimated; what is summarised is what the model now sees.
+    writer = SessionWriter.create(tmp_path / "s.jsonl", SessionHeader(
+        version=3, id="s", timestamp="2026-01-01T00:00:00.000Z", cwd="/"),
+        ids=sequential_ids(), clock=fixed_clock(0))
+    first = writer.append_message(UserMessage(content="x" * 400, timestamp=0))
+    writer.append_message(AssistantMessage(
+        content=(TextContent(text="ok"),), api="a", provider="p", model="m", timestamp=0,
+        usage=Usage.zero().model_copy(update={"input": 1000, "total_tokens": 1000}),
+        stop_reason="stop"))
+    writer.append_message(UserMessage(content="y" * 40, timestamp=0))
+    writer.append_context_edit(first, "short")
+    prep = prepare(writer.tree.path_to(writer.leaf_id), 5)
+    assert prep.tokens_before == 2 + 1 + 10
+    assert [m.content for m in prep.messages_to_summarize[:1]] == ["short"]
+    writer.append_context_edit(first, None)  # left out: nothing before the kept prompt
+    assert prepare_compaction(writer.tree.path_to(writer.leaf_id),
+                              CompactionSettings(keep_recent_tokens=5)).messages_to_summarize[
+        0].role == "assistant"

@@ -10,8 +10,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from pi.coding_agent.messages import AnyMessage
-from pi.coding_agent.session.context import message_of, summary_of
-from pi.coding_agent.session.entries import CompactionEntry, SessionEntry
+from pi.coding_agent.session.entries import CompactionEntry, SessionEntry, message_of, summary_of
 from pi.coding_agent.session.tokens import estimate_tokens
 
 CUT_ROLES = frozenset({"user", "assistant", "bashExecution", "custom", "branchSummary",
@@ -30,9 +29,11 @@ class CutPoint:
 
 
 def entry_messages(entry: SessionEntry) -> list[AnyMessage]:
-    """Pi's `sessionEntryToContextMessages`: what one entry of a raw path puts in a context."""
+    """Pi's `sessionEntryToContextMessages`: what one entry of a raw path puts in a context
+    (a compaction: the prompt it recorded, if any, then its summary)."""
     if isinstance(entry, CompactionEntry):
-        return [summary_of(entry)]
+        prompt = [] if entry.system_message is None else [entry.system_message]
+        return [*prompt, summary_of(entry)]
     message = message_of(entry)
     return [] if message is None else [message]
 

@@ -9,15 +9,10 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from pi.ai import AssistantMessage, ToolCall
-from pi.coding_agent.compaction.cut_points import Shown, cut_point, entry_messages
+from pi.coding_agent.compaction.cut_points import Shown, cut_point
 from pi.coding_agent.compaction.thresholds import CompactionSettings
 from pi.coding_agent.messages import AnyMessage, BranchSummaryMessage
-from pi.coding_agent.session.context import (
-    latest_compaction,
-    message_of,
-    summary_of,
-    visible_entries,
-)
+from pi.coding_agent.session.context import message_of, projection, summary_of
 from pi.coding_agent.session.entries import (
     BranchSummaryEntry,
     CompactionEntry,
@@ -102,35 +97,30 @@ class CompactionPreparation:
     settings: CompactionSettings
 
 
-def projection(path: Sequence[SessionEntry]) -> list[Shown]:
-    """What the context is built from (Pi's `buildSessionProjection`): the latest compaction
-    with its summary first, then each entry shown after it with its messages; an older
-    compaction among them shows nothing."""
-    compaction, shown = visible_entries(path)
-    head: list[Shown] = [] if compaction is None else [(compaction, [summary_of(compaction)])]
-    return head + [(entry, [] if entry.type == "compaction" else entry_messages(entry))
-                   for entry in shown]
-
-
 def projected_tokens(path: Sequence[SessionEntry]) -> int:
     """Pi's `estimateProjectedContextTokens`: the usual estimate when the reply whose usage it
-    trusts was written after the latest compaction, else every message estimated, since a
-    usage measured before a compaction measured a context that is gone."""
+    trusts was written after the latest compaction or context edit, else every message
+    estimated (the current prompt once), since that usage measured a context that is gone."""
     items = projection(path)
     messages = [message for _, shown in items for message in shown]
     estimate = estimate_context_tokens(messages)
     if estimate.last_usage_index is not None:
         owners = [entry.id for entry, shown in items for _ in shown]
         ids = [entry.id for entry in path]
-        if ids.index(owners[estimate.last_usage_index]) > latest_compaction(path):
+        changed = [i for i, entry in enumerate(path)
+                   if entry.type in ("compaction", "context_edit")]
+        if ids.index(owners[estimate.last_usage_index]) > max(changed, default=-1):
             return estimate.tokens
-    return sum(estimate_tokens(message) for message in messages)
+    prompts = [message for message in messages if message.role == "system"]
+    rest = [message for message in messages if message.role != "system"]
+    return sum(estimate_tokens(message) for message in prompts[-1:] + rest)
 
 
 def summarised(items: Sequence[Shown]) -> list[AnyMessage]:
-    """The messages a summary covers: a compaction's summary is not among them, it reaches
-    the model as the previous summary instead."""
-    return [message for entry, shown in items if entry.type != "compaction" for message in shown]
+    """The conversation in `items`: a compaction's summary is not part of it (it reaches the
+    model as the previous summary), nor is a system message (prompt state, not conversation)."""
+    return [message for entry, shown in items if entry.type != "compaction"
+            for message in shown if message.role != "system"]
 
 
 def prepare_compaction(
