@@ -10,6 +10,7 @@ from pi.ai import (
     AppMessage,
     AssistantMessage,
     ProtocolError,
+    SystemMessage,
     ToolCall,
     ToolResultMessage,
     UserMessage,
@@ -102,6 +103,37 @@ def test_unknown_fields_anywhere_in_a_message_are_kept_not_refused() -> None:
     user = {"role": "user", "content": [{"type": "text", "text": "hi", "lang": "en"}],
             "timestamp": 1, "source": "voice"}
     assert dump_message(parse_message(user)) == user
+
+
+SYSTEM_LINES = [
+    '{"role":"system","content":"You are terse.","toolsAdded":[{"name":"read","description":'
+    '"Read a file","parameters":{"type":"object","properties":{}}}],"timestamp":0}',
+    '{"role":"system","content":[{"type":"text","text":"Also: be kind."}],"sections":'
+    '{"<env>":"cwd=/w","<old>":null},"toolsRemoved":[{"name":"read"}],"timestamp":7}',
+]
+
+
+@pytest.mark.parametrize("line", SYSTEM_LINES)
+def test_a_system_message_round_trips_byte_for_byte(line) -> None:
+    from pi.ai.messages import json_text
+
+    message = parse_message(json.loads(line))
+    assert isinstance(message, SystemMessage)
+    assert json_text(dump_message(message)) == line
+
+
+def test_a_system_section_set_to_null_is_a_removal_and_stays_written() -> None:
+    message = parse_message(json.loads(SYSTEM_LINES[1]))
+    assert isinstance(message, SystemMessage) and message.sections == {"<env>": "cwd=/w",
+                                                                       "<old>": None}
+    assert dump_message(message)["sections"]["<old>"] is None
+
+
+def test_a_malformed_system_message_is_refused_naming_the_field() -> None:
+    with pytest.raises(ProtocolError) as refused:
+        parse_message({"role": "system", "content": "x", "toolsAdded": [{"name": 1}],
+                       "timestamp": 0})
+    assert str(refused.value).startswith("message: toolsAdded[0].name: ")
 
 
 def test_the_protocol_command_reads_a_session_a_newer_pi_wrote(tmp_path) -> None:

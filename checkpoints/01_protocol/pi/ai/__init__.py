@@ -8,6 +8,7 @@ from pi.ai.messages import (
     Cost,
     Message,
     ProtocolError,
+    SystemMessage,
     ToolResultMessage,
     Usage,
     UserMessage,
@@ -17,6 +18,6 @@ from pi.ai.messages import (
 
 __all__ = [
     "AgentMessage", "AppMessage", "AssistantMessage", "Cost", "ImageContent", "Message",
-    "ProtocolError", "TextContent", "ThinkingContent", "ToolCall", "ToolResultMessage", "Usage",
-    "UserMessage", "dump_message", "parse_message",
+    "ProtocolError", "SystemMessage", "TextContent", "ThinkingContent", "ToolCall",
+    "ToolResultMessage", "Usage", "UserMessage", "dump_message", "parse_message",
 ]

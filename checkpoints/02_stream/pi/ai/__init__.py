@@ -8,6 +8,7 @@ from pi.ai.messages import (
     Cost,
     Message,
     ProtocolError,
+    SystemMessage,
     ToolResultMessage,
     Usage,
     UserMessage,
@@ -20,8 +21,8 @@ from pi.ai.stream import AssistantMessageEventStream, StreamEndedError, produce
 
 __all__ = [
     "AgentMessage", "AppMessage", "AssistantMessage", "Cost", "ImageContent", "Message",
-    "ProtocolError", "TextContent", "ThinkingContent", "ToolCall", "ToolResultMessage", "Usage",
-    "UserMessage", "dump_message", "parse_message",
+    "ProtocolError", "SystemMessage", "TextContent", "ThinkingContent", "ToolCall",
+    "ToolResultMessage", "Usage", "UserMessage", "dump_message", "parse_message",
     "AssistantMessageEvent", "AssistantMessageEventStream", "DoneEvent", "ErrorEvent",
     "StreamEndedError", "dump_event", "parse_event", "produce",
 ]

@@ -8,6 +8,7 @@ from pi.ai.messages import (
     Cost,
     Message,
     ProtocolError,
+    SystemMessage,
     ToolResultMessage,
     Usage,
     UserMessage,
@@ -20,7 +21,8 @@ from pi.ai.stream import AssistantMessageEventStream, StreamEndedError, produce
 
 from pi.ai.abort import AbortController, AbortSignal
 from pi.ai.boundary import Providers, StreamFunction
-from pi.ai.model import Context, Model, StreamOptions, Tool
+from pi.ai.messages import Tool
+from pi.ai.model import Context, Model, StreamOptions
 from pi.ai.providers.mock import MockProvider
 
 from pi.ai.providers.openai_completions import OpenAICompletionsProvider
@@ -30,8 +32,8 @@ from pi.ai.wire import decode_sse_bytes
 
 __all__ = [
     "AgentMessage", "AppMessage", "AssistantMessage", "Cost", "ImageContent", "Message",
-    "ProtocolError", "TextContent", "ThinkingContent", "ToolCall", "ToolResultMessage", "Usage",
-    "UserMessage", "dump_message", "parse_message",
+    "ProtocolError", "SystemMessage", "TextContent", "ThinkingContent", "ToolCall",
+    "ToolResultMessage", "Usage", "UserMessage", "dump_message", "parse_message",
     "AssistantMessageEvent", "AssistantMessageEventStream", "DoneEvent", "ErrorEvent",
     "StreamEndedError", "dump_event", "parse_event", "produce",
     "AbortController", "AbortSignal", "Context", "MockProvider", "Model", "Providers",

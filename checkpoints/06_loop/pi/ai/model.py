@@ -9,7 +9,7 @@ from typing import Any, Literal
 
 from pi.ai.abort import AbortSignal
 from pi.ai.content import Wire
-from pi.ai.messages import AssistantMessage, Message, Usage, dump_message
+from pi.ai.messages import AssistantMessage, Message, Tool, Usage, dump_message
 
 
 class ModelCost(Wire):
@@ -32,14 +32,6 @@ class Model(Wire):
     cost: ModelCost = ModelCost()
     context_window: int = 128_000
     max_tokens: int = 16_384
-
-
-class Tool(Wire):
-    """What the model sees of a tool: a name, what it is for, and a JSON Schema."""
-
-    name: str
-    description: str
-    parameters: dict[str, Any]
 
 
 class Context(Wire):

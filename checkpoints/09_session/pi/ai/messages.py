@@ -1,4 +1,4 @@
-"""The messages every later step speaks (Pi's `Message`): user, assistant, toolResult.
+"""The messages every later step speaks (Pi's `Message`): system, user, assistant, toolResult.
 
 `parse_message` refuses bad JSON with one line naming the field; `dump_message` writes it back
 exactly. Other roles (Pi's `bashExecution`, `custom`) are opaque `AppMessage`s, kept as they came.
@@ -12,7 +12,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import ConfigDict, Field, ValidationError
 
-from pi.ai.content import AssistantBlock, Stored, UserBlock, Wire
+from pi.ai.content import AssistantBlock, Stored, TextContent, UserBlock, Wire
 
 StopReason = Literal["stop", "length", "toolUse", "error", "aborted"]
 
@@ -39,6 +39,32 @@ class Usage(Stored):
     def zero(cls) -> Usage:
         cost = Cost(input=0, output=0, cache_read=0, cache_write=0, total=0)
         return cls(input=0, output=0, cache_read=0, cache_write=0, total_tokens=0, cost=cost)
+
+
+class Tool(Stored):
+    """What the model sees of a tool: a name, what it is for, and a JSON Schema."""
+
+    name: str
+    description: str
+    parameters: dict[str, Any]
+
+
+class ToolReference(Stored):
+    name: str
+
+
+class SystemMessage(Stored):
+    """Instructions in the transcript (Pi 1.6): the first one is the system prompt and its
+    tools; a later one adds text, replaces `sections` by name (None removes) and adds or
+    removes tools from there on."""
+
+    role: Literal["system"] = "system"
+    content: str | tuple[TextContent, ...]
+    sections: dict[str, str | None] | None = None
+    tools_added: tuple[Tool, ...] | None = None
+    tools_removed: tuple[ToolReference, ...] | None = None
+    timestamp: int
+
 
 
 class UserMessage(Stored):
@@ -81,10 +107,13 @@ class AppMessage(Wire):
     role: str
 
 
-Message = Annotated[UserMessage | AssistantMessage | ToolResultMessage, Field(discriminator="role")]
-AgentMessage = UserMessage | AssistantMessage | ToolResultMessage | AppMessage
+Message = Annotated[
+    SystemMessage | UserMessage | AssistantMessage | ToolResultMessage, Field(discriminator="role")
+]
+AgentMessage = SystemMessage | UserMessage | AssistantMessage | ToolResultMessage | AppMessage
 
-TYPED_ROLES: dict[str, type[UserMessage | AssistantMessage | ToolResultMessage]] = {
+TYPED_ROLES: dict[str, type[SystemMessage | UserMessage | AssistantMessage | ToolResultMessage]] = {
+    "system": SystemMessage,
     "user": UserMessage,
     "assistant": AssistantMessage,
     "toolResult": ToolResultMessage,

@@ -8,6 +8,7 @@ from pi.ai.messages import (
     Cost,
     Message,
     ProtocolError,
+    SystemMessage,
     ToolResultMessage,
     Usage,
     UserMessage,
@@ -23,7 +24,8 @@ from pi.ai.stream import AssistantMessageEventStream, StreamEndedError, produce
 # [from 03]
 from pi.ai.abort import AbortController, AbortSignal
 from pi.ai.boundary import Providers, StreamFunction
-from pi.ai.model import Context, Model, StreamOptions, Tool
+from pi.ai.messages import Tool
+from pi.ai.model import Context, Model, StreamOptions
 from pi.ai.providers.mock import MockProvider
 
 # [end]
@@ -42,8 +44,8 @@ from pi.ai.registry import WithCredentials, builtin_models
 # [end]
 __all__ = [
     "AgentMessage", "AppMessage", "AssistantMessage", "Cost", "ImageContent", "Message",
-    "ProtocolError", "TextContent", "ThinkingContent", "ToolCall", "ToolResultMessage", "Usage",
-    "UserMessage", "dump_message", "parse_message",
+    "ProtocolError", "SystemMessage", "TextContent", "ThinkingContent", "ToolCall",
+    "ToolResultMessage", "Usage", "UserMessage", "dump_message", "parse_message",
     # [from 02]
     "AssistantMessageEvent", "AssistantMessageEventStream", "DoneEvent", "ErrorEvent",
     "StreamEndedError", "dump_event", "parse_event", "produce",

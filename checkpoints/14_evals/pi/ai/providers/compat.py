@@ -7,23 +7,32 @@ from collections.abc import Sequence
 from typing import TypeVar
 
 from pi.ai.content import AssistantBlock, TextContent, ToolCall, UserBlock
-from pi.ai.messages import AssistantMessage, Message, ToolResultMessage, UserMessage
+from pi.ai.messages import (
+    AssistantMessage,
+    Message,
+    SystemMessage,
+    ToolResultMessage,
+    UserMessage,
+)
 from pi.ai.model import Model
 
 IMAGE_OMITTED = "[image omitted: this model does not accept images]"
 NO_RESULT = "No result provided"
+Turn = UserMessage | AssistantMessage | ToolResultMessage  # what a request sends as messages
 WithContent = TypeVar("WithContent", UserMessage, ToolResultMessage)
 
 
 def compat_messages(
     messages: Sequence[Message], model: Model, own_thinking: bool = False
-) -> list[Message]:
+) -> list[Turn]:
     """The messages as `model` can take them (Pi's rules): failed or aborted replies are
     skipped; a tool call left unanswered gets an error result "No result provided" (APIs
     refuse unanswered calls); thinking goes through `replayable`, images `without_images`."""
-    out: list[Message] = []
+    out: list[Turn] = []
     pending: list[ToolCall] = []
     for message in messages:
+        if isinstance(message, SystemMessage):  # the request's instructions, not a turn
+            continue
         if isinstance(message, ToolResultMessage):
             pending = [call for call in pending if call.id != message.tool_call_id]
             out.append(without_images(message, model))
@@ -41,7 +50,7 @@ def compat_messages(
     return out
 
 
-def missing_results(calls: list[ToolCall], timestamp: int) -> list[Message]:
+def missing_results(calls: list[ToolCall], timestamp: int) -> list[Turn]:
     """An error result for each call that never got one (stamped with a neighbour's time)."""
     return [
         ToolResultMessage(tool_call_id=call.id, tool_name=call.name, is_error=True,

@@ -14,7 +14,8 @@ import httpx
 from pi.ai.content import ImageContent, TextContent, ThinkingContent, ToolCall
 from pi.ai.events import DoneEvent, TerminalEvent
 from pi.ai.messages import AssistantMessage, Message, ToolResultMessage, Usage, UserMessage
-from pi.ai.model import Context, Model, StreamOptions, Tool
+from pi.ai.messages import Tool
+from pi.ai.model import Context, Model, StreamOptions
 from pi.ai.providers.compat import compat_messages
 from pi.ai.providers.http_exchange import HttpProvider, sse_objects
 from pi.ai.providers.openai_wire import ReplyBuilder
