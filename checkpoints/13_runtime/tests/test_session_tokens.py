@@ -111,3 +111,14 @@ def test_bash_notes_follow_a_blank_line_as_in_pis_bash_execution_to_text() -> No
                               "\n\n[Output truncated. Full output: /tmp/full.log]")
     quiet = ran.model_copy(update={"output": "", "cancelled": True, "truncated": False})
     assert bash_text(quiet) == "Ran `make`\n(no output)\n\n(command cancelled)"
+
+
+def test_a_system_message_counts_its_text_its_sections_and_the_json_of_its_tools() -> None:
+    from pi.ai import SystemMessage, Tool
+
+    tool = Tool(name="ls", description="list", parameters={"type": "object"})
+    message = SystemMessage(content=(TextContent(text="ab"), TextContent(text="cd")),
+                            sections={"rules": "12345678", "gone": None},
+                            tools_added=(tool,), timestamp=0)
+    tools = '[{"name":"ls","description":"list","parameters":{"type":"object"}}]'
+    assert estimate_tokens(message) == -(-(4 + 8 + len(tools)) // 4)  # Pi 0.73 had no such role

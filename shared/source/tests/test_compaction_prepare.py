@@ -182,3 +182,46 @@ def test_a_context_edit_after_the_last_reply_makes_tokens_before_an_estimate_of_
     assert prepare_compaction(writer.tree.path_to(writer.leaf_id),
                               CompactionSettings(keep_recent_tokens=5)).messages_to_summarize[
         0].role == "assistant"
+
+
+def test_a_reply_left_out_for_a_retry_is_where_the_kept_part_starts(tmp_path: Path) -> None:
+    # Pi 1.6's findProjectedCutPoint: a failed attempt that a context edit left out, with
+    # nothing visible after it, moves the cut past it; the prompt it answered is a split
+    # turn's first half, so the retry still has its question.
+    writer = SessionWriter.create(tmp_path / "s.jsonl", SessionHeader(
+        version=3, id="s", timestamp="2026-01-01T00:00:00.000Z", cwd="/"),
+        ids=sequential_ids(), clock=fixed_clock(0))
+
+    def reply(text: str) -> str:
+        return writer.append_message(AssistantMessage(
+            content=(TextContent(text=text),), api="a", provider="p", model="m", timestamp=0,
+            usage=Usage.zero(), stop_reason="stop"))
+
+    writer.append_message(UserMessage(content="x" * 40, timestamp=0))
+    reply("ok")
+    writer.append_message(UserMessage(content="y" * 40, timestamp=0))
+    attempt = reply("a failed attempt")
+    writer.append_context_edit(attempt, None)
+    prep = prepare(writer.tree.path_to(writer.leaf_id), 1)
+    assert (prep.first_kept_entry_id, prep.is_split_turn) == (attempt, True)
+    assert [m.role for m in prep.turn_prefix_messages] == ["user"]
+    first = writer.tree.path_to(writer.leaf_id)[0].id
+    writer.append_context_edit(first, "an edit of something still shown: not a retry")
+    prep = prepare(writer.tree.path_to(writer.leaf_id), 1)
+    assert prep.first_kept_entry_id != attempt and not prep.is_split_turn
+
+
+def test_the_prompt_is_estimated_once_as_every_system_message_adds_up() -> None:
+    from pi.ai import SystemMessage, Tool
+    from pi.ai.messages import ToolReference
+    from pi.coding_agent.compaction.prepare import prompt_tokens
+
+    ls = Tool(name="ls", description="list", parameters={})
+    first = SystemMessage(content="a" * 40, sections={"s": "b" * 8}, tools_added=(ls,),
+                          timestamp=0)
+    later = SystemMessage(content="c" * 4, sections={"s": None},
+                          tools_removed=(ToolReference(name="ls"),), timestamp=0)
+    user = UserMessage(content="u", timestamp=0)
+    assert prompt_tokens([user]) == 0
+    assert prompt_tokens([first, user]) == estimate_tokens(first)
+    assert prompt_tokens([first, user, later]) == -(-(40 + 2 + 4) // 4)  # texts joined, \n\n

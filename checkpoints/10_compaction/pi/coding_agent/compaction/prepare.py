@@ -8,14 +8,23 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from pi.ai import AssistantMessage, ToolCall
-from pi.coding_agent.compaction.cut_points import Shown, cut_point
+from pi.ai import AssistantMessage, SystemMessage, Tool, ToolCall
+from pi.coding_agent.compaction.cut_points import (
+    CutPoint,
+    Shown,
+    budget_index,
+    cut_point,
+    entry_messages,
+    find_turn_start_index,
+)
 from pi.coding_agent.compaction.thresholds import CompactionSettings
 from pi.coding_agent.messages import AnyMessage, BranchSummaryMessage
 from pi.coding_agent.session.context import message_of, projection, summary_of
 from pi.coding_agent.session.entries import (
     BranchSummaryEntry,
     CompactionEntry,
+    ContextEditEntry,
+    MessageEntry,
     SessionEntry,
 )
 from pi.coding_agent.session.entries import ms_from_iso
@@ -111,9 +120,30 @@ def projected_tokens(path: Sequence[SessionEntry]) -> int:
                    if entry.type in ("compaction", "context_edit")]
         if ids.index(owners[estimate.last_usage_index]) > max(changed, default=-1):
             return estimate.tokens
-    prompts = [message for message in messages if message.role == "system"]
-    rest = [message for message in messages if message.role != "system"]
-    return sum(estimate_tokens(message) for message in prompts[-1:] + rest)
+    rest = [message for message in messages if not isinstance(message, SystemMessage)]
+    return prompt_tokens(messages) + sum(estimate_tokens(message) for message in rest)
+
+
+def prompt_tokens(messages: Sequence[AnyMessage]) -> int:
+    """The estimate of the prompt every system message adds up to (Pi's
+    `getCurrentSystemMessage`): their texts joined by blank lines, the sections still set,
+    the tools still declared; 0 without a system message."""
+    prompts = [message for message in messages if isinstance(message, SystemMessage)]
+    texts: list[str] = []
+    sections: dict[str, str | None] = {}
+    tools: dict[str, Tool] = {}
+    for prompt in prompts:
+        texts.append(prompt.content if isinstance(prompt.content, str)
+                     else "\n".join(block.text for block in prompt.content))
+        sections.update(prompt.sections or {})
+        for gone in prompt.tools_removed or ():
+            tools.pop(gone.name, None)
+        tools.update({tool.name: tool for tool in prompt.tools_added or ()})
+    if not prompts:
+        return 0
+    return estimate_tokens(SystemMessage(content="\n\n".join(filter(None, texts)),
+                                         sections=sections, timestamp=0,  # None: removed
+                                         tools_added=tuple(tools.values()) or None))
 
 
 def summarised(items: Sequence[Shown]) -> list[AnyMessage]:
@@ -121,6 +151,23 @@ def summarised(items: Sequence[Shown]) -> list[AnyMessage]:
     model as the previous summary), nor is a system message (prompt state, not conversation)."""
     return [message for entry, shown in items if entry.type != "compaction"
             for message in shown if message.role != "system"]
+
+
+def after_a_left_out_retry(suffix: Sequence[Shown]) -> bool:
+    """Pi 1.6: is everything after the cut a reply that a context edit left out (an attempt
+    being retried) and entries that show nothing? Then the kept part starts after the cut,
+    so that the input the retry answers is kept, not summarised."""
+    def shown_unedited(entry: SessionEntry) -> bool:
+        return entry.type != "context_edit" and bool(entry_messages(entry))
+
+    left_out = {entry.id for entry, shown in suffix if shown_unedited(entry) and not shown}
+    return (any(isinstance(entry, MessageEntry) and entry.message.role == "assistant"
+                and entry.id in left_out for entry, _ in suffix)
+            and all(entry.type != "compaction" and (entry.id in left_out
+                                                    or not shown_unedited(entry))
+                    for entry, _ in suffix)
+            and not any(isinstance(entry, ContextEditEntry) and entry.replacement is not None
+                        and entry.target_id not in left_out for entry, _ in suffix))
 
 
 def prepare_compaction(
@@ -134,6 +181,11 @@ def prepare_compaction(
     previous = items[0][0] if items and isinstance(items[0][0], CompactionEntry) else None
     start = 0 if previous is None else 1  # the previous summary is never cut or summarised
     cut = cut_point(items, start, len(items), settings.keep_recent_tokens)
+    point = next((i for i in range(cut.first_kept_entry_index, len(items)) if items[i][1]), None)
+    if (point is not None and after_a_left_out_retry(items[point + 1:])
+            and budget_index(items, start, len(items), settings.keep_recent_tokens) is not None):
+        turn_start = find_turn_start_index(items, point + 1, start)
+        cut = CutPoint(point + 1, turn_start, turn_start != -1)
     if cut.first_kept_entry_index >= len(items):
         return None
     history_end = cut.turn_start_index if cut.is_split_turn else cut.first_kept_entry_index

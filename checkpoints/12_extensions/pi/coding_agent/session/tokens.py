@@ -8,6 +8,7 @@ from dataclasses import dataclass
 
 from pi.ai import (
     AssistantMessage,
+    SystemMessage,
     TextContent,
     ThinkingContent,
     ToolCall,
@@ -38,6 +39,8 @@ def estimate_tokens(message: AnyMessage) -> int:
 
 
 def message_chars(message: AnyMessage) -> int:
+    if isinstance(message, SystemMessage):
+        return system_chars(message)
     if isinstance(message, AssistantMessage):
         return sum(js_length(block_text(block)) for block in message.content)
     if isinstance(message, BashExecutionMessage):
@@ -50,6 +53,17 @@ def message_chars(message: AnyMessage) -> int:
         return js_length(message.content)
     return sum(js_length(block.text) if isinstance(block, TextContent) else IMAGE_CHARS
                for block in message.content)
+
+
+def system_chars(message: SystemMessage) -> int:
+    """Pi 1.6: the content, every section still set, and the JSON of the tools it adds."""
+    content = message.content if isinstance(message.content, str) else "".join(
+        block.text for block in message.content)
+    sections = "".join(text for text in (message.sections or {}).values() if text)
+    tools = "" if message.tools_added is None else COMPACT_JSON.encode(
+        [tool.model_dump(mode="json", by_alias=True, exclude_none=True)
+         for tool in message.tools_added])
+    return js_length(content) + js_length(sections) + js_length(tools)
 
 
 def block_text(block: TextContent | ThinkingContent | ToolCall) -> str:
