@@ -185,9 +185,9 @@ def test_a_context_edit_after_the_last_reply_makes_tokens_before_an_estimate_of_
 
 
 def test_a_reply_left_out_for_a_retry_is_where_the_kept_part_starts(tmp_path: Path) -> None:
-    # Pi 1.6's findProjectedCutPoint: a failed attempt that a context edit left out, with
-    # nothing visible after it, moves the cut past it; the prompt it answered is a split
-    # turn's first half, so the retry still has its question.
+    # Pi 1.6's findProjectedCutPoint: when only a failed attempt that a context edit left out
+    # follows the cut, the cut moves onto that attempt; the prompt it answered becomes a
+    # split turn's first half.
     writer = SessionWriter.create(tmp_path / "s.jsonl", SessionHeader(
         version=3, id="s", timestamp="2026-01-01T00:00:00.000Z", cwd="/"),
         ids=sequential_ids(), clock=fixed_clock(0))

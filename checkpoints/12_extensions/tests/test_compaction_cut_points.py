@@ -6,7 +6,12 @@ import pytest
 from compaction_reference import load
 
 from pi.ai import TextContent, ToolResultMessage, UserMessage
-from pi.coding_agent.compaction.cut_points import CutPoint, find_cut_point, find_turn_start_index
+from pi.coding_agent.compaction.cut_points import (
+    CutPoint,
+    cut_point,
+    find_cut_point,
+    find_turn_start_index,
+)
 from pi.coding_agent.messages import (
     BashExecutionMessage,
     BranchSummaryMessage,
@@ -204,3 +209,21 @@ def test_an_unknown_entry_is_no_cut_point_and_stays_with_the_cut_like_pi() -> No
     assert (cut.first_kept_entry_index, cut.turn_start_index, cut.is_split_turn) == (1, 0, True)
     cut = find_cut_point([other], 0, 1, 10)  # real Pi: {0, -1, false}
     assert (cut.first_kept_entry_index, cut.is_split_turn) == (0, False)
+
+
+def test_the_prompt_a_compaction_recorded_counts_towards_the_budget_on_a_raw_path() -> None:
+    from pi.ai import SystemMessage
+
+    compaction = CompactionEntry(id="c", parent_id=None, timestamp=TS, summary="old",
+                                 first_kept_entry_id="a", tokens_before=5)
+    prompt = SystemMessage(content="p" * 160, timestamp=0)  # 40 tokens
+    recorded = compaction.model_copy(update={"system_message": prompt})
+    assert find_cut_point([user("a"), compaction, user("b")], 0, 3, 30) == CutPoint(0, -1, False)
+    assert find_cut_point([user("a"), recorded, user("b")], 0, 3, 30) == CutPoint(2, -1, False)
+
+
+def test_an_older_compaction_that_shows_nothing_still_stops_the_step_back() -> None:
+    older = CompactionEntry(id="c", parent_id=None, timestamp=TS, summary="old",
+                            first_kept_entry_id="a", tokens_before=5)
+    kept = user("a")
+    assert cut_point([(older, ()), (kept, (kept.message,))], 0, 2, 1) == CutPoint(1, -1, False)

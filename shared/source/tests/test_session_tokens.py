@@ -100,6 +100,7 @@ def test_a_reply_that_reports_no_usage_at_all_measured_nothing() -> None:
     user = UserMessage(content="abcdefgh", timestamp=0)  # 2 tokens
     estimate = estimate_context_tokens([user, reply("ok", 1000), user, reply("", 0)])
     assert (estimate.tokens, estimate.last_usage_index) == (1000 + 2 + 0, 1)  # Pi 0.73: 0, 3
+    assert estimate_context_tokens([user, reply("", 1)]).last_usage_index == 1
 
 
 def test_bash_notes_follow_a_blank_line_as_in_pis_bash_execution_to_text() -> None:
@@ -116,9 +117,11 @@ def test_bash_notes_follow_a_blank_line_as_in_pis_bash_execution_to_text() -> No
 def test_a_system_message_counts_its_text_its_sections_and_the_json_of_its_tools() -> None:
     from pi.ai import SystemMessage, Tool
 
-    tool = Tool(name="ls", description="list", parameters={"type": "object"})
+    tool = Tool.model_validate({"name": "ls", "description": "list",
+                                "parameters": {"type": "object"}, "label": None})
     message = SystemMessage(content=(TextContent(text="ab"), TextContent(text="cd")),
-                            sections={"rules": "12345678", "gone": None},
+                            sections={"rules": "12345678", "gone": None, "more": "1234"},
                             tools_added=(tool,), timestamp=0)
-    tools = '[{"name":"ls","description":"list","parameters":{"type":"object"}}]'
-    assert estimate_tokens(message) == -(-(4 + 8 + len(tools)) // 4)  # Pi 0.73 had no such role
+    tools = '[{"name":"ls","description":"list","parameters":{"type":"object"},"label":null}]'
+    assert estimate_tokens(message) == -(-(4 + 12 + len(tools)) // 4)  # Pi 0.73 had no such role
+    assert estimate_tokens(message.model_copy(update={"tools_added": None})) == 4

@@ -59,11 +59,10 @@ def system_chars(message: SystemMessage) -> int:
     """Pi 1.6: the content, every section still set, and the JSON of the tools it adds."""
     content = message.content if isinstance(message.content, str) else "".join(
         block.text for block in message.content)
-    sections = "".join(text for text in (message.sections or {}).values() if text)
+    sections = sum(js_length(text) for text in (message.sections or {}).values() if text)
     tools = "" if message.tools_added is None else COMPACT_JSON.encode(
-        [tool.model_dump(mode="json", by_alias=True, exclude_none=True)
-         for tool in message.tools_added])
-    return js_length(content) + js_length(sections) + js_length(tools)
+        [tool.model_dump() for tool in message.tools_added])  # as stored, nulls too
+    return js_length(content) + sections + js_length(tools)
 
 
 def block_text(block: TextContent | ThinkingContent | ToolCall) -> str:

@@ -155,8 +155,8 @@ def summarised(items: Sequence[Shown]) -> list[AnyMessage]:
 
 def after_a_left_out_retry(suffix: Sequence[Shown]) -> bool:
     """Pi 1.6: is everything after the cut a reply that a context edit left out (an attempt
-    being retried) and entries that show nothing? Then the kept part starts after the cut,
-    so that the input the retry answers is kept, not summarised."""
+    being retried) and entries that show nothing? Then the cut moves onto that reply: all
+    that is shown gets summarised, the prompt the retry answers as a split turn's first half."""
     def shown_unedited(entry: SessionEntry) -> bool:
         return entry.type != "context_edit" and bool(entry_messages(entry))
 

@@ -13,11 +13,6 @@ from pi.coding_agent.messages import AnyMessage
 from pi.coding_agent.session.entries import CompactionEntry, SessionEntry, message_of, summary_of
 from pi.coding_agent.session.tokens import estimate_tokens
 
-CUT_ROLES = frozenset({"user", "assistant", "bashExecution", "custom", "branchSummary",
-                       "compactionSummary"})
-TURN_START_ROLES = frozenset({"user", "bashExecution", "custom", "branchSummary",
-                              "compactionSummary"})
-
 Shown = tuple[SessionEntry, Sequence[AnyMessage]]  # an entry and the messages it puts in a context
 
 
@@ -38,16 +33,28 @@ def entry_messages(entry: SessionEntry) -> list[AnyMessage]:
     return [] if message is None else [message]
 
 
-def shows_role(item: Shown, roles: frozenset[str]) -> bool:
+def shows_role(item: Shown, roles: set[str]) -> bool:
     """Does a non-compaction entry show a message of one of `roles`?"""
     entry, messages = item
     return entry.type != "compaction" and any(m.role in roles for m in messages)
 
 
+def is_cut_point(item: Shown) -> bool:
+    """May the kept part begin here? At anything shown but a tool result or a compaction."""
+    return shows_role(item, {"user", "assistant", "bashExecution", "custom", "branchSummary",
+                             "compactionSummary"})
+
+
+def starts_turn(item: Shown) -> bool:
+    """Does a turn begin here? At what a person or an extension said, or a summary."""
+    return shows_role(item, {"user", "bashExecution", "custom", "branchSummary",
+                             "compactionSummary"})
+
+
 def find_turn_start_index(items: Sequence[Shown], index: int, start: int) -> int:
     """The entry that began the turn holding `items[index]` (searching back to `start`), or -1."""
     for i in range(index, start - 1, -1):
-        if shows_role(items[i], TURN_START_ROLES):
+        if starts_turn(items[i]):
             return i
     return -1
 
@@ -74,7 +81,7 @@ def find_cut_point(path: Sequence[SessionEntry], start: int, end: int, keep: int
 def cut_point(items: Sequence[Shown], start: int, end: int, keep: int) -> CutPoint:
     """The cut over `items[start:end]`: the first cut point at or after where the budget is
     reached (the last one when none follows it), moved back over entries that show nothing."""
-    points = [i for i in range(start, end) if shows_role(items[i], CUT_ROLES)]
+    points = [i for i in range(start, end) if is_cut_point(items[i])]
     if not points:
         return CutPoint(start, -1, False)
     cut = points[0]
@@ -83,7 +90,7 @@ def cut_point(items: Sequence[Shown], start: int, end: int, keep: int) -> CutPoi
         cut = next((point for point in points if point >= reached), points[-1])
     while cut > start and not items[cut - 1][1] and items[cut - 1][0].type != "compaction":
         cut -= 1  # settings, labels, extension entries just before the cut stay with it
-    if shows_role(items[cut], TURN_START_ROLES):
+    if starts_turn(items[cut]):
         return CutPoint(cut, -1, False)
     turn_start = find_turn_start_index(items, cut, start)
     return CutPoint(cut, turn_start, turn_start != -1)
