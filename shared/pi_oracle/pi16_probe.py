@@ -2,10 +2,11 @@
 
     python shared/pi_oracle/pi16_probe.py      # against shared/pi_oracle/pi16 (Pi 1.6)
 
-trees.py generates only what 0.73 writes; this plays a few hand-written operation lists with
-what 1.x adds (system messages with sections/toolsAdded/toolsRemoved, a `usage` entry,
-`context_edit` entries, a compaction that carries `systemMessage`, a retain-none compaction)
-through oracle.mjs and prints, for each, what the course reads differently (or its refusal).
+trees.py generates these entries at random under `--pin pi16`; this plays a few hand-written
+operation lists with what 1.x adds (system messages with sections/toolsAdded/toolsRemoved, a
+`usage` entry, `context_edit` entries, a compaction that carries `systemMessage`, a
+retain-none compaction) through oracle.mjs and prints, for each, what the course reads
+differently (or its refusal).
 Findings: PI16-FINDINGS.md. Exit status 0 whatever it finds: it reports, it does not gate.
 """
 

@@ -300,13 +300,13 @@ def write_course_tree(ops: list[Op], path: Path, seed: int) -> None:
     """Play `ops` with the course's SessionWriter (ids seeded, clock counting up)."""
     from pydantic import TypeAdapter
 
+    from pi.ai import Usage
     from pi.coding_agent.session.entries import (
         SessionHeader,
         StoredMessage,
         iso_timestamp,
         random_ids,
     )
-    from pi.ai import Usage
     from pi.coding_agent.session.writer import SessionWriter
 
     ticks = iter(range(START_MS, START_MS + 10_000_000, 1_000))

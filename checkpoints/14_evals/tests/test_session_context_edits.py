@@ -10,9 +10,9 @@ from pathlib import Path
 import pytest
 
 from pi.ai import (
-    AppMessage,
     AssistantMessage,
     Cost,
+    SystemMessage,
     TextContent,
     ToolResultMessage,
     Usage,
@@ -24,8 +24,10 @@ from pi.coding_agent.session.entries import (
     SessionError,
     fixed_clock,
     sequential_ids,
+    spent,
 )
 from pi.coding_agent.session.reader import read_session
+from pi.coding_agent.session.show import preview
 from pi.coding_agent.session.storage import start_session
 from pi.coding_agent.session.writer import SessionWriter
 
@@ -42,10 +44,6 @@ def user(text: str) -> UserMessage:
 def reply(text: str) -> AssistantMessage:
     return AssistantMessage(content=(TextContent(text=text),), api="mock", provider="mock",
                             model="mock-1", usage=USAGE, stop_reason="stop", timestamp=START)
-
-
-def system(content: str) -> AppMessage:
-    return AppMessage.model_validate({"role": "system", "content": content, "timestamp": 0})
 
 
 def new_writer(root: Path) -> SessionWriter:
@@ -126,28 +124,63 @@ def test_a_usage_entry_is_kept_but_never_shown_to_a_model(tmp_path) -> None:
     assert usage.type == "usage" and usage.usage == USAGE
 
 
+def test_session_totals_count_usage_entries_and_what_summaries_cost(tmp_path) -> None:
+    w = new_writer(tmp_path)
+    w.append_message(user("q"))
+    w.append_message(reply("a"))
+    w.append_usage("cache_warm", "mock", "mock-1", USAGE)
+    w.append_compaction("summary", None, 100, usage=USAGE)
+    w.branch_with_summary(None, "left", usage=USAGE)
+    w.append_label(w.leaf_id, "x")
+    costs = [spent(entry) for entry in read_session(w.path).entries]
+    assert costs == [None, USAGE, USAGE, USAGE, USAGE, None]
+
+
 def test_a_system_message_is_part_of_the_context(tmp_path) -> None:
     w = new_writer(tmp_path)
-    w.append_message(system("You are terse."))
+    w.append_message(prompt(content="You are terse."))
     w.append_message(user("q"))
     assert shown(w) == [("system", "You are terse."), ("user", "q")]
 
 
-def test_a_compaction_shows_its_recorded_prompt_first_and_drops_kept_system_messages(
-        tmp_path) -> None:
+def prompt(**fields) -> SystemMessage:
+    return SystemMessage.model_validate({"role": "system", "content": "", **fields,
+                                      "timestamp": 0})
+
+
+READ = {"name": "read", "description": "Read a file", "parameters": {"type": "object"}}
+WRITE = {"name": "write", "description": "Write a file", "parameters": {"type": "object"}}
+
+
+def test_a_compaction_records_the_replayed_prompt_and_shows_it_first(tmp_path) -> None:
     w = new_writer(tmp_path)
+    w.append_message(prompt(content="Base.", sections={"cwd": "/a", "skills": "s"},
+                            toolsAdded=[READ, WRITE]))
     w.append_message(user("old"))
-    kept = w.append_message(system("Prompt v1"))
+    kept = w.append_message(prompt(content=[{"type": "text", "text": "More."}],
+                                   sections={"cwd": "/b", "skills": None},
+                                   toolsRemoved=[{"name": "read"}]))
     w.append_message(user("kept question"))
-    compaction = w.append(CompactionEntry(
-        id="c0ffee00", parent_id=w.leaf_id, timestamp="2026-12-04T00:00:00.000Z",
-        summary="summary", first_kept_entry_id=kept, tokens_before=100, usage=USAGE,
-        system_message=system("Prompt v1")))
+    compaction = w.append_compaction("summary", kept, 100, usage=USAGE)
+    recorded = read_session(w.path).tree.by_id[compaction]
+    assert isinstance(recorded, CompactionEntry) and recorded.usage == USAGE
+    assert recorded.system_message is not None
+    assert recorded.system_message.model_dump(mode="json", by_alias=True, exclude_none=True) == {
+        "role": "system", "content": "Base.\n\nMore.", "sections": {"cwd": "/b"},
+        "toolsAdded": [WRITE], "timestamp": START + 5}, "stamped with the compaction's time"
+    assert recorded.timestamp == "2026-11-30T16:31:02.350Z"
     context = w.context()
-    assert [(m.role, getattr(m, "content", None)) for m in context.messages] == [
-        ("system", "Prompt v1"), ("compactionSummary", None), ("user", "kept question")]
+    assert [m.role for m in context.messages] == ["system", "compactionSummary", "user"], \
+        "the kept system message is dropped: the recorded prompt already holds it"
     assert context.entry_ids[:2] == (compaction, compaction)
-    assert shown(w)[0] == ("system", "Prompt v1"), "the recorded prompt reads back"
+
+
+def test_a_compaction_without_system_messages_records_no_prompt(tmp_path) -> None:
+    w = new_writer(tmp_path)
+    kept = w.append_message(user("q"))
+    compaction = w.append_compaction("summary", kept, 100)
+    assert "systemMessage" not in w.path.read_text().splitlines()[-1]
+    assert w.context().entry_ids == (compaction, kept)
 
 
 def test_a_compaction_that_keeps_nothing_names_itself_as_first_kept(tmp_path) -> None:
@@ -158,3 +191,13 @@ def test_a_compaction_that_keeps_nothing_names_itself_as_first_kept(tmp_path) ->
     assert shown(w) == [("compactionSummary", None), ("user", "new")]
     entry = read_session(w.path).tree.by_id[compaction]
     assert entry.first_kept_entry_id == compaction
+
+
+def test_the_tree_view_names_what_pi_1x_entries_do(tmp_path) -> None:
+    w = new_writer(tmp_path)
+    w.append_message(prompt(content="Be terse."))
+    asked = w.append_message(user("q"))
+    w.append_context_edit(asked, None)
+    w.append_usage("cache_warm", "mock", "mock-1", USAGE)
+    previews = [preview(entry) for entry in w.tree.entries]
+    assert previews == ["Be terse.", "q", f"{asked} omitted", "cache_warm: mock/mock-1"]

@@ -4,13 +4,13 @@ failed write (a file with a hole in its history is worse than a short one)."""
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any, TextIO, cast
 
-from pi.ai import AgentMessage, ImageContent, TextContent, Usage
+from pi.ai import AgentMessage, ImageContent, SystemMessage, TextContent, Tool, Usage
 from pi.ai.messages import json_text
-from pi.coding_agent.messages import CodingMessage
+from pi.coding_agent.messages import AnyMessage, CodingMessage
 from pi.coding_agent.session.context import SessionContext, build_context
 from pi.coding_agent.session.entries import (
     CURRENT_VERSION,
@@ -111,8 +111,9 @@ class SessionWriter:
         """Append an entry of type `model` with a fresh id (unless given), the leaf as parent
         and the clock's time."""
         entry_id = fields.pop("id", None) or fresh_id(self.ids, self.tree.by_id)
-        return self.append(model(id=entry_id, parent_id=self.leaf_id,
-                                timestamp=iso_timestamp(self.clock()), **fields))
+        timestamp = fields.pop("timestamp", None) or iso_timestamp(self.clock())
+        return self.append(model(id=entry_id, parent_id=self.leaf_id, timestamp=timestamp,
+                                 **fields))
 
     def append_message(self, message: AgentMessage | CodingMessage) -> str:
         return self.new(MessageEntry, message=message)
@@ -126,9 +127,12 @@ class SessionWriter:
     def append_compaction(self, summary: str, first_kept_entry_id: str | None,
                           tokens_before: int, details: Any = None, from_hook: bool | None = None,
                           usage: Usage | None = None) -> str:
-        """A compaction; keeping nothing (None) is written as Pi 1.x does, as its own id."""
-        entry_id = fresh_id(self.ids, self.tree.by_id)
-        return self.new(CompactionEntry, id=entry_id, summary=summary,
+        """A compaction, with the prompt replayed from the context (Pi 1.x's appendCompaction);
+        keeping nothing (None) is written as Pi 1.x does, as its own id."""
+        entry_id, now = fresh_id(self.ids, self.tree.by_id), self.clock()
+        return self.new(CompactionEntry, id=entry_id, timestamp=iso_timestamp(now),
+                        system_message=replayed_prompt(self.context().messages, now),
+                        summary=summary,
                         first_kept_entry_id=first_kept_entry_id or entry_id,
                         tokens_before=tokens_before, details=details, usage=usage,
                         from_hook=from_hook)
@@ -201,6 +205,31 @@ class SessionWriter:
         except Exception as error:
             self._failure = self._failure or error
             raise SessionError(f"{self.path}: closing failed ({describe(error)})") from error
+
+
+def replayed_prompt(messages: Sequence[AnyMessage], at_ms: int) -> SystemMessage | None:
+    """Pi's getCurrentSystemMessage, stamped `at_ms`: the system messages' texts joined, their
+    sections patched by name (None removes one), their tools added and removed by name."""
+    found = [message for message in messages if isinstance(message, SystemMessage)]
+    if not found:
+        return None
+    texts: list[str] = []
+    sections: dict[str, str | None] = {}
+    tools: dict[str, Tool] = {}
+    for message in found:
+        content = message.content
+        text = content if isinstance(content, str) else "\n".join(b.text for b in content)
+        texts += [text] if text else []
+        for name, value in (message.sections or {}).items():
+            if value is None:
+                sections.pop(name, None)
+            else:
+                sections[name] = value
+        for removed in message.tools_removed or ():
+            tools.pop(removed.name, None)
+        tools.update((tool.name, tool) for tool in message.tools_added or ())
+    return SystemMessage(content="\n\n".join(texts), sections=sections or None,
+                         tools_added=tuple(tools.values()) or None, timestamp=at_ms)
 
 
 def describe(error: Exception) -> str:

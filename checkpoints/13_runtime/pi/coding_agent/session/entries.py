@@ -20,7 +20,14 @@ from pydantic import (
     ValidationError,
 )
 
-from pi.ai import AppMessage, AssistantMessage, ToolResultMessage, Usage, UserMessage
+from pi.ai import (
+    AppMessage,
+    AssistantMessage,
+    SystemMessage,
+    ToolResultMessage,
+    Usage,
+    UserMessage,
+)
 from pi.ai.content import ImageContent, TextContent, ThinkingContent, ToolCall, UserBlock, Wire
 from pi.coding_agent.messages import (
     AnyMessage,
@@ -103,7 +110,7 @@ class Entry(Wire):
     timestamp: str
 
 
-MESSAGE_ROLES = frozenset({"user", "assistant", "toolResult", "bashExecution", "custom",
+MESSAGE_ROLES = frozenset({"system", "user", "assistant", "toolResult", "bashExecution", "custom",
                            "branchSummary", "compactionSummary"})
 
 
@@ -119,7 +126,7 @@ def role_we_do_not_know(message: AppMessage) -> AppMessage:
 # an error, not an opaque message).
 StoredMessage = Annotated[
     Annotated[
-        UserMessage | AssistantMessage | ToolResultMessage | BashExecutionMessage
+        SystemMessage | UserMessage | AssistantMessage | ToolResultMessage | BashExecutionMessage
         | CustomMessage | BranchSummaryMessage | CompactionSummaryMessage,
         Field(discriminator="role"),
     ]
@@ -154,7 +161,7 @@ class CompactionEntry(Entry):
     details: Any = None
     usage: Usage | None = None  # what the summary cost (Pi 1.x)
     from_hook: bool | None = None
-    system_message: AppMessage | None = None  # Pi 1.x: the prompt and tools replayed, shown first
+    system_message: SystemMessage | None = None  # Pi 1.x: the prompt and tools replayed, first
 
 
 class BranchSummaryEntry(Entry):
@@ -317,6 +324,16 @@ def summary_of(compaction: CompactionEntry) -> CompactionSummaryMessage:
     return CompactionSummaryMessage(summary=compaction.summary,
                                     tokens_before=compaction.tokens_before,
                                     timestamp=ms_from_iso(compaction.timestamp))
+
+
+def spent(entry: SessionEntry) -> Usage | None:
+    """What an entry cost, as Pi's session totals count it (over every entry, compacted or on
+    another branch): a reply, a usage entry, a compaction or branch summary that records one."""
+    if isinstance(entry, MessageEntry) and isinstance(entry.message, AssistantMessage):
+        return entry.message.usage
+    if isinstance(entry, UsageEntry | CompactionEntry | BranchSummaryEntry):
+        return entry.usage
+    return None
 
 
 FIRST_KEYS = ("type", "id", "parentId", "timestamp")

@@ -6,11 +6,19 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
-from pi.ai import AssistantMessage, TextContent, ToolCall, ToolResultMessage, UserMessage
+from pi.ai import (
+    AssistantMessage,
+    SystemMessage,
+    TextContent,
+    ToolCall,
+    ToolResultMessage,
+    UserMessage,
+)
 from pi.coding_agent.messages import BashExecutionMessage, CustomMessage
 from pi.coding_agent.session.entries import (
     BranchSummaryEntry,
     CompactionEntry,
+    ContextEditEntry,
     CustomEntry,
     CustomMessageEntry,
     LabelEntry,
@@ -19,6 +27,7 @@ from pi.coding_agent.session.entries import (
     SessionEntry,
     SessionInfoEntry,
     ThinkingLevelChangeEntry,
+    UsageEntry,
 )
 from pi.coding_agent.session.tree import SessionTree
 
@@ -64,11 +73,15 @@ def entry_text(entry: SessionEntry) -> str:
         return entry.name or ""
     if isinstance(entry, CustomEntry):
         return entry.custom_type
+    if isinstance(entry, ContextEditEntry):
+        return f"{entry.target_id} {'omitted' if entry.replacement is None else 'replaced'}"
+    if isinstance(entry, UsageEntry):
+        return f"{entry.kind}: {entry.provider}/{entry.model}"
     return "(an entry type this course does not know; kept as it is)"
 
 
 def message_text(message: object) -> str:
-    if isinstance(message, UserMessage | CustomMessage):
+    if isinstance(message, SystemMessage | UserMessage | CustomMessage):
         return blocks_text(message.content)
     if isinstance(message, AssistantMessage):
         calls = [f"{b.name}(…)" for b in message.content if isinstance(b, ToolCall)]
