@@ -152,3 +152,17 @@ def test_a_reply_of_tool_calls_alone_is_sent_with_null_content() -> None:
     sent = body["messages"][-2]
     assert sent["content"] is None, "no text at all is null on this wire, not an empty string"
     assert sent["tool_calls"][0]["function"]["arguments"] == '{"path":"ü.txt"}'
+
+
+def test_a_leading_system_message_sends_the_same_body_as_system_prompt_and_tools() -> None:
+    from pi.ai.transcript import initial_system_message
+
+    first = initial_system_message(CONTEXT.system_prompt, CONTEXT.tools)
+    moved = Context(messages=(first, *CONTEXT.messages))
+    assert chat_completions_body(VISION, moved, OPTIONS) == chat_completions_body(
+        VISION, CONTEXT, OPTIONS)
+
+
+def test_a_request_without_tools_leaves_the_tools_field_out() -> None:
+    body = chat_completions_body(VISION, Context(messages=(user("Hi"),)), OPTIONS)
+    assert "tools" not in body and body["messages"] == [{"role": "user", "content": "Hi"}]

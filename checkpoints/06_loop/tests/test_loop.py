@@ -210,7 +210,7 @@ def test_the_default_turn_limit_is_fifty() -> None:
     assert len(mock.requests) == 50 and result.error is not None and "50 turns" in result.error
 
 
-def test_one_abort_reaches_the_running_tools_and_ends_the_run() -> None:
+def test_one_abort_reaches_the_running_tool_and_the_call_not_yet_started_and_ends_the_run() -> None:
     tally = Tally()
     mock = MockModel([turn(tool_call("work", {"x": 50}), tool_call("work", {"x": 50})),
                       turn(text("never asked"))])
@@ -221,7 +221,7 @@ def test_one_abort_reaches_the_running_tools_and_ends_the_run() -> None:
 
     _, result = run(config(mock, work_tool(tally)), on_event=abort_when_tools_start)
     results = [m for m in result.messages if m.role == "toolResult"]
-    assert [r.content[0].text for r in results] == ["work aborted", "work aborted"]
+    assert [r.content[0].text for r in results] == ["work aborted", "Operation aborted"]
     assert len(mock.requests) == 1, "no model request after the abort"
 
 
@@ -272,3 +272,41 @@ def test_a_history_message_no_model_can_read_is_refused_before_any_request() -> 
     with pytest.raises(ValidationError, match="timestamp"):
         run(config(mock), history=[{"role": "user", "content": "no timestamp"}])
     assert mock.requests == []
+
+
+def test_the_system_prompt_and_tools_lead_the_request_as_a_system_message_never_recorded() -> None:
+    mock = MockModel([turn(text("ok"))])
+    _, result = run(config(mock, work_tool(Tally()), system_prompt="Be brief."))
+    request = mock.requests[0]
+    assert request["systemPrompt"] == "Be brief." and [t["name"] for t in request["tools"]] == [
+        "work"]
+    assert [m.role for m in result.messages] == ["user", "assistant"]
+
+
+def test_a_transcript_that_starts_with_a_system_message_sends_its_own_prompt() -> None:
+    from pi.ai import SystemMessage
+
+    mock = MockModel([turn(text("ok"))])
+    session = SystemMessage(content="From the session.", timestamp=0)
+    run(config(mock, system_prompt="From the config."), history=[session])
+    assert mock.requests[0]["systemPrompt"] == "From the session."
+    assert "tools" not in mock.requests[0]
+
+
+def test_after_an_abort_each_call_not_yet_started_gets_an_operation_aborted_result() -> None:
+    tally = Tally()
+    calls = [tool_call("solo", {"x": 50}, id="a"), tool_call("work", {"x": 1}, id="b"),
+             tool_call("work", {"x": 1}, id="c")]
+    mock = MockModel([turn(*calls), turn(text("never"))])
+
+    def abort_while_a_runs(event, controller) -> None:
+        if event.type == "tool_execution_update":
+            controller.abort()
+
+    _, result = run(config(mock, work_tool(tally), work_tool(tally, "solo", exclusive=True)),
+                    on_event=abort_while_a_runs)
+    results = [m for m in result.messages if m.role == "toolResult"]
+    assert [(m.tool_call_id, m.is_error) for m in results] == [
+        ("a", True), ("b", True), ("c", True)]
+    assert [m.content[0].text for m in results[1:]] == ["Operation aborted"] * 2
+    assert tally.log == ["start a"]

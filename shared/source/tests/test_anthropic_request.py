@@ -165,3 +165,16 @@ def test_the_key_goes_only_into_x_api_key_and_the_mock_reads_the_body_back() -> 
         "user", "assistant", "toolResult", "toolResult", "assistant", "toolResult", "user"]
     assert canonical["messages"][1]["content"][0]["thinkingSignature"] == "sig-1"
     assert canonical["tools"][0]["parameters"] == READ.parameters
+
+
+def test_system_messages_in_the_transcript_become_the_system_field_and_the_tools() -> None:
+    from pi.ai.messages import SystemMessage
+    from pi.ai.transcript import initial_system_message
+
+    first = initial_system_message(CONTEXT.system_prompt, CONTEXT.tools)
+    moved = Context(messages=(first, *CONTEXT.messages))
+    assert messages_body(CLAUDE, moved, OPTIONS) == messages_body(CLAUDE, CONTEXT, OPTIONS)
+    later = SystemMessage(content="Later.", tools_removed=[{"name": t.name} for t in CONTEXT.tools],
+                          timestamp=0)
+    body = messages_body(CLAUDE, Context(messages=(*moved.messages, later)), OPTIONS)
+    assert body["system"] == f"{CONTEXT.system_prompt}\n\nLater." and "tools" not in body

@@ -14,6 +14,7 @@ from pi.agent.tools import ToolRegistry, ToolResult
 from pi.ai import AbortSignal, AssistantMessage, ToolCall, ToolResultMessage
 
 ENDS_RUN = ("error", "aborted", "length")  # such a reply runs no tools, and ends the run
+ABORTED = "Operation aborted"  # the result of a call that had not started when the run stopped
 
 
 def batches(calls: Sequence[ToolCall], registry: ToolRegistry) -> list[list[ToolCall]]:
@@ -62,6 +63,9 @@ class ToolBatch:
                                      args=call.arguments))
 
     async def execute(self, call: ToolCall) -> ToolResultMessage:
+        if self.signal.aborted:  # Pi 1.6: a call not yet started still gets its one result
+            return error_result(call, ABORTED, self.clock)
+
         def progress(partial: ToolResult) -> None:
             self.emit(ToolExecutionUpdate(tool_call_id=call.id, tool_name=call.name,
                                           args=call.arguments, partial_result=partial))

@@ -16,8 +16,9 @@ from pi.agent.tool_batch import ENDS_RUN, ToolBatch
 from pi.agent.tools import ToolRegistry
 from pi.ai import (
     AbortSignal, AgentMessage, AppMessage, AssistantMessage, Context, DoneEvent, ErrorEvent,
-    Message, Model, StreamFunction, StreamOptions,
+    Message, Model, StreamFunction, StreamOptions, SystemMessage,
 )
+from pi.ai.transcript import initial_system_message
 
 
 def llm_messages(messages: Sequence[AgentMessage]) -> tuple[Message, ...]:
@@ -42,6 +43,16 @@ class LoopConfig:
     get_follow_ups: Callable[[], list[AgentMessage]] = list
 
 
+def with_system_message(messages: Sequence[AgentMessage],
+                        config: LoopConfig) -> tuple[AgentMessage, ...]:
+    """The transcript led by the system prompt and tools as a system message (Pi 1.6), unless
+    it already starts with one: the request carries them as messages."""
+    first = initial_system_message(config.system_prompt, config.tools.specs())
+    if first is None or (messages and isinstance(messages[0], SystemMessage)):
+        return tuple(messages)
+    return (first, *messages)
+
+
 @dataclass(frozen=True)
 class LoopResult:
     """The messages the run added, a named error if it was cut short, and the messages it
@@ -62,7 +73,7 @@ class Run:
         self.config, self.emit, self.signal = config, emit, signal
         self.options = replace(config.options, signal=signal)
         self.added = list[AgentMessage]()
-        self.model_view = self.for_model(history)
+        self.model_view = self.for_model(with_system_message(history, config))
 
     def for_model(self, messages: Sequence[AgentMessage]) -> list[Message]:
         """What the model reads of `messages`, checked here once: a message of the wrong shape
@@ -80,9 +91,7 @@ class Run:
         """Stream one reply, reporting its growth; the reply is recorded once complete."""
         config = self.config
         # Built without validating again: `for_model` checked every message once.
-        request = Context.model_construct(system_prompt=config.system_prompt,
-                                          tools=config.tools.specs(),
-                                          messages=tuple(self.model_view))
+        request = Context.model_construct(messages=tuple(self.model_view))
         stream = config.stream(config.model, request, self.options)
         started = False
         async for event in stream:

@@ -7,9 +7,10 @@ from collections.abc import AsyncIterator
 from typing import Any, Protocol
 
 from pi.ai.events import parse_event
-from pi.ai.messages import Message, dump_message
+from pi.ai.messages import dump_message
 from pi.ai.model import Context, Model, StreamOptions, empty_reply, request_body
 from pi.ai.stream import AssistantMessageEventStream, produce
+from pi.ai.transcript import Turn, request_parts
 
 
 class EventSource(Protocol):
@@ -28,16 +29,17 @@ class MockProvider:
 
     def __init__(self, source: EventSource) -> None:
         self.source = source
-        self.sent: tuple[Message, ...] = ()
+        self.sent: tuple[Turn, ...] = ()
         self.dumped: list[dict[str, Any]] = []
 
     def request(self, model: Model, context: Context) -> dict[str, Any]:
+        prompt, tools, turns = request_parts(context)
         known = len(self.sent)
-        if context.messages[:known] != self.sent:
+        if tuple(turns[:known]) != self.sent:
             known, self.dumped = 0, []
-        self.dumped += [dump_message(message) for message in context.messages[known:]]
-        self.sent = context.messages
-        body = request_body(model, context.model_copy(update={"messages": ()}))
+        self.dumped += [dump_message(message) for message in turns[known:]]
+        self.sent = tuple(turns)
+        body = request_body(model, Context(system_prompt=prompt, tools=tools))
         body["messages"] = self.dumped
         return body
 

@@ -7,23 +7,17 @@ from collections.abc import Sequence
 from typing import TypeVar
 
 from pi.ai.content import AssistantBlock, TextContent, ToolCall, UserBlock
-from pi.ai.messages import (
-    AssistantMessage,
-    Message,
-    SystemMessage,
-    ToolResultMessage,
-    UserMessage,
-)
+from pi.ai.messages import AssistantMessage, ToolResultMessage, UserMessage
 from pi.ai.model import Model
+from pi.ai.transcript import Turn
 
 IMAGE_OMITTED = "[image omitted: this model does not accept images]"
 NO_RESULT = "No result provided"
-Turn = UserMessage | AssistantMessage | ToolResultMessage  # what a request sends as messages
 WithContent = TypeVar("WithContent", UserMessage, ToolResultMessage)
 
 
 def compat_messages(
-    messages: Sequence[Message], model: Model, own_thinking: bool = False
+    messages: Sequence[Turn], model: Model, own_thinking: bool = False
 ) -> list[Turn]:
     """The messages as `model` can take them (Pi's rules): failed or aborted replies are
     skipped; a tool call left unanswered gets an error result "No result provided" (APIs
@@ -31,8 +25,6 @@ def compat_messages(
     out: list[Turn] = []
     pending: list[ToolCall] = []
     for message in messages:
-        if isinstance(message, SystemMessage):  # the request's instructions, not a turn
-            continue
         if isinstance(message, ToolResultMessage):
             pending = [call for call in pending if call.id != message.tool_call_id]
             out.append(without_images(message, model))

@@ -13,7 +13,7 @@ import httpx
 
 from pi.ai.content import ImageContent, TextContent, ThinkingContent, ToolCall
 from pi.ai.events import DoneEvent, TerminalEvent
-from pi.ai.messages import AssistantMessage, Message, ToolResultMessage, Usage, UserMessage
+from pi.ai.messages import AssistantMessage, ToolResultMessage, Usage, UserMessage
 from pi.ai.messages import Tool
 from pi.ai.model import Context, Model, StreamOptions
 from pi.ai.providers.compat import compat_messages
@@ -22,6 +22,7 @@ from pi.ai.providers.openai_wire import ReplyBuilder
 from pi.ai.providers.reply_blocks import Block, WireError
 from pi.ai.redact import usable_key
 from pi.ai.stream import error_event
+from pi.ai.transcript import Turn, request_parts
 
 API = "anthropic-messages"
 ANTHROPIC_VERSION = "2023-06-01"  # the API version this adapter speaks, sent with every request
@@ -69,18 +70,19 @@ class AnthropicMessagesProvider(HttpProvider):
 def messages_body(model: Model, context: Context, options: StreamOptions) -> Json:
     """The JSON body POSTed to `/v1/messages`, asking for a stream of events."""
     body: Json = {"model": model.id, "max_tokens": options.max_tokens or model.max_tokens}
-    if context.system_prompt:
-        body["system"] = context.system_prompt
-    body["messages"] = wire_messages(context.messages, model)
-    if context.tools:
-        body["tools"] = [wire_tool(tool) for tool in context.tools]
+    prompt, tools, turns = request_parts(context)
+    if prompt:
+        body["system"] = prompt
+    body["messages"] = wire_messages(turns, model)
+    if tools:
+        body["tools"] = [wire_tool(tool) for tool in tools]
     if options.temperature is not None:
         body["temperature"] = options.temperature
     body["stream"] = True
     return body
 
 
-def wire_messages(messages: Sequence[Message], model: Model) -> list[Json]:
+def wire_messages(messages: Sequence[Turn], model: Model) -> list[Json]:
     """The messages in Messages API form; a run of tool results becomes ONE user message."""
     out: list[Json] = []
     results: list[Json] | None = None  # the tool_result blocks of the user message being filled

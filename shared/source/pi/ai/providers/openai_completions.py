@@ -5,6 +5,7 @@ can take; the reply's SSE `data:` chunks, until `[DONE]`, go to `openai_wire`'s 
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 from typing import Any
 
 import httpx
@@ -17,6 +18,7 @@ from pi.ai.providers.compat import compat_messages
 from pi.ai.providers.http_exchange import HttpProvider, sse_objects
 from pi.ai.providers.openai_wire import ReplyBuilder
 from pi.ai.redact import usable_key
+from pi.ai.transcript import Turn, request_parts
 
 API = "openai-completions"
 Json = dict[str, Any]
@@ -53,14 +55,15 @@ async def read_stream(response: httpx.Response, builder: ReplyBuilder) -> None:
 
 def chat_completions_body(model: Model, context: Context, options: StreamOptions) -> Json:
     """The JSON body POSTed to `/chat/completions`, asking for a stream with usage at the end."""
+    prompt, tools, turns = request_parts(context)
     body: Json = {
         "model": model.id,
-        "messages": wire_messages(context, model),
+        "messages": wire_messages(prompt, turns, model),
         "stream": True,
         "stream_options": {"include_usage": True},
     }
-    if context.tools:
-        body["tools"] = [wire_tool(tool) for tool in context.tools]
+    if tools:  # no tools: the field is left out, never `[]`
+        body["tools"] = [wire_tool(tool) for tool in tools]
     if options.max_tokens is not None:
         body["max_tokens"] = options.max_tokens
     if options.temperature is not None:
@@ -68,14 +71,14 @@ def chat_completions_body(model: Model, context: Context, options: StreamOptions
     return body
 
 
-def wire_messages(context: Context, model: Model) -> list[Json]:
+def wire_messages(prompt: str | None, turns: Sequence[Turn], model: Model) -> list[Json]:
     """The system prompt, then the messages in Chat Completions form. Images from tool results
     follow the run of `tool` messages in one `user` message (a `tool` message holds text)."""
     out: list[Json] = []
-    if context.system_prompt:
-        out.append({"role": "system", "content": context.system_prompt})
+    if prompt:
+        out.append({"role": "system", "content": prompt})
     held: list[Json] = []
-    for message in compat_messages(context.messages, model):
+    for message in compat_messages(turns, model):
         if held and not isinstance(message, ToolResultMessage):
             out.append({"role": "user", "content": [text_part(TOOL_IMAGES), *held]})
             held = []
