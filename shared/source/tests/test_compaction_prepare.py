@@ -211,17 +211,24 @@ def test_a_reply_left_out_for_a_retry_is_where_the_kept_part_starts(tmp_path: Pa
     assert prep.first_kept_entry_id != attempt and not prep.is_split_turn
 
 
-def test_the_prompt_is_estimated_once_as_every_system_message_adds_up() -> None:
+def test_the_prompt_is_estimated_once_as_every_system_message_adds_up(tmp_path: Path) -> None:
     from pi.ai import SystemMessage, Tool
     from pi.ai.messages import ToolReference
-    from pi.coding_agent.compaction.prepare import prompt_tokens
+    from pi.coding_agent.compaction.prepare import projected_tokens
 
+    writer = SessionWriter.create(tmp_path / "s.jsonl", SessionHeader(
+        version=3, id="s", timestamp="2026-01-01T00:00:00.000Z", cwd="/"),
+        ids=sequential_ids(), clock=fixed_clock(0))
     ls = Tool(name="ls", description="list", parameters={})
-    first = SystemMessage(content="a" * 40, sections={"s": "b" * 8}, tools_added=(ls,),
-                          timestamp=0)
-    later = SystemMessage(content="c" * 4, sections={"s": None},
-                          tools_removed=(ToolReference(name="ls"),), timestamp=0)
-    user = UserMessage(content="u", timestamp=0)
-    assert prompt_tokens([user]) == 0
-    assert prompt_tokens([first, user]) == estimate_tokens(first)
-    assert prompt_tokens([first, user, later]) == -(-(40 + 2 + 4) // 4)  # texts joined, \n\n
+    writer.append_message(SystemMessage(content="a" * 40, sections={"s": "b" * 8},
+                                        tools_added=(ls,), timestamp=0))
+    question = writer.append_message(UserMessage(content="u" * 40, timestamp=0))
+    writer.append_message(AssistantMessage(
+        content=(TextContent(text="ok"),), api="a", provider="p", model="m", timestamp=0,
+        usage=Usage.zero().model_copy(update={"input": 1000, "total_tokens": 1000}),
+        stop_reason="stop"))
+    writer.append_message(SystemMessage(content="c" * 4, sections={"s": None},
+                                        tools_removed=(ToolReference(name="ls"),), timestamp=0))
+    writer.append_context_edit(question, "x" * 8)  # the reply's usage no longer holds
+    # the prompt as both messages add up: 40 + "\n\n" + 4 characters, no section, no tool
+    assert projected_tokens(writer.tree.path_to(writer.leaf_id)) == 12 + 2 + 1

@@ -8,7 +8,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from pi.ai import AssistantMessage, SystemMessage, Tool, ToolCall
+from pi.ai import AssistantMessage, SystemMessage, ToolCall
 from pi.coding_agent.compaction.cut_points import (
     CutPoint,
     Shown,
@@ -29,6 +29,7 @@ from pi.coding_agent.session.entries import (
 )
 from pi.coding_agent.session.entries import ms_from_iso
 from pi.coding_agent.session.tokens import estimate_context_tokens, estimate_tokens
+from pi.coding_agent.session.writer import replayed_prompt
 
 TRACKED_TOOLS = {"read": "read", "write": "written", "edit": "edited"}
 
@@ -120,30 +121,9 @@ def projected_tokens(path: Sequence[SessionEntry]) -> int:
                    if entry.type in ("compaction", "context_edit")]
         if ids.index(owners[estimate.last_usage_index]) > max(changed, default=-1):
             return estimate.tokens
+    prompt = replayed_prompt(messages, 0)
     rest = [message for message in messages if not isinstance(message, SystemMessage)]
-    return prompt_tokens(messages) + sum(estimate_tokens(message) for message in rest)
-
-
-def prompt_tokens(messages: Sequence[AnyMessage]) -> int:
-    """The estimate of the prompt every system message adds up to (Pi's
-    `getCurrentSystemMessage`): their texts joined by blank lines, the sections still set,
-    the tools still declared; 0 without a system message."""
-    prompts = [message for message in messages if isinstance(message, SystemMessage)]
-    texts: list[str] = []
-    sections: dict[str, str | None] = {}
-    tools: dict[str, Tool] = {}
-    for prompt in prompts:
-        texts.append(prompt.content if isinstance(prompt.content, str)
-                     else "\n".join(block.text for block in prompt.content))
-        sections.update(prompt.sections or {})
-        for gone in prompt.tools_removed or ():
-            tools.pop(gone.name, None)
-        tools.update({tool.name: tool for tool in prompt.tools_added or ()})
-    if not prompts:
-        return 0
-    return estimate_tokens(SystemMessage(content="\n\n".join(filter(None, texts)),
-                                         sections=sections, timestamp=0,  # None: removed
-                                         tools_added=tuple(tools.values()) or None))
+    return sum(estimate_tokens(message) for message in ([prompt] if prompt else []) + rest)
 
 
 def summarised(items: Sequence[Shown]) -> list[AnyMessage]:
