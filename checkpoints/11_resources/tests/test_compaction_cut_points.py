@@ -227,3 +227,13 @@ def test_an_older_compaction_that_shows_nothing_still_stops_the_step_back() -> N
                             first_kept_entry_id="a", tokens_before=5)
     kept = user("a")
     assert cut_point([(older, ()), (kept, (kept.message,))], 0, 2, 1) == CutPoint(1, -1, False)
+
+
+@pytest.mark.parametrize("message", [
+    CustomMessage(custom_type="note", content="hi", display=True, timestamp=0),
+    CompactionSummaryMessage(summary="older", tokens_before=9, timestamp=0),
+], ids=lambda m: m.role)
+def test_a_cut_at_an_extension_or_summary_message_starts_a_turn_after_a_users(message) -> None:
+    entry = MessageEntry(id="m", parent_id=None, timestamp=TS, message=message)
+    path = [user("a"), entry, tool_result("r2")]
+    assert find_cut_point(path, 0, 3, 5) == CutPoint(1, -1, False)  # Pi 0.73: split at a
