@@ -18,7 +18,7 @@ from pi.agent import LoopConfig, ToolRegistry, run_loop
 from pi.ai import AbortController, MockProvider, Model, Providers, UserMessage
 from pi.coding_agent import Workspace, coding_tools
 from pi.coding_agent.compaction.compact import CompactionResult, compact
-from pi.coding_agent.compaction.prepare import prepare_compaction
+from pi.coding_agent.compaction.prepare import prepare_compaction, projected_tokens
 from pi.coding_agent.compaction.thresholds import (
     CompactionSettings,
     compaction_threshold,
@@ -102,20 +102,21 @@ async def compact_now(writer: SessionWriter) -> CompactionResult:
     print(f"  split turn: {prep.is_split_turn}; summarised: {len(prep.messages_to_summarize)} "
           f"messages + {len(prep.turn_prefix_messages)} of the split turn; kept: ~{kept:,} "
           "tokens")
-    summariser, caps = MockModel(responder=summariser_reply), []
-
-    def stream(model, context, options):
-        caps.append(options.max_tokens)
-        return Providers({"mock": MockProvider(summariser)}).stream(model, context, options)
-
+    summariser = MockModel(responder=summariser_reply)
+    stream = Providers({"mock": MockProvider(summariser)}).stream
     result = await compact(prep, MODEL, stream)
-    for number, (request, cap) in enumerate(zip(summariser.requests, caps, strict=True), start=1):
+    for number, request in enumerate(summariser.requests, start=1):
         prompt = request["messages"][0]["content"][0]["text"]
-        conversation = prompt[len("<conversation>\n"):prompt.index("\n</conversation>")]
-        print(f"  request {number}: maxTokens {cap}, {js_length(prompt):,} chars, "
-              f"conversation {js_length(conversation):,} chars, previous summary: "
-              f"{'yes' if '<previous-summary>' in prompt else 'no'}")
-        headings = re.findall(r"^#{2,3} .*$", prompt.split("</conversation>")[-1], re.MULTILINE)
+        history = prompt.startswith("<conversation>\n")
+        head, tail = ("<conversation>\n", "\n</conversation>") if history else (
+            "# Conversation\n", "\n\n# Instructions\n")
+        conversation = prompt[len(head):prompt.index(tail)]
+        print(f"  request {number} ({'history' if history else 'turn prefix'}): "
+              f"{js_length(prompt):,} chars, conversation {js_length(conversation):,} chars, "
+              f"previous summary: {'yes' if '<previous-summary>' in prompt else 'no'}")
+        rest = prompt.split("</conversation>")[-1] if history else prompt.split(
+            "# Instructions\n")[-1]
+        headings = re.findall(r"^#{2,3} .*$", rest, re.MULTILINE)
         print(f"    headings: {', '.join(headings)}")
     assert isinstance(result, CompactionResult)
     return result
@@ -143,8 +144,9 @@ def main() -> None:
         print(textwrap.indent(result.summary, "  "))
         print(f"context before: {tokens_before:,} tokens; after: {len(messages)} messages, "
               f"~{sum(map(estimate_tokens, messages)):,} tokens estimated")
-        print(f"  (usage-based estimate right after: {context_size(writer):,}: the kept "
-              "replies still carry their old usage, as in Pi)")
+        print(f"  (the last reply's usage still says {context_size(writer):,}, but it measured "
+              "the context before the compaction: Pi 1.6 estimates "
+              f"{projected_tokens(writer.tree.path_to(writer.leaf_id)):,})")
         ids = [entry.id for entry in read_session(folder / "session.jsonl").entries]
         print(f"file on disk: {len(ids)} entries; all {len(before)} written before are still "
               f"there, unchanged order: {ids[:len(before)] == before}; the last is "

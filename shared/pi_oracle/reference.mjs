@@ -1,6 +1,6 @@
 // Regenerates shared/data/pi-reference/expected/newest/<fixture>.prepare.json from the
-// pinned real Pi: for every prepareCompaction case recorded from Pi 0.58.3 (same leaves,
-// same keep values) it runs 0.73's prepareCompaction and compact() (with a capture provider
+// pinned real Pi: for every findCutPoint and prepareCompaction case recorded from Pi 0.58.3
+// (same paths, same keep values) it runs the pinned findCutPoint, prepareCompaction and compact() (with a capture provider
 // answering placeholders) and writes the results in the same shape.
 //   PI_ORACLE_MODULES=... node reference.mjs <pi-reference folder>
 import { createHash } from "node:crypto";
@@ -86,7 +86,7 @@ function range(entries, path, from, to, count) {
 async function prepareCase(entries, path, keep, dryRun, serializedTo = null) {
   const settings = { enabled: true, reserveTokens: 16384, keepRecentTokens: keep };
   const prep = compaction.prepareCompaction(path, settings);
-  if (!prep) return { prepareCompaction: null };  // Pi 1.x: nothing to compact on this path
+  if (!prep) return { keepRecentTokens: keep, prepareCompaction: null };  // Pi 1.x: nothing to compact
   // Where Pi's prepareCompaction searched (it does not return the ranges): its own rule.
   let prev = -1;
   for (let i = path.length - 1; i >= 0; i--) if (path[i].type === "compaction") { prev = i; break; }
@@ -158,13 +158,21 @@ for (const name of ["large-session", "before-compaction", "synthetic-tree"]) {
       ...(await prepareCase(entries, path, c.keepRecentTokens, "compactDryRun" in c,
         c.path ? null : join(out, "serialized", name))) });
   }
+  const cuts = [];  // the same findCutPoint cases, answered by the pinned Pi
+  for (const c of old.findCutPoint ?? []) {
+    const path = pathTo(c.mode.startsWith("branch1Path(a5)") ? a5 : null);
+    const cut = compaction.findCutPoint(path, c.startIndex, c.endIndex, c.keepRecentTokens);
+    cuts.push({ mode: c.mode, keepRecentTokens: c.keepRecentTokens, startIndex: c.startIndex,
+      endIndex: c.endIndex, ...cut, firstKeptEntry: entryFacts(entries, path[cut.firstKeptEntryIndex]),
+      turnStartEntry: cut.turnStartIndex >= 0 ? entryFacts(entries, path[cut.turnStartIndex]) : null });
+  }
   const others = [];
   for (const c of old.prepareCompactionAtOtherLeaves ?? []) {
     others.push({ leafLine: c.leafLine, leafId: c.leafId, pathLength: c.pathLength,
       ...(await prepareCase(entries, pathTo(c.leafId), c.keepRecentTokens, false)) });
   }
   const data = { piVersion: version, fixture: `sessions/${name}.v3.jsonl`,
-    prepareCompaction: cases, prepareCompactionAtOtherLeaves: others };
+    findCutPoint: cuts, prepareCompaction: cases, prepareCompactionAtOtherLeaves: others };
   writeFileSync(join(out, `${name}.prepare.json`), JSON.stringify(data, null, 1) + "\n");
   console.log(`${name}: ${cases.length + others.length} prepareCompaction cases`);
 }

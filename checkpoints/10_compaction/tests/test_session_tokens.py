@@ -48,9 +48,9 @@ def test_characters_are_counted_like_javascript() -> None:
     assert all(type(js_length(text)) is int for text in ("abc", "é", "😀"))  # never 1.0
 
 
-def test_images_count_in_tool_results_and_custom_messages_but_not_for_users() -> None:
+def test_an_image_counts_1200_tokens_in_every_message_that_can_hold_one() -> None:
     blocks = (TextContent(text="abcd"), IMAGE)
-    assert estimate_tokens(UserMessage(content=blocks, timestamp=0)) == 1
+    assert estimate_tokens(UserMessage(content=blocks, timestamp=0)) == 1201  # Pi 0.73: 1
     result = ToolResultMessage(tool_call_id="c", tool_name="read", content=blocks,
                                is_error=False, timestamp=0)
     assert estimate_tokens(result) == 1201
@@ -96,6 +96,13 @@ def test_the_context_estimate_uses_the_last_normal_reply() -> None:
     assert (after_abort.tokens, after_abort.last_usage_index) == (1000, 1), "an abort is no usage"
 
 
+def test_a_reply_that_reports_no_usage_at_all_measured_nothing() -> None:
+    user = UserMessage(content="abcdefgh", timestamp=0)  # 2 tokens
+    estimate = estimate_context_tokens([user, reply("ok", 1000), user, reply("", 0)])
+    assert (estimate.tokens, estimate.last_usage_index) == (1000 + 2 + 0, 1)  # Pi 0.73: 0, 3
+    assert estimate_context_tokens([user, reply("", 1)]).last_usage_index == 1
+
+
 def test_bash_notes_follow_a_blank_line_as_in_pis_bash_execution_to_text() -> None:
     from pi.coding_agent.messages import bash_text
 
@@ -105,3 +112,16 @@ def test_bash_notes_follow_a_blank_line_as_in_pis_bash_execution_to_text() -> No
                               "\n\n[Output truncated. Full output: /tmp/full.log]")
     quiet = ran.model_copy(update={"output": "", "cancelled": True, "truncated": False})
     assert bash_text(quiet) == "Ran `make`\n(no output)\n\n(command cancelled)"
+
+
+def test_a_system_message_counts_its_text_its_sections_and_the_json_of_its_tools() -> None:
+    from pi.ai import SystemMessage, Tool
+
+    tool = Tool.model_validate({"name": "ls", "description": "list",
+                                "parameters": {"type": "object"}, "label": None})
+    message = SystemMessage(content=(TextContent(text="ab"), TextContent(text="cd")),
+                            sections={"rules": "12345678", "gone": None, "more": "1234"},
+                            tools_added=(tool,), timestamp=0)
+    tools = '[{"name":"ls","description":"list","parameters":{"type":"object"},"label":null}]'
+    assert estimate_tokens(message) == -(-(4 + 12 + len(tools)) // 4)  # Pi 0.73 had no such role
+    assert estimate_tokens(message.model_copy(update={"tools_added": None})) == 4

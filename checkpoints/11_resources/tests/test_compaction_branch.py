@@ -78,7 +78,7 @@ def test_the_summary_is_preamble_answer_and_file_lists(data_dir) -> None:
                                "diagram.png\nhello.py\n</read-files>\n\n<modified-files>\n"
                                "test_hello.py\n</modified-files>")
     (context, options), = recorder.calls
-    assert options.max_tokens == 2048 and getattr(options, "reasoning", None) is None
+    assert options.max_tokens is None and getattr(options, "reasoning", None) is None
     shape = describe_prompt(context.messages[0].content[0].text)
     assert shape["previousSummarySha256"] is None and "## Critical Context" not in shape[
         "instructionHeadings"]

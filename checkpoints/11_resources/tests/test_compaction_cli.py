@@ -27,7 +27,7 @@ def invoke(*args: str) -> tuple[int, str, str]:
 
 def test_cut_prints_what_a_compaction_at_the_leaf_would_keep(data_dir) -> None:
     ref = load(data_dir, "before-compaction")
-    cuts = [c for c in ref.expected["findCutPoint"] if c["mode"] == "afterLatestCompaction"]
+    cuts = [c for c in ref.newest["findCutPoint"] if c["mode"] == "afterLatestCompaction"]
     assert cuts
     for case in cuts:
         keep = str(case["keepRecentTokens"])

@@ -6,7 +6,12 @@ import pytest
 from compaction_reference import load
 
 from pi.ai import TextContent, ToolResultMessage, UserMessage
-from pi.coding_agent.compaction.cut_points import CutPoint, find_cut_point, find_turn_start_index
+from pi.coding_agent.compaction.cut_points import (
+    CutPoint,
+    cut_point,
+    find_cut_point,
+    find_turn_start_index,
+)
 from pi.coding_agent.messages import (
     BashExecutionMessage,
     BranchSummaryMessage,
@@ -15,6 +20,7 @@ from pi.coding_agent.messages import (
 )
 from pi.coding_agent.session.entries import (
     BranchSummaryEntry,
+    CompactionEntry,
     CustomMessageEntry,
     LabelEntry,
     MessageEntry,
@@ -55,7 +61,7 @@ FIXTURES = ["large-session", "before-compaction"]
 def test_cut_points_match_pi_on_the_v3_files_by_id(data_dir, name) -> None:
     ref = load(data_dir, name)
     path = ref.path()
-    for case in ref.expected["findCutPoint"]:
+    for case in ref.newest["findCutPoint"]:
         cut = find_cut_point(path, case["startIndex"], case["endIndex"], case["keepRecentTokens"])
         assert path[cut.first_kept_entry_index].id == case["firstKeptEntry"]["id"], case
         assert cut.turn_start_index == case["turnStartIndex"]
@@ -76,7 +82,7 @@ def test_a_path_from_the_tree_cuts_where_a_list_of_its_entries_cuts(data_dir, na
 def test_cut_points_match_pi_on_the_v1_files_by_line(data_dir, name) -> None:
     ref = load(data_dir, name, v1=True)
     path = ref.path()
-    for case in ref.expected["findCutPoint"]:
+    for case in ref.newest["findCutPoint"]:
         cut = find_cut_point(path, case["startIndex"], case["endIndex"], case["keepRecentTokens"])
         assert ref.line(path[cut.first_kept_entry_index].id) == case["firstKeptEntry"]["line"]
         if case["isSplitTurn"]:
@@ -87,7 +93,7 @@ def test_cut_points_match_pi_on_the_synthetic_tree(data_dir) -> None:
     ref = load(data_dir, "synthetic-tree")
     paths = {"activePath": ref.path(), "branch1Path(a5)": ref.path(
         ref.expected["entryNames"]["a5"]["id"])}
-    for case in ref.expected["findCutPoint"]:
+    for case in ref.newest["findCutPoint"]:
         path = paths[case["mode"].rsplit("-", 1)[0]]
         cut = find_cut_point(path, case["startIndex"], case["endIndex"], case["keepRecentTokens"])
         assert (cut.first_kept_entry_index, cut.turn_start_index, cut.is_split_turn) == (
@@ -102,12 +108,13 @@ def test_a_cut_never_lands_on_a_tool_result(data_dir) -> None:
         assert getattr(entry, "message", None) is None or entry.message.role != "toolResult"
 
 
-def test_a_cut_at_a_bash_execution_is_a_split_turn_with_an_empty_prefix(data_dir) -> None:
+def test_a_cut_at_a_bash_execution_starts_a_turn_and_splits_nothing(data_dir) -> None:
     ref = load(data_dir, "before-compaction")
     path = ref.path()
     cut = find_cut_point(path, 628, len(path), 1000)
     assert ref.line(path[cut.first_kept_entry_index].id) == 1001
-    assert cut.is_split_turn and cut.turn_start_index == cut.first_kept_entry_index
+    assert path[cut.first_kept_entry_index].message.role == "bashExecution"
+    assert cut == CutPoint(cut.first_kept_entry_index, -1, False)  # Pi 0.73: a split turn
 
 
 def test_settings_entries_just_before_the_cut_are_kept_with_it(data_dir) -> None:
@@ -132,11 +139,6 @@ def test_the_cut_lands_on_the_entry_where_the_budget_is_first_reached(keep, kept
     assert find_cut_point(path, 0, 3, keep) == CutPoint(kept_from, -1, False)
 
 
-def test_a_budget_reached_after_the_last_cut_point_cuts_at_the_first_one() -> None:
-    path = [tool_result("r0"), user("a"), tool_result("r2", tokens=50)]
-    assert find_cut_point(path, 0, 3, 5) == CutPoint(1, -1, False)
-
-
 def test_the_cut_steps_back_over_every_non_message_entry_before_it() -> None:
     path = [user("a"), user("b"), label("l2"), label("l3"), label("l4"), user("c")]
     assert find_cut_point(path, 0, 6, 10) == CutPoint(2, 1, True), "labels stay with c"
@@ -155,7 +157,27 @@ def test_stepping_back_stops_at_the_start_of_the_range() -> None:
 def test_a_branch_summary_or_an_extension_message_starts_the_kept_part_and_a_turn(entry) -> None:
     entries = [tool_result("r0"), entry, tool_result("r2")]
     for path in (entries, chained(entries)):  # a tree's path answers from its nodes
-        assert find_cut_point(path, 0, 3, 5) == CutPoint(1, 1, True)
+        assert find_cut_point(path, 0, 3, 5) == CutPoint(1, -1, False)
+
+
+def test_a_budget_reached_after_the_last_cut_point_cuts_at_the_last_one() -> None:
+    path = [user("a"), user("b"), tool_result("r2", tokens=50)]
+    assert find_cut_point(path, 0, 3, 5) == CutPoint(1, -1, False)  # Pi 0.73: at a, the first
+
+
+def test_every_entry_that_shows_a_message_counts_towards_the_budget() -> None:
+    summary = BranchSummaryEntry(id="s", parent_id=None, timestamp=TS, from_id="a",
+                                 summary="s" * 40)
+    path = [user("a"), summary, user("b", tokens=1)]
+    assert find_cut_point(path, 0, 3, 11) == CutPoint(1, -1, False)  # 1 + 10 of the summary
+
+
+def test_a_compaction_before_the_cut_stops_the_step_back_but_is_never_a_cut_point() -> None:
+    compaction = CompactionEntry(id="c", parent_id=None, timestamp=TS, summary="old",
+                                 first_kept_entry_id="a", tokens_before=5)
+    path = [compaction, label("l1"), user("a")]
+    assert find_cut_point(path, 0, 3, 10) == CutPoint(1, -1, False)
+    assert find_cut_point([compaction, tool_result("r")], 0, 2, 1) == CutPoint(0, -1, False)
 
 
 @pytest.mark.parametrize("message", [
@@ -187,3 +209,31 @@ def test_an_unknown_entry_is_no_cut_point_and_stays_with_the_cut_like_pi() -> No
     assert (cut.first_kept_entry_index, cut.turn_start_index, cut.is_split_turn) == (1, 0, True)
     cut = find_cut_point([other], 0, 1, 10)  # real Pi: {0, -1, false}
     assert (cut.first_kept_entry_index, cut.is_split_turn) == (0, False)
+
+
+def test_the_prompt_a_compaction_recorded_counts_towards_the_budget_on_a_raw_path() -> None:
+    from pi.ai import SystemMessage
+
+    compaction = CompactionEntry(id="c", parent_id=None, timestamp=TS, summary="old",
+                                 first_kept_entry_id="a", tokens_before=5)
+    prompt = SystemMessage(content="p" * 160, timestamp=0)  # 40 tokens
+    recorded = compaction.model_copy(update={"system_message": prompt})
+    assert find_cut_point([user("a"), compaction, user("b")], 0, 3, 30) == CutPoint(0, -1, False)
+    assert find_cut_point([user("a"), recorded, user("b")], 0, 3, 30) == CutPoint(2, -1, False)
+
+
+def test_an_older_compaction_that_shows_nothing_still_stops_the_step_back() -> None:
+    older = CompactionEntry(id="c", parent_id=None, timestamp=TS, summary="old",
+                            first_kept_entry_id="a", tokens_before=5)
+    kept = user("a")
+    assert cut_point([(older, ()), (kept, (kept.message,))], 0, 2, 1) == CutPoint(1, -1, False)
+
+
+@pytest.mark.parametrize("message", [
+    CustomMessage(custom_type="note", content="hi", display=True, timestamp=0),
+    CompactionSummaryMessage(summary="older", tokens_before=9, timestamp=0),
+], ids=lambda m: m.role)
+def test_a_cut_at_an_extension_or_summary_message_starts_a_turn_after_a_users(message) -> None:
+    entry = MessageEntry(id="m", parent_id=None, timestamp=TS, message=message)
+    path = [user("a"), entry, tool_result("r2")]
+    assert find_cut_point(path, 0, 3, 5) == CutPoint(1, -1, False)  # Pi 0.73: split at a

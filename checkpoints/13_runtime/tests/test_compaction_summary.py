@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 from compaction_reference import MOCK, THINKER, Recorder, load, pi_call_structure
 
-from mock_model import MockModel, fail, text, turn
+from mock_model import MockModel, fail, text, tool_call, turn
 from pi.ai import AbortController, Model, StreamOptions
 from pi.coding_agent.compaction.compact import CompactionResult, SummaryError, compact
 from pi.coding_agent.compaction.prepare import CompactionPreparation, prepare_compaction
@@ -37,39 +37,31 @@ def prepared(path: list[Any], keep: int = 20_000, reserve: int = 16_384
 
 
 def run(prep: CompactionPreparation, model: Model = MOCK, focus: str | None = None,
-        recorder: Recorder | None = None, options: StreamOptions | None = None
-        ) -> tuple[CompactionResult | SummaryError, Recorder]:
+        recorder: Recorder | None = None, options: StreamOptions | None = None,
+        thinking: str | None = None) -> tuple[CompactionResult | SummaryError, Recorder]:
     recorder = recorder or Recorder()
-    result = asyncio.run(compact(prep, model, recorder.stream, focus, options))
+    result = asyncio.run(compact(prep, model, recorder.stream, focus, options, thinking))
     return result, recorder
 
 
-def dry_run_cases(data_dir: Any, v1: bool = False, newest: bool = True
-                  ) -> list[tuple[Any, list[Any], dict[str, Any]]]:
-    """(reference, path, case) for every dry run Pi recorded; v1: the two fixtures' originals.
-    `newest`: the pinned newest Pi's runs, else Pi 0.58.3's (which also recorded the options
-    for a reasoning model)."""
+def dry_run_cases(data_dir: Any, v1: bool = False) -> list[tuple[Any, list[Any], dict[str, Any]]]:
+    """(reference, path, case) for every dry run the pinned newest Pi recorded; v1: the two
+    fixtures' originals."""
     found = []
     for name in ("large-session", "before-compaction") + (() if v1 else ("synthetic-tree",)):
         ref = load(data_dir, name, v1)
         a5 = ref.expected.get("entryNames", {}).get("a5", {}).get("id")
-        for case in (ref.newest if newest else ref.expected)["prepareCompaction"]:
+        for case in ref.newest["prepareCompaction"]:
             if "compactDryRun" in case:
                 path = ref.path(a5 if case.get("path") == "branch1(a5)" else None)
                 found.append((ref, path, case))
     return found
 
 
-def is_pis_no_prior_history_case(case: dict[str, Any]) -> bool:
-    return case["compactDryRun"]["result"]["summary"].startswith("No prior history.")
-
-
 @pytest.mark.parametrize("v1", [False, True])
 def test_summary_requests_and_results_match_pis_dry_runs(data_dir, v1) -> None:
     checked = 0
     for ref, path, case in dry_run_cases(data_dir, v1):
-        if is_pis_no_prior_history_case(case):
-            continue  # our fix changes this one; see the test below
         result, recorder = run(prepared(path, case["keepRecentTokens"]))
         dry = case["compactDryRun"]
         assert recorder.structures() == [pi_call_structure(c) for c in dry["llmCalls"]]
@@ -80,46 +72,29 @@ def test_summary_requests_and_results_match_pis_dry_runs(data_dir, v1) -> None:
         assert result.tokens_before == dry["result"]["tokensBefore"]
         assert result.details == dry["result"]["details"]
         checked += 1
-    assert checked == (2 if v1 else 4)
+    assert checked == (2 if v1 else 5)
 
 
-def test_a_reasoning_model_thinks_hard_on_the_history_call_only(data_dir) -> None:
-    checked = 0
-    for _ref, path, case in dry_run_cases(data_dir, newest=False):
-        prep = prepared(path, case["keepRecentTokens"])
-        if is_pis_no_prior_history_case(case) or (
-                len(prep.messages_to_summarize), prep.is_split_turn) != (
-                case["messagesToSummarize"]["count"], case["isSplitTurn"]):
-            continue  # our fix, or 0.73's new search start, changes which calls are made
-        checked += 1
-        _, recorder = run(prep, THINKER)
-        options = [(o.max_tokens, getattr(o, "reasoning", None)) for _, o in recorder.calls]
-        assert options == [(c["maxTokens"], c["reasoning"])
-                           for c in case["compactDryRunReasoningModel"]]
-    assert checked == 2  # large-session and synthetic branch1(a5)
+def test_a_reasoning_model_thinks_at_the_sessions_level_on_every_call(data_dir) -> None:
+    path = load(data_dir, "large-session").path()
+    _, recorder = run(prepared(path), THINKER, thinking="medium")
+    assert [getattr(o, "reasoning", None) for _, o in recorder.calls] == ["medium", "medium"]
+    _, recorder = run(prepared(path), THINKER, thinking="off")
+    assert [getattr(o, "reasoning", None) for _, o in recorder.calls] == [None, None]
+    _, recorder = run(prepared(path), MOCK, thinking="high")  # the model does not reason
+    assert [getattr(o, "reasoning", None) for _, o in recorder.calls] == [None, None]
 
 
-def test_a_split_turn_without_older_history_keeps_the_previous_summary(data_dir) -> None:
-    # Recorded from Pi 0.58.3, whose search started after the compaction: on this path the
-    # history was empty. 0.73 starts at the kept entries, so we empty it by hand here; the
-    # rule in Pi's compact() ("No prior history." when there is none) is unchanged.
+def test_a_split_turn_without_older_history_keeps_the_previous_summary_as_it_is(
+        data_dir) -> None:
     ref = load(data_dir, "synthetic-tree")
-    case = next(c for c in ref.expected["prepareCompaction"]
-                if c["path"] == "active" and c["keepRecentTokens"] == 1)
-    pi_calls, pi_result = case["compactDryRun"]["llmCalls"], case["compactDryRun"]["result"]
-    # Pi: no history call, and the previous summary is gone from the new one.
-    assert len(pi_calls) == 1 and pi_result["summary"].startswith("No prior history.\n\n---")
     prep = replace(prepared(ref.path(), 1), messages_to_summarize=[])
+    assert prep.previous_summary and prep.is_split_turn
     result, recorder = run(prep)
-    # We: the previous summary is updated (with an empty conversation) and kept.
-    history, prefix = recorder.structures()
-    assert prefix == pi_call_structure(pi_calls[0])
-    assert history["previousSummarySha256"] == case["previousSummary"]["sha256"]
-    assert history["maxTokens"] == 13107 and "## Critical Context" in history[
-        "instructionHeadings"]
+    assert len(recorder.calls) == 1  # only the turn prefix is summarised (Pi 1.6)
     assert isinstance(result, CompactionResult)
-    assert result.summary == pi_result["summary"].replace(
-        "No prior history.", "<<HISTORY_SUMMARY_FROM_LLM>>")
+    assert result.summary.startswith(
+        prep.previous_summary + "\n\n---\n\n**Turn Context (split turn):**\n\n")
 
 
 def test_a_split_first_turn_has_no_prior_history_as_in_pi(data_dir) -> None:
@@ -132,22 +107,32 @@ def test_a_split_first_turn_has_no_prior_history_as_in_pi(data_dir) -> None:
     assert result.summary.startswith("No prior history.\n\n---\n\n**Turn Context (split turn):**")
 
 
-def test_additional_focus_goes_to_the_history_call_only(data_dir) -> None:
+def test_additional_focus_goes_to_both_calls(data_dir) -> None:
     ref = load(data_dir, "large-session")
     _, recorder = run(prepared(ref.path()), focus="the theme work")
-    history, prefix = recorder.structures()
-    assert history["hasAdditionalFocusLine"] and not prefix["hasAdditionalFocusLine"]
-    prompt = recorder.calls[0][0].messages[0].content[0].text
-    assert prompt.endswith("\n\nAdditional focus: the theme work")
+    assert [s["hasAdditionalFocusLine"] for s in recorder.structures()] == [True, True]
+    for context, _ in recorder.calls:
+        assert context.messages[0].content[0].text.endswith("\n\nAdditional focus: the theme work")
 
 
-def test_output_caps_follow_the_reserve_and_never_exceed_the_models_limit(data_dir) -> None:
+def test_summary_calls_ask_for_no_output_cap_of_their_own(data_dir) -> None:
     path = load(data_dir, "large-session").path()
-    small = Model(id="small", api="mock", provider="mock", max_tokens=5000)
-    _, recorder = run(prepared(path), small)
-    assert [o.max_tokens for _, o in recorder.calls] == [5000, 5000]
-    _, recorder = run(prepared(path, reserve=1000))
-    assert [o.max_tokens for _, o in recorder.calls] == [800, 500]
+    _, recorder = run(prepared(path), options=StreamOptions(max_tokens=100))
+    assert [o.max_tokens for _, o in recorder.calls] == [None, None]
+
+
+def test_the_result_carries_what_both_summary_calls_used(data_dir) -> None:
+    recorder = Recorder(MockModel([turn(text("history"), usage={"input": 100, "output": 7}),
+                                   turn(text("prefix"), usage={"input": 20, "output": 3})]))
+    result, _ = run(prepared(load(data_dir, "large-session").path()), recorder=recorder)
+    assert isinstance(result, CompactionResult) and result.usage is not None
+    assert (result.usage.input, result.usage.output) == (120, 10)
+
+
+def test_a_summary_that_calls_a_tool_is_an_error_value(data_dir) -> None:
+    recorder = Recorder(MockModel([turn(tool_call("read", {"path": "a.py"}))]))
+    result, _ = run(prepared(load(data_dir, "synthetic-tree").path(), 50), recorder=recorder)
+    assert isinstance(result, SummaryError) and result.reason == "error"
 
 
 @pytest.mark.parametrize("reply, reason", [

@@ -15,6 +15,7 @@ from rich.console import Console
 from mock_model import MockModel, load_script, text, turn
 from pi.agent import MessageUpdate
 from pi.ai import MockProvider, Model, Providers, builtin_models
+from pi.coding_agent.compaction.thresholds import CompactionSettings
 from pi.coding_agent.runtime.config import RuntimeConfig
 from pi.coding_agent.runtime.runtime import Runtime
 from pi.coding_agent.session.entries import fixed_clock, sequential_ids
@@ -32,7 +33,8 @@ from pi.modes.interactive import (
 STEP = 13
 
 
-def make_runtime(tmp_path: Path, data_dir: Path, mock: MockModel | None = None) -> Runtime:
+def make_runtime(tmp_path: Path, data_dir: Path, mock: MockModel | None = None,
+                 keep: int = 20_000) -> Runtime:
     workspace = tmp_path / "work"
     shutil.copytree(data_dir / "workspaces" / "greeting", workspace)
     mock = mock or MockModel(load_script(data_dir / "scripts" / "interactive-demo.yaml"))
@@ -41,7 +43,7 @@ def make_runtime(tmp_path: Path, data_dir: Path, mock: MockModel | None = None) 
         model=Model(id="mock-1", api="mock", provider="mock"),
         clock=fixed_clock(1_767_225_600_000), ids=sequential_ids(),
         session_file=tmp_path / "session.jsonl", agent_dir=tmp_path / "agent",
-        sessions_dir=tmp_path / "sessions",
+        sessions_dir=tmp_path / "sessions", compaction=CompactionSettings(keep_recent_tokens=keep),
         system_prompt="You are a test agent."))
 
 
@@ -145,7 +147,7 @@ def test_tree_marks_the_current_leaf(tmp_path, data_dir) -> None:
 
 
 def test_compact_prints_the_tokens_before_and_the_new_entry(tmp_path, data_dir) -> None:
-    runtime = make_runtime(tmp_path, data_dir)
+    runtime = make_runtime(tmp_path, data_dir, keep=1)  # Pi 1.6 summarises only what it cuts
     output = drive(runtime, "read the greeting", "/compact", "and now?")
     [said] = lines_after(output, "/compact")
     compaction = read_session(tmp_path / "session.jsonl").entries[-3]

@@ -23,7 +23,7 @@ from pi.coding_agent.compaction.prepare import (
 )
 from pi.coding_agent.compaction.prompts import serialize_conversation
 from pi.coding_agent.compaction.thresholds import CompactionSettings
-from pi.coding_agent.session.context import build_context, summary_of
+from pi.coding_agent.session.context import build_context
 from pi.coding_agent.session.entries import SessionHeader, fixed_clock, sequential_ids
 from pi.coding_agent.session.tokens import estimate_context_tokens, estimate_tokens, js_length
 from pi.coding_agent.session.writer import SessionWriter
@@ -48,7 +48,12 @@ def cases(ref: Reference) -> list[dict[str, Any]]:
     return ref.newest["prepareCompaction"] + other_leaves
 
 
-def check_against_pi(ref: Reference, prep: CompactionPreparation, case: dict[str, Any]) -> None:
+def check_against_pi(ref: Reference, prep: CompactionPreparation | None,
+                     case: dict[str, Any]) -> None:
+    if "firstKeptEntryId" not in case:  # Pi 1.6 has nothing to compact there
+        assert prep is None and case["prepareCompaction"] is None, case
+        return
+    assert prep is not None
     assert ref.line(prep.first_kept_entry_id) == case["firstKeptEntry"]["line"]
     assert prep.is_split_turn == case["isSplitTurn"]
     assert prep.tokens_before == case["tokensBefore"]
@@ -56,14 +61,9 @@ def check_against_pi(ref: Reference, prep: CompactionPreparation, case: dict[str
     history = case["messagesToSummarize"]
     assert len(prep.messages_to_summarize) == history["count"]
     assert sum(map(estimate_tokens, prep.messages_to_summarize)) == history["estimatedTokens"]
-    assert list(prep.history_range) == [history["entryRange"]["pathIndexFrom"],
-                                        history["entryRange"]["pathIndexToExclusive"]]
     prefix = case["turnPrefixMessages"]
     assert len(prep.turn_prefix_messages) == prefix["count"]
-    expected_range = prefix["entryRange"]
-    assert (list(prep.turn_prefix_range) if prep.turn_prefix_range else None) == (
-        [expected_range["pathIndexFrom"], expected_range["pathIndexToExclusive"]]
-        if expected_range else None)
+    assert sum(map(estimate_tokens, prep.turn_prefix_messages)) == prefix["estimatedTokens"]
     ops = prep.file_ops
     assert [sorted(ops.read), sorted(ops.written), sorted(ops.edited)] == [
         case["fileOps"]["read"], case["fileOps"]["written"], case["fileOps"]["edited"]]
@@ -79,8 +79,9 @@ def check_against_pi(ref: Reference, prep: CompactionPreparation, case: dict[str
 def test_preparation_matches_pi_on_the_v3_files(data_dir, name) -> None:
     ref = load(data_dir, name)
     for case in cases(ref):
-        prep = prepare(ref.path(case.get("leafId")), case["keepRecentTokens"])
-        assert prep.first_kept_entry_id == case["firstKeptEntryId"]
+        prep = prepare_compaction(ref.path(case.get("leafId")),
+                                  CompactionSettings(keep_recent_tokens=case["keepRecentTokens"]))
+        assert prep is None or prep.first_kept_entry_id == case["firstKeptEntryId"]
         check_against_pi(ref, prep, case)
 
 
@@ -89,7 +90,8 @@ def test_preparation_matches_pi_on_the_v1_files_by_line(data_dir, name) -> None:
     ref = load(data_dir, name, v1=True)
     for case in cases(ref):
         leaf = ref.id_at(case["leafLine"]) if "leafLine" in case else None
-        check_against_pi(ref, prepare(ref.path(leaf), case["keepRecentTokens"]), case)
+        check_against_pi(ref, prepare_compaction(ref.path(leaf), CompactionSettings(
+            keep_recent_tokens=case["keepRecentTokens"])), case)
 
 
 @pytest.mark.parametrize("name", FIXTURES)
@@ -106,7 +108,8 @@ def test_preparation_matches_pi_on_the_synthetic_tree(data_dir) -> None:
     ref = load(data_dir, "synthetic-tree")
     paths = {"active": ref.path(), "branch1(a5)": ref.path(ref.expected["entryNames"]["a5"]["id"])}
     for case in ref.newest["prepareCompaction"]:
-        check_against_pi(ref, prepare(paths[case["path"]], case["keepRecentTokens"]), case)
+        check_against_pi(ref, prepare_compaction(paths[case["path"]], CompactionSettings(
+            keep_recent_tokens=case["keepRecentTokens"])), case)
 
 
 def test_nothing_is_prepared_when_the_path_ends_in_a_compaction(data_dir) -> None:
@@ -126,9 +129,9 @@ def test_pi_073_summarises_what_the_previous_compaction_kept_where_058_dropped_i
     # 0.58.3 started right after the compaction at line 359, although lines 293-358 were
     # still in the context: the next compaction neither kept nor summarised them.
     assert old["messagesToSummarize"]["entryRange"]["firstEntry"]["line"] == 360
-    # 0.73 (and we) start at the compaction's first kept entry, line 293 ...
-    assert ref.line(path[prep.history_range[0]].id) == 293 == new["messagesToSummarize"][
-        "entryRange"]["firstEntry"]["line"]
+    # 0.73 and 1.6 (and we) start at the compaction's first kept entry, line 293 ...
+    first_kept = next(entry for entry in path if ref.line(entry.id) == 293)
+    assert prep.messages_to_summarize[0] == first_kept.message
     # ... so 66 more messages are summarised ...
     assert len(prep.messages_to_summarize) == old["messagesToSummarize"]["count"] + 66
     # ... and on the main path, the files only those messages touched are listed too.
@@ -138,10 +141,11 @@ def test_pi_073_summarises_what_the_previous_compaction_kept_where_058_dropped_i
     assert sorted(prepare(ref.path(), 20_000).file_ops.read) == new_main["fileOps"]["read"]
 
 
-def test_tokens_before_counts_the_whole_context_since_pi_073(tmp_path: Path) -> None:
+def test_tokens_before_distrusts_a_usage_measured_before_the_latest_compaction(
+        tmp_path: Path) -> None:
     # A compaction kept a user message and a reply (with usage); one message came after.
-    # 0.58.3 counted from the compaction entry on (summary + the new message, no usage);
-    # 0.73 counts the context the path gives: summary, kept messages, then the new one.
+    # 0.73 counted the reply's usage (1000) plus the new message; Pi 1.6 estimates every
+    # message of the context, since that usage measured a context the compaction replaced.
     writer = SessionWriter.create(tmp_path / "s.jsonl", SessionHeader(
         version=3, id="s", timestamp="2026-01-01T00:00:00.000Z", cwd="/"),
         ids=sequential_ids(), clock=fixed_clock(0))
@@ -152,9 +156,79 @@ def test_tokens_before_counts_the_whole_context_since_pi_073(tmp_path: Path) -> 
         stop_reason="stop"))
     writer.append_compaction("summary", kept, 5000, None)
     writer.append_message(UserMessage(content="y" * 40, timestamp=0))
-    path = writer.tree.path_to(writer.leaf_id)
-    prep = prepare(path, 20_000)
-    assert prep.tokens_before == estimate_context_tokens(
-        list(build_context(writer.tree, writer.leaf_id).messages)).tokens == 1000 + 10
-    old_way = [summary_of(path[2]), path[3].message]
-    assert estimate_context_tokens(old_way).tokens != prep.tokens_before
+    messages = list(build_context(writer.tree, writer.leaf_id).messages)
+    assert estimate_context_tokens(messages).tokens == 1000 + 10
+    assert prepare(writer.tree.path_to(writer.leaf_id), 5).tokens_before == 2 + 100 + 1 + 10
+
+
+def test_a_context_edit_after_the_last_reply_makes_tokens_before_an_estimate_of_the_edits(
+        tmp_path: Path) -> None:
+    # Pi 1.6: the reply's usage measured the context before the edit, so every message of
+    # the edited context is estimated; what is summarised is what the model now sees.
+    writer = SessionWriter.create(tmp_path / "s.jsonl", SessionHeader(
+        version=3, id="s", timestamp="2026-01-01T00:00:00.000Z", cwd="/"),
+        ids=sequential_ids(), clock=fixed_clock(0))
+    first = writer.append_message(UserMessage(content="x" * 400, timestamp=0))
+    writer.append_message(AssistantMessage(
+        content=(TextContent(text="ok"),), api="a", provider="p", model="m", timestamp=0,
+        usage=Usage.zero().model_copy(update={"input": 1000, "total_tokens": 1000}),
+        stop_reason="stop"))
+    writer.append_message(UserMessage(content="y" * 40, timestamp=0))
+    writer.append_context_edit(first, "short")
+    prep = prepare(writer.tree.path_to(writer.leaf_id), 5)
+    assert prep.tokens_before == 2 + 1 + 10
+    assert [m.content for m in prep.messages_to_summarize[:1]] == ["short"]
+    writer.append_context_edit(first, None)  # left out: nothing before the kept prompt
+    assert prepare_compaction(writer.tree.path_to(writer.leaf_id),
+                              CompactionSettings(keep_recent_tokens=5)).messages_to_summarize[
+        0].role == "assistant"
+
+
+def test_a_reply_left_out_for_a_retry_is_where_the_kept_part_starts(tmp_path: Path) -> None:
+    # Pi 1.6's findProjectedCutPoint: when only a failed attempt that a context edit left out
+    # follows the cut, the cut moves onto that attempt; the prompt it answered becomes a
+    # split turn's first half.
+    writer = SessionWriter.create(tmp_path / "s.jsonl", SessionHeader(
+        version=3, id="s", timestamp="2026-01-01T00:00:00.000Z", cwd="/"),
+        ids=sequential_ids(), clock=fixed_clock(0))
+
+    def reply(text: str) -> str:
+        return writer.append_message(AssistantMessage(
+            content=(TextContent(text=text),), api="a", provider="p", model="m", timestamp=0,
+            usage=Usage.zero(), stop_reason="stop"))
+
+    writer.append_message(UserMessage(content="x" * 40, timestamp=0))
+    reply("ok")
+    writer.append_message(UserMessage(content="y" * 40, timestamp=0))
+    attempt = reply("a failed attempt")
+    writer.append_context_edit(attempt, None)
+    prep = prepare(writer.tree.path_to(writer.leaf_id), 1)
+    assert (prep.first_kept_entry_id, prep.is_split_turn) == (attempt, True)
+    assert [m.role for m in prep.turn_prefix_messages] == ["user"]
+    first = writer.tree.path_to(writer.leaf_id)[0].id
+    writer.append_context_edit(first, "an edit of something still shown: not a retry")
+    prep = prepare(writer.tree.path_to(writer.leaf_id), 1)
+    assert prep.first_kept_entry_id != attempt and not prep.is_split_turn
+
+
+def test_the_prompt_is_estimated_once_as_every_system_message_adds_up(tmp_path: Path) -> None:
+    from pi.ai import SystemMessage, Tool
+    from pi.ai.messages import ToolReference
+    from pi.coding_agent.compaction.prepare import projected_tokens
+
+    writer = SessionWriter.create(tmp_path / "s.jsonl", SessionHeader(
+        version=3, id="s", timestamp="2026-01-01T00:00:00.000Z", cwd="/"),
+        ids=sequential_ids(), clock=fixed_clock(0))
+    ls = Tool(name="ls", description="list", parameters={})
+    writer.append_message(SystemMessage(content="a" * 40, sections={"s": "b" * 8},
+                                        tools_added=(ls,), timestamp=0))
+    question = writer.append_message(UserMessage(content="u" * 40, timestamp=0))
+    writer.append_message(AssistantMessage(
+        content=(TextContent(text="ok"),), api="a", provider="p", model="m", timestamp=0,
+        usage=Usage.zero().model_copy(update={"input": 1000, "total_tokens": 1000}),
+        stop_reason="stop"))
+    writer.append_message(SystemMessage(content="c" * 4, sections={"s": None},
+                                        tools_removed=(ToolReference(name="ls"),), timestamp=0))
+    writer.append_context_edit(question, "x" * 8)  # the reply's usage no longer holds
+    # the prompt as both messages add up: 40 + "\n\n" + 4 characters, no section, no tool
+    assert projected_tokens(writer.tree.path_to(writer.leaf_id)) == 12 + 2 + 1

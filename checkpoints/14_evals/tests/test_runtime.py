@@ -148,7 +148,7 @@ def test_an_error_that_merely_contains_5000_is_not_retried(tmp_path) -> None:
 def test_a_context_overflow_is_compacted_once_and_the_run_continues(tmp_path) -> None:
     mock = MockModel([turn(text("early answer " * 50)), fail("context_overflow"),
                       turn(text("## Goal\nkeep going")), turn(text("done after compaction"))])
-    runtime = make_runtime(tmp_path, mock)
+    runtime = make_runtime(tmp_path, mock, compaction=CompactionSettings(keep_recent_tokens=50))
     asyncio.run(runtime.prompt("first question"))
     asyncio.run(runtime.prompt("second question"))
     entries = [json.loads(line)["type"] for line in
@@ -161,6 +161,7 @@ def test_a_context_overflow_is_compacted_once_and_the_run_continues(tmp_path) ->
 
 def test_a_long_run_is_compacted_before_its_next_turn(tmp_path) -> None:
     mock = MockModel([
+        turn(text("Hello.")),  # an early exchange: Pi 1.6 compacts only what it can summarise
         turn(text("Noted.")),
         turn(text("## Goal\nremember the early context")),  # before the prompt (Pi's first point)
         turn(text("Listing."), tool_call("ls", {"path": "."})),
@@ -170,6 +171,7 @@ def test_a_long_run_is_compacted_before_its_next_turn(tmp_path) -> None:
     settings = CompactionSettings(reserve_tokens=500, keep_recent_tokens=100)
     runtime = make_runtime(tmp_path, mock, window=3000, compaction=settings)
     runtime.auto_compaction = False
+    asyncio.run(runtime.prompt("hello"))
     asyncio.run(runtime.prompt("x" * 12_000))  # about 3,000 tokens of early context
     runtime.auto_compaction = True
     events: list[str] = []
@@ -178,15 +180,15 @@ def test_a_long_run_is_compacted_before_its_next_turn(tmp_path) -> None:
     first_turn_end = events.index("turn_end")
     between = events[first_turn_end:events.index("turn_start", first_turn_end)]
     assert between == ["turn_end", "auto_compaction_start", "auto_compaction_end"]
-    assert "<conversation>" in mock.requests[3]["messages"][0]["content"][0]["text"]
-    resumed = mock.requests[4]["messages"]
+    assert "<conversation>" in mock.requests[4]["messages"][0]["content"][0]["text"]
+    resumed = mock.requests[5]["messages"]
     assert "<summary>\n## Goal\nlist the folder" in resumed[0]["content"][0]["text"]
     assert [m["role"] for m in resumed] == ["user", "user", "assistant", "toolResult"]
     assert runtime.messages[0].role == "compactionSummary"
     assert runtime.messages[-1].content[0].text == "finished"
     kinds = [json.loads(line)["type"] for line in
              (tmp_path / "session.jsonl").read_text().splitlines()]
-    assert kinds.count("message") == 6, "nothing recorded was removed"
+    assert kinds.count("message") == 8, "nothing recorded was removed"
     assert kinds.count("compaction") == 2
 
 
@@ -339,6 +341,7 @@ def test_an_image_for_a_model_that_takes_none_is_refused_before_anything_is_sent
 
 def test_a_failed_summary_between_turns_records_nothing_and_the_run_goes_on(tmp_path) -> None:
     mock = MockModel([
+        turn(text("Hello.")),  # an early exchange: Pi 1.6 compacts only what it can summarise
         turn(text("Noted.")),
         turn(text("## Goal\nremember the early context")),  # before the prompt: succeeds
         turn(text("Listing."), tool_call("ls", {"path": "."})),
@@ -348,6 +351,7 @@ def test_a_failed_summary_between_turns_records_nothing_and_the_run_goes_on(tmp_
     settings = CompactionSettings(reserve_tokens=500, keep_recent_tokens=100)
     runtime = make_runtime(tmp_path, mock, window=3000, compaction=settings, auto_retry=False)
     runtime.auto_compaction = False
+    asyncio.run(runtime.prompt("hello"))
     asyncio.run(runtime.prompt("x" * 12_000))
     runtime.auto_compaction = True
     ends: list = []
@@ -358,8 +362,8 @@ def test_a_failed_summary_between_turns_records_nothing_and_the_run_goes_on(tmp_
     kinds = [json.loads(line)["type"] for line in
              (tmp_path / "session.jsonl").read_text().splitlines()]
     assert kinds.count("compaction") == 1, "the failed summary wrote nothing"
-    before = mock.requests[2]["messages"]
-    assert mock.requests[4]["messages"][: len(before)] == before, "the context was kept"
+    before = mock.requests[3]["messages"]
+    assert mock.requests[5]["messages"][: len(before)] == before, "the context was kept"
     assert runtime.messages[-1].content[0].text == "finished anyway"
 
 
@@ -368,12 +372,14 @@ def test_a_kept_reply_from_before_a_compaction_does_not_start_another(tmp_path) 
     # measured the context before the summary. Counting it would start a second compaction
     # at once, which fails with "Already compacted".
     mock = MockModel([
+        turn(text("hi")),
         turn(text("big answer"), usage={"input": 2_800}),  # over 3000 - 500 = 2500
         turn(text("## Goal\nsummarised")),  # the threshold compaction after the run
         turn(text("small answer")),
     ])
-    settings = CompactionSettings(reserve_tokens=500, keep_recent_tokens=10_000)
+    settings = CompactionSettings(reserve_tokens=500, keep_recent_tokens=5)
     runtime = make_runtime(tmp_path, mock, window=3000, compaction=settings)
+    asyncio.run(runtime.prompt("hi"))  # something before "first" for the summary
     starts: list[str] = []
     runtime.subscribe(lambda e: starts.append(e.reason) if e.type == "auto_compaction_start"
                       else None)

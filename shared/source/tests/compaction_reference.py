@@ -90,7 +90,7 @@ def call_structure(context: Context, options: StreamOptions) -> dict[str, Any]:
 def pi_call_structure(call: dict[str, Any]) -> dict[str, Any]:
     """The same facts, read from one of Pi's recorded `llmCalls`."""
     prompt = call["prompt"]
-    return {"maxTokens": call["maxTokens"], "reasoning": call["reasoning"],
+    return {"maxTokens": call.get("maxTokens"), "reasoning": call["reasoning"],
             "role": call["messageRole"],
             "startsWithConversationTag": prompt["startsWithConversationTag"],
             "conversationChars": prompt["conversationChars"],

@@ -143,6 +143,7 @@ def test_a_failed_compaction_announces_its_error_and_no_tokens(tmp_path) -> None
 
 def long_run(tmp_path: Path, **options) -> tuple[Runtime, MockModel, list]:
     mock = MockModel([
+        turn(text("Hello.")),  # an early exchange: Pi 1.6 compacts only what it can summarise
         turn(text("Noted.")),
         turn(text("## Goal\nremember the early context")),
         turn(text("Listing."), tool_call("ls", {"path": "."})),
@@ -151,6 +152,7 @@ def long_run(tmp_path: Path, **options) -> tuple[Runtime, MockModel, list]:
     ])
     runtime = make_runtime(tmp_path, mock, window=3000, compaction=SMALL, **options)
     runtime.auto_compaction = False
+    asyncio.run(runtime.prompt("hello"))
     asyncio.run(runtime.prompt("x" * 12_000))
     runtime.auto_compaction = True
     events: list = []
@@ -167,7 +169,7 @@ def test_compactions_before_a_prompt_and_between_turns_are_announced_as_threshol
     assert [s.reason for s in starts] == ["threshold", "threshold"]
     assert [e.will_retry for e in ends] == [False, False]
     assert all(e.tokens_before > 0 and e.entry_id for e in ends)
-    first_request = mock.requests[2]["messages"]
+    first_request = mock.requests[3]["messages"]
     assert "<summary>" in first_request[0]["content"][0]["text"], (
         "compacted before the prompt, the run starts from the summary")
 
@@ -182,6 +184,7 @@ def test_after_a_run_the_agents_messages_are_the_sessions_context(tmp_path) -> N
 def test_a_compaction_between_turns_leaves_the_running_agents_messages_alone(tmp_path) -> None:
     seen: list = []
     mock = MockModel([
+        turn(text("Hello.")),  # an early exchange: Pi 1.6 compacts only what it can summarise
         turn(text("Noted.")),
         turn(text("## Goal\nremember the early context")),
         turn(text("Listing."), tool_call("ls", {"path": "."})),
@@ -190,6 +193,7 @@ def test_a_compaction_between_turns_leaves_the_running_agents_messages_alone(tmp
     ])
     runtime = make_runtime(tmp_path, mock, window=3000, compaction=SMALL)
     runtime.auto_compaction = False
+    asyncio.run(runtime.prompt("hello"))
     asyncio.run(runtime.prompt("x" * 12_000))
     runtime.auto_compaction = True
     runtime.subscribe(lambda e: seen.append((e.type, runtime.messages)))
@@ -221,6 +225,7 @@ def test_retry_events_count_attempts_and_report_success(tmp_path) -> None:
 
 def test_after_a_retried_run_the_agents_messages_are_the_sessions_context(tmp_path) -> None:
     mock = MockModel([
+        turn(text("Hello.")),  # an early exchange: Pi 1.6 compacts only what it can summarise
         turn(text("Noted.")),
         turn(text("## Goal\nremember the early context")),  # before the prompt
         fail("rate_limit"),
@@ -230,6 +235,7 @@ def test_after_a_retried_run_the_agents_messages_are_the_sessions_context(tmp_pa
     ])
     runtime = make_runtime(tmp_path, mock, window=3000, compaction=SMALL)
     runtime.auto_compaction = False
+    asyncio.run(runtime.prompt("hello"))
     asyncio.run(runtime.prompt("x" * 12_000))
     runtime.auto_compaction = True
     ends = recorded(runtime, "auto_compaction_end")
@@ -339,7 +345,7 @@ def test_no_retry_of_an_earlier_failure_once_the_session_can_no_longer_be_writte
 def test_a_context_overflow_is_compacted_announcing_a_retry_then_resumed(tmp_path) -> None:
     mock = MockModel([turn(text("early answer " * 50)), fail("context_overflow"),
                       turn(text("## Goal\nkeep going")), turn(text("done after compaction"))])
-    runtime = make_runtime(tmp_path, mock)
+    runtime = make_runtime(tmp_path, mock, compaction=CompactionSettings(keep_recent_tokens=50))
     asyncio.run(runtime.prompt("first question"))
     starts, ends = recorded(runtime, "auto_compaction_start"), recorded(runtime,
                                                                         "auto_compaction_end")
@@ -350,8 +356,9 @@ def test_a_context_overflow_is_compacted_announcing_a_retry_then_resumed(tmp_pat
 
 
 def test_a_run_that_ends_over_the_threshold_is_compacted_after_it(tmp_path) -> None:
-    mock = MockModel([turn(text("ok")), turn(text("## Goal\nsummed up"))])
+    mock = MockModel([turn(text("hi")), turn(text("ok")), turn(text("## Goal\nsummed up"))])
     runtime = make_runtime(tmp_path, mock, window=3000, compaction=SMALL)
+    asyncio.run(runtime.prompt("hello"))  # something before the long prompt for the summary
     kinds: list[str] = []
     runtime.subscribe(lambda e: kinds.append(getattr(e, "reason", e.type)))
     asyncio.run(runtime.prompt("x" * 8_000))  # about 2,800 tokens: over 3,000 - 500
@@ -453,11 +460,13 @@ def test_abort_retry_during_the_wait_ends_the_retry_as_aborted(tmp_path) -> None
 def big_reply_then_compaction(tmp_path) -> Runtime:
     """A run whose reply reports more than the threshold: compacted after the run, the reply
     kept, its old usage now measuring the context before the summary."""
-    mock = MockModel([turn(text("big answer"), usage={"input": 2_800}),
+    mock = MockModel([turn(text("hi")), turn(text("big answer"), usage={"input": 2_800}),
                       turn(text("## Goal\nsummarised")), fail("server_error", message="bad"),
                       turn(text("small"))])
-    settings = CompactionSettings(reserve_tokens=500, keep_recent_tokens=10_000)
-    return make_runtime(tmp_path, mock, window=3000, compaction=settings, auto_retry=False)
+    settings = CompactionSettings(reserve_tokens=500, keep_recent_tokens=5)
+    runtime = make_runtime(tmp_path, mock, window=3000, compaction=settings, auto_retry=False)
+    asyncio.run(runtime.prompt("hi"))  # something before "first" for the summary to cover
+    return runtime
 
 
 def test_a_failed_reply_after_a_compaction_leaves_the_kept_replys_usage_stale(tmp_path) -> None:
@@ -481,7 +490,8 @@ def test_a_resumed_session_knows_its_kept_replys_usage_is_stale(tmp_path) -> Non
 
 def test_a_manual_compaction_with_nothing_to_summarise_says_why_and_records_nothing(
         tmp_path) -> None:
-    runtime = make_runtime(tmp_path, MockModel([turn(text("answer")), turn(text("## Goal\nsum"))]))
+    runtime = make_runtime(tmp_path, MockModel([turn(text("answer")), turn(text("## Goal\nsum"))]),
+                           compaction=CompactionSettings(keep_recent_tokens=1))
     assert asyncio.run(runtime.compact()) == "Nothing to compact"
     asyncio.run(runtime.prompt("go"))
     assert isinstance(asyncio.run(runtime.compact()), Compacted)

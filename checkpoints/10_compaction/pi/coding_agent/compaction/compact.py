@@ -1,23 +1,23 @@
-"""Run a prepared compaction: one or two summary calls (history, and a split turn's first half
-at the same time); a failed reply is a `SummaryError` value (Pi throws). Unlike Pi, a split
-turn without older history still summarises the previous summary. Leaving a branch of the
-tree summarises it the same way (Pi's branch summaries)."""
+"""Run a prepared compaction: one or two summary calls (the history, then a split turn's first
+half); a failed reply is a `SummaryError` value (Pi throws). Leaving a branch of the tree
+summarises it the same way (Pi's branch summaries)."""
 
 from __future__ import annotations
 
-import asyncio
-import math
-from collections.abc import Coroutine, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field, fields
-from typing import Any, Literal, NamedTuple
+from typing import Literal, NamedTuple
 
 from pi.ai import (
     AssistantMessage,
     Context,
+    Cost,
     Model,
     StreamFunction,
     StreamOptions,
     TextContent,
+    ToolCall,
+    Usage,
     UserMessage,
 )
 from pi.coding_agent.compaction.prompts import (
@@ -26,9 +26,9 @@ from pi.coding_agent.compaction.prompts import (
     serialize_conversation,
     HISTORY_INSTRUCTIONS,
     SYSTEM_PROMPT,
-    TURN_PREFIX_INSTRUCTIONS,
     UPDATE_INSTRUCTIONS,
     summary_prompt,
+    turn_prefix_prompt,
 )
 from pi.coding_agent.compaction.prepare import (
     CompactionPreparation,
@@ -43,14 +43,12 @@ from pi.coding_agent.messages import AnyMessage
 from pi.coding_agent.session.entries import BranchSummaryEntry, CompactionEntry, SessionEntry
 from pi.coding_agent.session.tokens import estimate_tokens
 
-Reasoning = Literal["minimal", "low", "medium", "high", "xhigh"]
-
 
 @dataclass(frozen=True)
 class SummaryOptions(StreamOptions):
     """StreamOptions plus Pi's `reasoning` level, which a summary call may ask for."""
 
-    reasoning: Reasoning | None = None
+    reasoning: str | None = None  # the session's thinking level, for a reasoning model
 
 
 @dataclass(frozen=True)
@@ -69,21 +67,38 @@ def reply_problem(reply: AssistantMessage) -> SummaryError | None:
         return SummaryError("aborted", reply.error_message or "the summary call was aborted")
     if reply.stop_reason == "length":
         return SummaryError("length", "the summary was cut off at its output limit")
+    if any(isinstance(block, ToolCall) for block in reply.content):
+        return SummaryError("error", "the summariser tried to call a tool")
     return None
 
 
+Summary = tuple[str, Usage]  # a summary's text, and what asking for it used
+
+
 async def ask_summariser(stream: StreamFunction, model: Model, prompt: str,
-                         options: StreamOptions, max_tokens: int,
-                         reasoning: Reasoning | None = None) -> str | SummaryError:
-    """Send one summary request with this call's output cap and reasoning level; the summary
-    text, or why there is none."""
+                         options: StreamOptions, thinking: str | None = None
+                         ) -> Summary | SummaryError:
+    """Send one summary request, with the session's thinking level when the model reasons
+    (Pi 1.x asks for no output cap: the model's own limit applies); the text and usage, or
+    why there is none."""
     kept = {f.name: getattr(options, f.name) for f in fields(StreamOptions)}
-    call = SummaryOptions(**{**kept, "max_tokens": max_tokens, "reasoning": reasoning})
+    reasoning = thinking if model.reasoning and thinking != "off" else None
+    call = SummaryOptions(**{**kept, "max_tokens": None, "reasoning": reasoning})
     message = UserMessage(content=(TextContent(text=prompt),), timestamp=options.clock())
     context = Context(system_prompt=SYSTEM_PROMPT, messages=(message,))
     reply = await stream(model, context, call).result()
-    return reply_problem(reply) or "\n".join(
-        block.text for block in reply.content if isinstance(block, TextContent))
+    return reply_problem(reply) or ("\n".join(
+        block.text for block in reply.content if isinstance(block, TextContent)), reply.usage)
+
+
+def add_usage(first: Usage, second: Usage) -> Usage:
+    """Pi's `combineUsage`: two calls' usage, field by field."""
+    cost = Cost(**{name: getattr(first.cost, name) + getattr(second.cost, name)
+                   for name in ("input", "output", "cache_read", "cache_write", "total")})
+    return Usage(input=first.input + second.input, output=first.output + second.output,
+                 cache_read=first.cache_read + second.cache_read,
+                 cache_write=first.cache_write + second.cache_write,
+                 total_tokens=(first.total_tokens or 0) + (second.total_tokens or 0), cost=cost)
 
 
 NO_PRIOR_HISTORY = "No prior history."
@@ -96,56 +111,54 @@ class CompactionResult:
     first_kept_entry_id: str
     tokens_before: int
     details: dict[str, list[str]] = field(default_factory=dict)  # readFiles, modifiedFiles
+    usage: Usage | None = None  # what the summary calls used
 
 
 async def summary_text(
     prep: CompactionPreparation, model: Model, stream: StreamFunction,
-    focus: str | None, options: StreamOptions,
-) -> str | SummaryError:
-    """The summary before the file lists: the history (updating the previous summary), and
-    for a split turn a shorter summary of the turn's first half, asked for at the same time."""
-    def cap(share: float) -> int:  # a share of the reserve, never above the model's max
-        return min(math.floor(share * prep.settings.reserve_tokens), model.max_tokens)
-
+    focus: str | None, options: StreamOptions, thinking: str | None,
+) -> Summary | SummaryError:
+    """The summary before the file lists: the history (updating the previous summary), then
+    for a split turn a shorter summary of the turn's first half; a split turn with no older
+    history keeps the previous summary as it is, or says there was none."""
     previous, split = prep.previous_summary, prep.is_split_turn and prep.turn_prefix_messages
-    calls: list[Coroutine[Any, Any, str | SummaryError]] = []
-    if not split or prep.messages_to_summarize or previous:
+    history: Summary | None = None
+    if not split or prep.messages_to_summarize:
         instructions = UPDATE_INSTRUCTIONS if previous else HISTORY_INSTRUCTIONS
         prompt = summary_prompt(serialize_conversation(prep.messages_to_summarize), instructions,
                                 previous, focus)
-        calls.append(ask_summariser(stream, model, prompt, options, cap(0.8),
-                                    "high" if model.reasoning else None))
-    if split:
-        prompt = summary_prompt(serialize_conversation(prep.turn_prefix_messages),
-                                TURN_PREFIX_INSTRUCTIONS)
-        calls.append(ask_summariser(stream, model, prompt, options, cap(0.5)))
-    parts = await asyncio.gather(*calls)
-    for part in parts:
-        if isinstance(part, SummaryError):
-            return part
-    if not split:
-        return parts[0]
-    return f"{parts[0] if len(parts) == 2 else NO_PRIOR_HISTORY}{SPLIT_SEPARATOR}{parts[-1]}"
+        answer = await ask_summariser(stream, model, prompt, options, thinking)
+        if not split or isinstance(answer, SummaryError):
+            return answer
+        history = answer
+    prompt = turn_prefix_prompt(serialize_conversation(prep.turn_prefix_messages), focus)
+    prefix = await ask_summariser(stream, model, prompt, options, thinking)
+    if isinstance(prefix, SummaryError):
+        return prefix
+    if history is None:
+        return (previous or NO_PRIOR_HISTORY) + SPLIT_SEPARATOR + prefix[0], prefix[1]
+    return history[0] + SPLIT_SEPARATOR + prefix[0], add_usage(history[1], prefix[1])
 
 
 async def compact(
     prep: CompactionPreparation, model: Model, stream: StreamFunction,
-    focus: str | None = None, options: StreamOptions | None = None,
+    focus: str | None = None, options: StreamOptions | None = None, thinking: str | None = None,
 ) -> CompactionResult | SummaryError:
-    """Pi's `compact`: the summary, the first kept entry, the size before, the file lists."""
-    text = await summary_text(prep, model, stream, focus, options or StreamOptions())
-    if isinstance(text, SummaryError):
-        return text
+    """Pi's `compact`: the summary, the first kept entry, the size before, the file lists,
+    and the usage of the summary calls."""
+    summary = await summary_text(prep, model, stream, focus, options or StreamOptions(), thinking)
+    if isinstance(summary, SummaryError):
+        return summary
     read_files, modified_files = compute_file_lists(prep.file_ops)
     return CompactionResult(
-        summary=text + format_file_operations(read_files, modified_files),
+        summary=summary[0] + format_file_operations(read_files, modified_files),
         first_kept_entry_id=prep.first_kept_entry_id,
         tokens_before=prep.tokens_before,
         details={"readFiles": read_files, "modifiedFiles": modified_files},
+        usage=summary[1],
     )
 
 
-BRANCH_SUMMARY_MAX_TOKENS = 2048
 NOTHING_TO_SUMMARIZE = "No content to summarize"
 
 
@@ -167,6 +180,7 @@ class BranchSummary:
     summary: str
     read_files: list[str]
     modified_files: list[str]
+    usage: Usage | None = None  # what the summary call used
 
     @property
     def details(self) -> dict[str, list[str]]:
@@ -216,6 +230,7 @@ async def generate_branch_summary(
     entries: Sequence[SessionEntry], model: Model, stream: StreamFunction,
     reserve_tokens: int = 16_384, focus: str | None = None,
     replace_instructions: bool = False, options: StreamOptions | None = None,
+    thinking: str | None = None,
 ) -> BranchSummary | SummaryError:
     """Pi's `generateBranchSummary`: preamble + the model's summary + the file lists."""
     prep = prepare_branch_entries(entries, model.context_window - reserve_tokens)
@@ -226,10 +241,9 @@ async def generate_branch_summary(
         prompt = summary_prompt(conversation, focus)
     else:
         prompt = summary_prompt(conversation, BRANCH_INSTRUCTIONS, focus=focus)
-    cap = min(BRANCH_SUMMARY_MAX_TOKENS, model.max_tokens)
-    answer = await ask_summariser(stream, model, prompt, options or StreamOptions(), cap)
+    answer = await ask_summariser(stream, model, prompt, options or StreamOptions(), thinking)
     if isinstance(answer, SummaryError):
         return answer
     read_files, modified_files = compute_file_lists(prep.file_ops)
-    text = BRANCH_PREAMBLE + answer + format_file_operations(read_files, modified_files)
-    return BranchSummary(text, read_files, modified_files)
+    text = BRANCH_PREAMBLE + answer[0] + format_file_operations(read_files, modified_files)
+    return BranchSummary(text, read_files, modified_files, answer[1])

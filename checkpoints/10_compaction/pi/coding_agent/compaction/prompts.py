@@ -7,7 +7,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from pi.ai import AssistantMessage, TextContent, UserMessage
-from pi.ai.content import ThinkingContent, ToolCall
+from pi.ai.content import ToolCall
 from pi.ai.messages import json_text
 from pi.coding_agent.messages import AnyMessage, convert_to_llm
 from pi.coding_agent.session.tokens import js_length
@@ -43,13 +43,11 @@ def tool_call_text(call: ToolCall) -> str:
 
 
 def assistant_parts(message: AssistantMessage) -> list[str]:
-    """Thinking, then text, then tool calls: each kind becomes one labelled part."""
-    thinking = [b.thinking for b in message.content if isinstance(b, ThinkingContent)]
+    """Text, then tool calls: each kind becomes one labelled part. Thinking is left out (Pi
+    1.x): it is often not what the model saw, and can outgrow the context it summarises."""
     texts = [b.text for b in message.content if isinstance(b, TextContent)]
     calls = [tool_call_text(b) for b in message.content if isinstance(b, ToolCall)]
     parts = []
-    if thinking:
-        parts.append("[Assistant thinking]: " + "\n".join(thinking))
     if texts:
         parts.append("[Assistant]: " + "\n".join(texts))
     if calls:
@@ -133,13 +131,13 @@ that the kept part makes sense on its own:
 ## Original Request
 What the user asked for in this turn.
 
-## Early Progress
+## Progress So Far
 - What was done and decided before the kept part
 
-## Context for Suffix
+## Context Needed to Continue
 - What a reader needs to follow the kept part
 
-Keep it short, and only what the kept part needs."""
+Only what the conversation above says; do not guess at the kept part."""
 
 BRANCH_INSTRUCTIONS = (
     "Summarise the conversation above: a branch the user worked on and then left, so that "
@@ -163,3 +161,9 @@ def summary_prompt(
     if focus:
         instructions = f"{instructions}\n\nAdditional focus: {focus}"
     return text + instructions
+
+
+def turn_prefix_prompt(conversation: str, focus: str | None = None) -> str:
+    """The request for a split turn's first half (Pi 1.x): headed sections, not tags."""
+    text = f"# Conversation\n{conversation}\n\n# Instructions\n{TURN_PREFIX_INSTRUCTIONS}"
+    return f"{text}\n\nAdditional focus: {focus}" if focus else text

@@ -8,6 +8,7 @@ from dataclasses import dataclass
 
 from pi.ai import (
     AssistantMessage,
+    SystemMessage,
     TextContent,
     ThinkingContent,
     ToolCall,
@@ -38,6 +39,8 @@ def estimate_tokens(message: AnyMessage) -> int:
 
 
 def message_chars(message: AnyMessage) -> int:
+    if isinstance(message, SystemMessage):
+        return system_chars(message)
     if isinstance(message, AssistantMessage):
         return sum(js_length(block_text(block)) for block in message.content)
     if isinstance(message, BashExecutionMessage):
@@ -48,9 +51,18 @@ def message_chars(message: AnyMessage) -> int:
         return 0
     if isinstance(message.content, str):
         return js_length(message.content)
-    image = 0 if isinstance(message, UserMessage) else IMAGE_CHARS  # Pi counts no user image
-    return sum(js_length(block.text) if isinstance(block, TextContent) else image
+    return sum(js_length(block.text) if isinstance(block, TextContent) else IMAGE_CHARS
                for block in message.content)
+
+
+def system_chars(message: SystemMessage) -> int:
+    """Pi 1.6: the content, every section still set, and the JSON of the tools it adds."""
+    content = message.content if isinstance(message.content, str) else "".join(
+        block.text for block in message.content)
+    sections = sum(js_length(text) for text in (message.sections or {}).values() if text)
+    tools = "" if message.tools_added is None else COMPACT_JSON.encode(
+        [tool.model_dump() for tool in message.tools_added])  # as stored, nulls too
+    return js_length(content) + sections + js_length(tools)
 
 
 def block_text(block: TextContent | ThinkingContent | ToolCall) -> str:
@@ -82,13 +94,14 @@ class ContextTokens:
 
 def estimate_context_tokens(messages: Sequence[AnyMessage]) -> ContextTokens:
     """The usage the last reply that finished normally reported (it measured the context up
-    to there) plus estimates of every message after it; without such a reply, all estimated.
-    That reply is looked for from the end, where it is, so a turn does not read the whole
-    context."""
+    to there; a usage of 0 measured nothing) plus estimates of every message after it;
+    without such a reply, all estimated. That reply is looked for from the end, where it is,
+    so a turn does not read the whole context."""
     index = None
     for position in reversed(range(len(messages))):
         message = messages[position]
-        if isinstance(message, AssistantMessage) and message.stop_reason not in ENDED_BADLY:
+        if (isinstance(message, AssistantMessage) and message.stop_reason not in ENDED_BADLY
+                and calculate_context_tokens(message.usage) > 0):
             index = position
             break
     if index is None:

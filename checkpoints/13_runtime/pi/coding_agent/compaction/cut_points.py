@@ -1,23 +1,19 @@
 """Where to cut: keep the newest ~N tokens verbatim, never starting at a tool result; a cut
-inside a turn is a *split turn*, whose first half gets a summary of its own."""
+inside a turn is a *split turn*, whose first half gets a summary of its own.
+
+The search runs over entries paired with the context messages each produces (Pi 1.6): a raw
+path for `find_cut_point`, the projected context for `prepare_compaction`."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from pi.coding_agent.session.entries import (
-    BranchSummaryEntry,
-    CompactionEntry,
-    CustomMessageEntry,
-    MessageEntry,
-    SessionEntry,
-)
+from pi.coding_agent.messages import AnyMessage
+from pi.coding_agent.session.entries import CompactionEntry, SessionEntry, message_of, summary_of
 from pi.coding_agent.session.tokens import estimate_tokens
 
-CUT_ROLES = frozenset({"user", "assistant", "bashExecution", "custom", "branchSummary",
-                       "compactionSummary"})
-TURN_START_ROLES = frozenset({"user", "bashExecution"})
+Shown = tuple[SessionEntry, Sequence[AnyMessage]]  # an entry and the messages it puts in a context
 
 
 @dataclass(frozen=True)
@@ -27,62 +23,74 @@ class CutPoint:
     is_split_turn: bool
 
 
-def is_cut_point(entry: SessionEntry) -> bool:
-    """May the kept part begin here? Never at a tool result; never at a non-message entry
-    other than a branch summary or an extension's message."""
-    if isinstance(entry, BranchSummaryEntry | CustomMessageEntry):
-        return True
-    return isinstance(entry, MessageEntry) and entry.message.role in CUT_ROLES
+def entry_messages(entry: SessionEntry) -> list[AnyMessage]:
+    """Pi's `sessionEntryToContextMessages`: what one entry of a raw path puts in a context
+    (a compaction: the prompt it recorded, if any, then its summary)."""
+    if isinstance(entry, CompactionEntry):
+        prompt = [] if entry.system_message is None else [entry.system_message]
+        return [*prompt, summary_of(entry)]
+    message = message_of(entry)
+    return [] if message is None else [message]
 
 
-def next_cut_point(path: Sequence[SessionEntry], start: int, end: int) -> int | None:
-    """The first index in [start, end) where the kept part may begin (`is_cut_point`)."""
-    return next((i for i in range(start, end) if is_cut_point(path[i])), None)
+def shows_role(item: Shown, roles: set[str]) -> bool:
+    """Does a non-compaction entry show a message of one of `roles`?"""
+    entry, messages = item
+    return entry.type != "compaction" and any(m.role in roles for m in messages)
 
 
-def starts_turn(entry: SessionEntry) -> bool:
-    if isinstance(entry, BranchSummaryEntry | CustomMessageEntry):
-        return True
-    return isinstance(entry, MessageEntry) and entry.message.role in TURN_START_ROLES
+def is_cut_point(item: Shown) -> bool:
+    """May the kept part begin here? At anything shown but a tool result or a compaction."""
+    return shows_role(item, {"user", "assistant", "bashExecution", "custom", "branchSummary",
+                             "compactionSummary"})
 
 
-def find_turn_start_index(path: Sequence[SessionEntry], index: int, start: int) -> int:
-    """The entry that began the turn holding `path[index]` (searching back to `start`), or -1."""
+def starts_turn(item: Shown) -> bool:
+    """Does a turn begin here? At what a person or an extension said, or a summary."""
+    return shows_role(item, {"user", "bashExecution", "custom", "branchSummary",
+                             "compactionSummary"})
+
+
+def find_turn_start_index(items: Sequence[Shown], index: int, start: int) -> int:
+    """The entry that began the turn holding `items[index]` (searching back to `start`), or -1."""
     for i in range(index, start - 1, -1):
-        if starts_turn(path[i]):
+        if starts_turn(items[i]):
             return i
     return -1
 
 
-def budget_index(path: Sequence[SessionEntry], start: int, end: int, keep: int) -> int | None:
-    """Walking back from `end`, the first index where the kept messages reach `keep` tokens.
-
-    Only `message` entries count: an extension's message or a branch summary adds nothing.
-    """
+def budget_index(items: Sequence[Shown], start: int, end: int, keep: int) -> int | None:
+    """Walking back from `end`, the first index where the kept messages reach `keep` tokens;
+    every entry that shows messages counts, an entry that shows none is passed over."""
     kept = 0
     for i in range(end - 1, start - 1, -1):
-        entry = path[i]
-        if isinstance(entry, MessageEntry):
-            kept += estimate_tokens(entry.message)
-            if kept >= keep:
-                return i
+        tokens = sum(estimate_tokens(message) for message in items[i][1])
+        if tokens == 0:
+            continue
+        kept += tokens
+        if kept >= keep:
+            return i
     return None
 
 
 def find_cut_point(path: Sequence[SessionEntry], start: int, end: int, keep: int) -> CutPoint:
     """Pi's `findCutPoint` over `path[start:end]`, keeping about `keep` recent tokens."""
-    first = next_cut_point(path, start, end)
-    if first is None:
+    return cut_point([(entry, entry_messages(entry)) for entry in path], start, end, keep)
+
+
+def cut_point(items: Sequence[Shown], start: int, end: int, keep: int) -> CutPoint:
+    """The cut over `items[start:end]`: the first cut point at or after where the budget is
+    reached (the last one when none follows it), moved back over entries that show nothing."""
+    points = [i for i in range(start, end) if is_cut_point(items[i])]
+    if not points:
         return CutPoint(start, -1, False)
-    cut = first
-    reached = budget_index(path, start, end, keep)
+    cut = points[0]
+    reached = budget_index(items, start, end, keep)
     if reached is not None:
-        after = next_cut_point(path, reached, end)
-        cut = after if after is not None else first
-    while cut > start and not isinstance(path[cut - 1], MessageEntry | CompactionEntry):
+        cut = next((point for point in points if point >= reached), points[-1])
+    while cut > start and not items[cut - 1][1] and items[cut - 1][0].type != "compaction":
         cut -= 1  # settings, labels, extension entries just before the cut stay with it
-    entry = path[cut]
-    if isinstance(entry, MessageEntry) and entry.message.role == "user":
+    if starts_turn(items[cut]):
         return CutPoint(cut, -1, False)
-    turn_start = find_turn_start_index(path, cut, start)
+    turn_start = find_turn_start_index(items, cut, start)
     return CutPoint(cut, turn_start, turn_start != -1)
