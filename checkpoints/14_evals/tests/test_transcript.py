@@ -19,13 +19,18 @@ def test_no_prompt_and_no_tools_make_no_system_message() -> None:
     assert initial_system_message("", ()) is None
     first = initial_system_message("Be brief.", (READ,))
     assert first == SystemMessage(content="Be brief.", tools_added=(READ,), timestamp=0)
+    assert initial_system_message("Be brief.", ()) == SystemMessage(content="Be brief.",
+                                                                     timestamp=0)
+    assert initial_system_message(None, (READ,)) == SystemMessage(content="", tools_added=(READ,),
+                                                                  timestamp=0)
 
 
 def test_later_system_text_is_appended_and_sections_are_patched_by_name() -> None:
     messages = [system("Base.", sections={"a": "<a>1</a>", "b": "<b>1</b>"}), HI,
                 system("", sections={"a": "<a>2</a>", "b": None}),
-                system(content=[TextContent(text="More.")], sections={"c": "<c/>"})]
-    assert current_prompt(messages) == "Base.\n\nMore.\n\n<a>2</a>\n\n<c/>"
+                system(content=[TextContent(text="More."), TextContent(text="Still.")],
+                       sections={"c": "<c/>"})]
+    assert current_prompt(messages) == "Base.\n\nMore.\nStill.\n\n<a>2</a>\n\n<c/>"
     assert current_prompt([HI]) is None
 
 
