@@ -18,6 +18,7 @@ def failed(text: str, stop_reason: str = "error") -> AssistantMessage:
     "Overloaded", "rate limit reached", "Rate-limited, retry later", "connection reset by peer",
     "fetch failed", "upstream connect error or disconnect/reset before headers",
     "The other side closed the connection", "server_error: try again",
+    "read ECONNRESET", "write EPIPE", "connect ETIMEDOUT 10.0.0.1:443",
 ])
 def test_transient_failures_are_retried(text: str) -> None:
     assert is_transient(failed(text), 200_000)
@@ -27,6 +28,7 @@ def test_transient_failures_are_retried(text: str) -> None:
     "5000 tokens requested", "invalid value for max_tokens: 15000", "model gpt-4.1-2025-04-14",
     "401 Unauthorized: invalid api key", "400 Bad Request: tools[0].name is invalid",
     "version 1.500.2 is not supported", "rate_limits_per_org is not a field",
+    "unknown option XECONNRESET_MODE",
 ])
 # Pi's rule is a substring match, so it would retry every text in this list ("5000" contains
 # "500"); whole status codes and whole words are what this step checks instead.

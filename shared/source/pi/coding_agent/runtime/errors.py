@@ -15,7 +15,8 @@ TRANSIENT = re.compile(
     r"|\boverloaded\b|\brate[ _-]?limit(ed)?\b|\btoo many requests\b"
     r"|\bservice[ _-]?unavailable\b|\bserver[ _-]?error\b|\binternal[ _-]?error\b"
     r"|\bconnection[ _-]?(error|refused|reset)\b|\bother side closed\b|\bfetch failed\b"
-    r"|\bupstream[ _-]?connect\b|\breset before headers\b|\bterminated\b|\bretry delay\b",
+    r"|\bupstream[ _-]?connect\b|\breset before headers\b|\bterminated\b|\bretry delay\b"
+    r"|\b(ECONNRESET|ECONNABORTED|ECONNREFUSED|ETIMEDOUT|EPIPE)\b",  # Pi 1.x: a bare socket code
     re.IGNORECASE,
 )
 OVERFLOW = re.compile(
