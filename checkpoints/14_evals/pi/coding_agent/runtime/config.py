@@ -71,8 +71,9 @@ THINKING_LEVELS: tuple[ThinkingLevel, ...] = get_args(ThinkingLevel)
 
 
 def supported_thinking_levels(model: Model) -> tuple[ThinkingLevel, ...]:
-    """Pi's rule: a reasoning model allows every level up to "high", any other only "off"."""
-    return THINKING_LEVELS[:-1] if model.reasoning else ("off",)
+    """Pi's rule: a reasoning model allows every level up to "high" ("xhigh" and "max" only
+    where a model maps them, which no model here does), any other only "off"."""
+    return THINKING_LEVELS[:-2] if model.reasoning else ("off",)
 
 
 def clamp_thinking_level(model: Model, level: str) -> ThinkingLevel:

@@ -37,7 +37,7 @@ from pi.coding_agent.messages import (
     CustomMessage,
 )
 
-ThinkingLevel = Literal["off", "minimal", "low", "medium", "high", "xhigh"]
+ThinkingLevel = Literal["off", "minimal", "low", "medium", "high", "xhigh", "max"]  # "max": Pi 1.x
 CURRENT_VERSION = 3
 
 
