@@ -69,6 +69,14 @@ def event_json(event: RuntimeEvent, entries: Mapping[str, object] | None = None,
 Write = Callable[[dict[str, Any]], None]
 
 
+def settled_json(runtime: Runtime) -> dict[str, Any]:
+    """Pi 1.x's `agent_settled`: the run, with its retries, compactions and queued messages,
+    is over; `aborted` when it was stopped."""
+    last = runtime.messages[-1] if runtime.messages else None
+    aborted = isinstance(last, AssistantMessage) and last.stop_reason == "aborted"
+    return {"type": "agent_settled", "aborted": aborted}
+
+
 def json_lines(stream: TextIO) -> Write:
     """A writer of one compact UTF-8 JSON line per object, flushed at once (whatever the
     locale says: a C locale would reject 'é'; a lone surrogate goes out escaped)."""
@@ -123,6 +131,8 @@ async def answer(runtime: Runtime, prompts: Sequence[str], out: TextIO, err: Tex
         runtime.subscribe(note)
     for text in prompts:
         await runtime.prompt(text)
+        if as_json:
+            write(settled_json(runtime))
     await runtime.flush()  # a session that could not be written is an error too
     replies = [m for m in runtime.messages if isinstance(m, AssistantMessage)]
     if as_json or not replies:

@@ -31,7 +31,7 @@ from pi.coding_agent.runtime.runtime import Compacted, Runtime, RuntimePoisoned
 from pi.coding_agent.session.entries import CompactionEntry, SessionError, dump_line
 from pi.coding_agent.session.tokens import estimate_context_tokens
 from pi.modes.print_mode import (Write, compaction_result_json, event_json, run_to_end,
-                                 without_none)
+                                 settled_json, without_none)
 
 QUEUED = {"disposition": "queued"}  # what steer, follow_up and a prompt during a run answer
 TREE_DEPTH = 200  # get_tree's nesting, well inside the JSON writer's recursion limit
@@ -248,9 +248,7 @@ def prompt(server: RpcServer, command: dict[str, Any]) -> dict[str, Any]:
                 await runtime.prompt(text, images)
             except Exception as error:  # the client must hear of it; the server goes on
                 server.write(response(command, False, error=str(error)))
-            last = runtime.messages[-1] if runtime.messages else None
-            aborted = isinstance(last, AssistantMessage) and last.stop_reason == "aborted"
-            server.write({"type": "agent_settled", "aborted": aborted})
+            server.write(settled_json(runtime))
 
         server.run = asyncio.create_task(run())
         return {"disposition": "started"}
