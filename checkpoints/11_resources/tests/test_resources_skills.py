@@ -34,7 +34,10 @@ def expected(data_dir, skills_root) -> dict:
 
 
 def comparable(result: dict) -> dict:
-    """The JSON of a load with the YAML parser's own message blanked out."""
+    """The JSON of a load with the YAML parser's own message blanked out, and without 0.73's
+    folder-name warning (recorded from Pi 0.73; Pi 1.x no longer compares name and folder)."""
+    result["diagnostics"] = [d for d in result["diagnostics"]
+                             if "does not match parent directory" not in d["message"]]
     for diagnostic in result["diagnostics"]:
         if diagnostic["path"].endswith("invalid-yaml/SKILL.md"):
             diagnostic["message"] = "<yaml parser message>"
@@ -131,22 +134,28 @@ def test_no_visible_skill_means_no_catalog_at_all(skills_root) -> None:
     assert len(hidden.skills) == 1 and format_skills_for_prompt(hidden.skills) == ""
 
 
-@pytest.mark.parametrize(("name", "folder", "problems"), [
-    ("pdf-tools", "pdf-tools", []),
-    ("pdf-tools", "pdf", ['name "pdf-tools" does not match parent directory "pdf"']),
-    ("x" * 65, "x" * 65, ["name exceeds 64 characters (65)"]),
-    ("PDF_tools", "PDF_tools",
-     ["name contains invalid characters (must be lowercase a-z, 0-9, hyphens only)"]),
-    ("-pdf", "-pdf", ["name must not start or end with a hyphen"]),
-    ("pdf-", "pdf-", ["name must not start or end with a hyphen"]),
-    ("pdf--tools", "pdf--tools", ["name must not contain consecutive hyphens"]),
+@pytest.mark.parametrize(("name", "problems"), [
+    ("pdf-tools", []),
+    ("x" * 65, ["name exceeds 64 characters (65)"]),
+    ("PDF_tools", ["name contains invalid characters (must be lowercase a-z, 0-9, hyphens only)"]),
+    ("-pdf", ["name must not start or end with a hyphen"]),
+    ("pdf-", ["name must not start or end with a hyphen"]),
+    ("pdf--tools", ["name must not contain consecutive hyphens"]),
 ])
-def test_skill_names_follow_the_agent_skills_rules(name, folder, problems) -> None:
-    assert validate_name(name, folder) == problems
+def test_skill_names_follow_the_agent_skills_rules(name, problems) -> None:
+    assert validate_name(name) == problems
 
 
 def test_a_name_can_break_several_rules_at_once() -> None:
-    assert len(validate_name("-Bad--Name-" * 6, "bad")) == 5
+    assert len(validate_name("-Bad--Name-" * 6)) == 4
+
+
+def test_a_name_other_than_its_folder_loads_without_a_warning(tmp_path) -> None:
+    from pi.coding_agent.resources.skills import load_skill_file
+
+    path = write_skill(tmp_path, "pdf", "name: pdf-tools\ndescription: reads PDFs\n")
+    skill, diagnostics = load_skill_file(path, "test")
+    assert skill is not None and skill.name == "pdf-tools" and diagnostics == []
 
 
 def write_skill(root: Path, folder: str, frontmatter: str) -> Path:
@@ -157,13 +166,12 @@ def write_skill(root: Path, folder: str, frontmatter: str) -> Path:
 
 
 @pytest.mark.parametrize("value", ["123", "true", "1.5"])
-def test_a_name_that_is_not_text_skips_the_skill_as_in_pi(tmp_path, value) -> None:
-    # Pi's validateName calls name.startsWith on it, throws, and the catch skips the file.
+def test_a_name_that_is_not_text_gives_way_to_the_folder_as_in_pi(tmp_path, value) -> None:
     from pi.coding_agent.resources.skills import load_skill_file
 
     path = write_skill(tmp_path, "tool", f"name: {value}\ndescription: does things\n")
     skill, diagnostics = load_skill_file(path, "test")
-    assert skill is None and len(diagnostics) == 1 and "name must be text" in diagnostics[0].message
+    assert skill is not None and skill.name == "tool" and diagnostics == []
 
 
 @pytest.mark.parametrize("value", ["0", "false", "''"])
@@ -188,21 +196,29 @@ def test_a_repeated_key_is_a_yaml_error_and_skips_the_skill(tmp_path) -> None:
 def test_lengths_count_utf16_units_like_javascript(tmp_path) -> None:
     from pi.coding_agent.resources.skills import description_problem
 
-    assert validate_name("a" * 63 + "\U0001F600", "x")[1] == "name exceeds 64 characters (65)"
+    assert validate_name("a" * 63 + "\U0001F600")[0] == "name exceeds 64 characters (65)"
     assert description_problem("\U0001F600" * 512) is None  # 1024 units
     assert description_problem("\U0001F600" * 512 + "a") == (
         "description exceeds 1024 characters (1025)")
 
 
 @pytest.mark.parametrize("value", ["42", "[a, b]"])
-def test_a_description_that_is_not_text_is_one_warning_and_nothing_more(tmp_path, value) -> None:
-    # Pi's validateDescription calls description.trim on it and throws: its catch records one
-    # warning, skips the file, and the name is never checked (here it breaks two rules).
+def test_a_description_that_is_not_text_is_required_and_the_name_still_checked(
+        tmp_path, value) -> None:
     from pi.coding_agent.resources.skills import load_skill_file
 
-    path = write_skill(tmp_path, "tool", f"name: Bad-Name\ndescription: {value}\n")
+    path = write_skill(tmp_path, "tool", f"name: bad--name\ndescription: {value}\n")
     skill, diagnostics = load_skill_file(path, "test")
-    assert skill is None and [d.message for d in diagnostics] == ["description must be text"]
+    assert skill is None and [d.message for d in diagnostics] == [
+        "description is required", "name must not contain consecutive hyphens"]
+
+
+@pytest.mark.parametrize("text", ["---\nname: notes\n---\nJust notes.\n", "---\n: [\n---\n"])
+def test_a_loose_md_without_description_or_that_fails_to_parse_is_skipped_silently(
+        tmp_path, text) -> None:
+    (tmp_path / "notes.md").write_text(text, encoding="utf-8")
+    loaded = load_skills_from_dir(tmp_path, "test")
+    assert loaded.skills == () and loaded.diagnostics == ()
 
 
 def test_a_skill_file_that_is_not_utf8_is_one_warning_in_words(tmp_path) -> None:

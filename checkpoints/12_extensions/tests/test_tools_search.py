@@ -106,6 +106,17 @@ def test_find_matches_globs_honours_gitignore_and_sorts(workspace) -> None:
     assert text_of(call(find, {"pattern": "*.rs"})) == "No files found matching pattern"
 
 
+def test_find_path_patterns_start_at_the_search_folder_and_ignore_a_leading_dot_slash(
+        workspace) -> None:
+    find = FindTool(workspace)
+    (workspace.root / "pkg/src").mkdir(parents=True)
+    (workspace.root / "pkg/src/deep.py").write_text("")
+    assert text_of(call(find, {"pattern": "src/*.py"})) == "src/app.py\nsrc/util.py"
+    assert text_of(call(find, {"pattern": "./src/*.py"})) == "src/app.py\nsrc/util.py"
+    assert "pkg/src/deep.py" in text_of(call(find, {"pattern": "**/src/*.py"}))
+    assert text_of(call(find, {"pattern": "src/*.py", "path": "pkg"})) == "src/deep.py"
+
+
 def test_find_caps_the_number_of_results(workspace) -> None:
     for n in range(5):
         (workspace.root / f"f{n}.md").write_text("")

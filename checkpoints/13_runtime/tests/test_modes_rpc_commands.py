@@ -16,7 +16,8 @@ from pi.ai import MockProvider, Model, Providers
 from pi.coding_agent.compaction.thresholds import CompactionSettings
 from pi.coding_agent.runtime.config import RuntimeConfig
 from pi.coding_agent.runtime.runtime import Runtime
-from pi.coding_agent.session.entries import fixed_clock, sequential_ids
+from pi.coding_agent.session.entries import LabelEntry, fixed_clock, sequential_ids
+from pi.modes import rpc
 from pi.modes.rpc import RpcServer, RpcUI
 
 STEP = 13
@@ -334,3 +335,63 @@ def test_fork_messages_list_user_messages_on_every_branch_as_pi_does(tmp_path: P
         assert [p["text"] for p in points] == ["first", "second"]
 
     serve(Harness(tmp_path, MockModel([turn(text("one")), turn(text("two"))])), talk)
+
+
+def test_prompt_answers_started_and_the_run_ends_with_agent_settled(tmp_path: Path) -> None:
+    async def talk(h: Harness) -> None:
+        answer = await h.request("prompt", message="hello")
+        assert answer["data"] == {"disposition": "started"}
+        assert h.server.run is not None
+        await h.server.run
+        assert h.out[-1] == {"type": "agent_settled", "aborted": False}
+        assert [d["type"] for d in h.out].index("agent_end") < len(h.out) - 1
+
+    serve(Harness(tmp_path, MockModel([turn(text("hi"))])), talk)
+
+
+def test_steer_and_follow_up_answer_queued_and_clear_queue_hands_their_text_back(
+        tmp_path: Path) -> None:
+    async def talk(h: Harness) -> None:
+        assert (await h.request("steer", message="left"))["data"] == {"disposition": "queued"}
+        assert (await h.request("follow_up", message="then"))["data"] == {"disposition": "queued"}
+        cleared = (await h.request("clear_queue"))["data"]
+        assert cleared == {"steering": ["left"], "followUp": ["then"]}
+        assert (await h.request("get_state"))["data"]["pendingMessageCount"] == 0
+        levels = (await h.request("get_available_thinking_levels"))["data"]
+        assert levels == {"levels": ["off"]}  # the mock model does not reason
+
+    serve(Harness(tmp_path, MockModel([])), talk)
+
+
+def test_get_entries_lists_the_file_after_a_cursor_and_refuses_an_unknown_one(
+        tmp_path: Path) -> None:
+    async def talk(h: Harness) -> None:
+        await h.prompt("hello")
+        everything = (await h.request("get_entries"))["data"]
+        ids = [entry["id"] for entry in everything["entries"]]
+        assert everything["leafId"] == ids[-1] and len(ids) >= 2
+        after = (await h.request("get_entries", since=ids[0]))["data"]["entries"]
+        assert [entry["id"] for entry in after] == ids[1:]
+        missing = await h.request("get_entries", since="nope")
+        assert not missing["success"] and missing["error"] == "Entry not found: nope"
+
+    serve(Harness(tmp_path, MockModel([turn(text("hi"))])), talk)
+
+
+def test_get_tree_nests_each_entry_under_its_parent_and_refuses_past_its_depth(
+        tmp_path: Path) -> None:
+    async def talk(h: Harness) -> None:
+        await h.prompt("hello")
+        data = (await h.request("get_tree"))["data"]
+        entries = list(h.server.runtime.writer.tree.entries)
+        node, depth = data["tree"][0], 1
+        while node["children"]:
+            assert node["children"][0]["entry"]["parentId"] == node["entry"]["id"]
+            node, depth = node["children"][0], depth + 1
+        assert depth == len(entries) and node["entry"]["id"] == data["leafId"]
+        for _ in range(rpc.TREE_DEPTH):
+            h.server.runtime.writer.new(LabelEntry, target_id=entries[0].id, label="x")
+        deep = await h.request("get_tree")
+        assert not deep["success"] and "get_entries lists them flat" in deep["error"]
+
+    serve(Harness(tmp_path, MockModel([turn(text("hi"))])), talk)

@@ -53,6 +53,8 @@ def test_app_discovery_matches_pi_project_first_and_every_skill_md(data_dir, tmp
     shutil.copytree(fixtures / "skills-collision/second", tmp_path / "home/.agents/skills")
     text = (data_dir / "pi-reference/expected/skills-resource-loader.json").read_text("utf-8")
     expected = json.loads(text.replace("<BASE>", str(tmp_path)))
+    expected["diagnostics"] = [d for d in expected["diagnostics"]  # a Pi 0.73 warning 1.x dropped
+                               if "does not match parent directory" not in d["message"]]
 
     found = discover_skills(tmp_path / "project", tmp_path / "home/.pi/agent", trusted=True,
                             home=tmp_path / "home")

@@ -43,14 +43,15 @@ def test_print_mode_prints_only_the_final_text(tmp_path: Path, data_dir: Path) -
     assert (done.returncode, done.stdout, done.stderr) == (0, FINAL + "\n", "")
 
 
-def test_json_mode_writes_one_event_per_line_ending_with_agent_end(
+def test_json_mode_writes_one_event_per_line_ending_with_agent_end_then_agent_settled(
         tmp_path: Path, data_dir: Path) -> None:
     done = run_agent("--mode", "json", *fixture_args(tmp_path, data_dir), "fix it")
     assert done.returncode == 0, done.stderr
     lines = [json.loads(line) for line in done.stdout.splitlines()]
     assert lines[0]["type"] == "session" and lines[0]["id"] == "00000001"
-    assert lines[1]["type"] == "agent_start" and lines[-1]["type"] == "agent_end"
-    assert lines[-1]["messages"][-1]["content"][0]["text"] == FINAL
+    assert lines[1]["type"] == "agent_start" and lines[-2]["type"] == "agent_end"
+    assert lines[-2]["messages"][-1]["content"][0]["text"] == FINAL
+    assert lines[-1] == {"type": "agent_settled", "aborted": False}
 
 
 def test_without_a_script_or_a_key_print_mode_answers_offline(tmp_path: Path) -> None:
@@ -154,8 +155,9 @@ def test_a_run_stopped_by_max_turns_says_so_on_stderr_and_exits_1(tmp_path: Path
 def test_json_mode_reports_the_turn_limit_as_an_event_after_agent_end(tmp_path: Path) -> None:
     done = run_agent("--mode", "json", *long_run_args(tmp_path, 12, "--max-turns", "3"), "go")
     events = [json.loads(line) for line in done.stdout.splitlines()]
-    assert [e["type"] for e in events[-2:]] == ["agent_end", "turn_limit_reached"]
-    assert events[-1]["maxTurns"] == 3 and "limit of 3 turns" in events[-1]["message"]
+    kinds = [e["type"] for e in events[-3:]]
+    assert kinds == ["agent_end", "turn_limit_reached", "agent_settled"]
+    assert events[-2]["maxTurns"] == 3 and "limit of 3 turns" in events[-2]["message"]
 
 
 def test_rpc_mode_reports_the_turn_limit_as_an_event_after_agent_end(tmp_path: Path) -> None:

@@ -35,7 +35,8 @@ def test_a_prompt_reads_edits_and_tests_the_fixture_repo_and_its_tests_pass(
     client = start(tmp_path, data_dir, "fix-buggy-calc.yaml", repo="buggy-calc")
     accepted = client.request({"type": "prompt", "id": "p1",
                                "message": "test_calc.py fails. Please fix the bug."})
-    assert accepted == {"id": "p1", "type": "response", "command": "prompt", "success": True}
+    assert accepted == {"id": "p1", "type": "response", "command": "prompt", "success": True,
+                        "data": {"disposition": "started"}}
     client.event("agent_end")
     seen = client.close()
     tools = [line["toolName"] for line in seen if line["type"] == "tool_execution_end"]

@@ -9,7 +9,12 @@ from mock_model import MockModel, text, tool_call, turn
 from pi.agent import ToolExecutionEnd, ToolExecutionUpdate, ToolResult
 from pi.ai import MockProvider, Model, Providers, TextContent, ToolResultMessage
 from pi.coding_agent.runtime.config import RuntimeConfig
-from pi.coding_agent.runtime.events import AutoCompactionEnd, AutoRetryEnd, AutoRetryStart
+from pi.coding_agent.runtime.events import (
+    AutoCompactionEnd,
+    AutoCompactionStart,
+    AutoRetryEnd,
+    AutoRetryStart,
+)
 from pi.coding_agent.runtime.runtime import Runtime
 from pi.coding_agent.session.entries import CompactionEntry, fixed_clock, sequential_ids
 from pi.modes.print_mode import event_json
@@ -74,17 +79,19 @@ def test_tool_events_use_pis_names_and_its_result_shape() -> None:
                                                                  "text": "so far"}]}
 
 
-def test_auto_compaction_end_carries_the_recorded_result() -> None:
+def test_compaction_events_take_pi_1x_names_and_the_end_carries_the_recorded_result() -> None:
     entry = CompactionEntry(id="c9", parent_id="p", timestamp="t", summary="## Goal",
                             first_kept_entry_id="k1", tokens_before=1234)
     ended = AutoCompactionEnd(entry_id="c9", tokens_before=1234, will_retry=True)
     assert event_json(ended, {"c9": entry}) == {
-        "type": "auto_compaction_end", "aborted": False, "willRetry": True,
+        "type": "compaction_end", "aborted": False, "willRetry": True,
         "result": {"summary": "## Goal", "firstKeptEntryId": "k1", "tokensBefore": 1234}}
     failed = AutoCompactionEnd(entry_id=None, tokens_before=0, will_retry=False,
                                error_message="compaction failed")
-    assert event_json(failed) == {"type": "auto_compaction_end", "aborted": False,
+    assert event_json(failed) == {"type": "compaction_end", "aborted": False,
                                   "willRetry": False, "errorMessage": "compaction failed"}
+    started = AutoCompactionStart(reason="threshold")
+    assert event_json(started) == {"type": "compaction_start", "reason": "threshold"}
 
 
 def test_auto_retry_events_use_pis_field_names() -> None:

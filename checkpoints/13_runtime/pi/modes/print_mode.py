@@ -4,7 +4,8 @@ As in Pi's print-mode.ts, one function serves both. Print mode writes the last r
 a failed reply, a retry or the turn limit is said on stderr (a failure exits 1). Json mode
 writes the session header, then every event as one JSON line in Pi's shape (rpc mode too):
 `{"type": …, camelCase fields…}`, messages as sessions store them, a tool's result as
-`{content, details}`, and `auto_compaction_end` with the `result` read back from its entry.
+`{content, details}`, compactions named as Pi 1.x names them (`compaction_start`,
+`compaction_end` with the `result` read back from its entry).
 """
 
 from __future__ import annotations
@@ -19,7 +20,8 @@ from pydantic import BaseModel
 
 from pi.ai import AssistantMessage, TextContent
 from pi.ai.messages import LONE_SURROGATE, json_text
-from pi.coding_agent.runtime.events import (AutoCompactionEnd, AutoRetryEnd, AutoRetryStart,
+from pi.coding_agent.runtime.events import (AutoCompactionEnd, AutoCompactionStart, AutoRetryEnd,
+                                            AutoRetryStart,
                                             RuntimeEvent, TurnLimitReached)
 from pi.coding_agent.runtime.runtime import Runtime
 from pi.coding_agent.session.entries import CompactionEntry, dump_line
@@ -60,13 +62,22 @@ def event_json(event: RuntimeEvent, entries: Mapping[str, object] | None = None,
     if isinstance(event, AutoCompactionEnd):
         entry = (entries or {}).get(event.entry_id or "")
         result = compaction_result_json(entry) if isinstance(entry, CompactionEntry) else None
-        return without_none({"type": event.type, "result": result, "aborted": False,
+        return without_none({"type": "compaction_end", "result": result, "aborted": False,
                              "willRetry": event.will_retry, "errorMessage": event.error_message})
-    return without_none({"assistantMessageEvent" if f.name == "event" else camel(f.name):
+    data = without_none({"assistantMessageEvent" if f.name == "event" else camel(f.name):
                          field_json(f.name, getattr(event, f.name)) for f in fields(event)})
+    return {**data, "type": "compaction_start"} if isinstance(event, AutoCompactionStart) else data
 
 
 Write = Callable[[dict[str, Any]], None]
+
+
+def settled_json(runtime: Runtime) -> dict[str, Any]:
+    """Pi 1.x's `agent_settled`: the run, with its retries, compactions and queued messages,
+    is over; `aborted` when it was stopped."""
+    last = runtime.messages[-1] if runtime.messages else None
+    aborted = isinstance(last, AssistantMessage) and last.stop_reason == "aborted"
+    return {"type": "agent_settled", "aborted": aborted}
 
 
 def json_lines(stream: TextIO) -> Write:
@@ -123,6 +134,8 @@ async def answer(runtime: Runtime, prompts: Sequence[str], out: TextIO, err: Tex
         runtime.subscribe(note)
     for text in prompts:
         await runtime.prompt(text)
+        if as_json:
+            write(settled_json(runtime))
     await runtime.flush()  # a session that could not be written is an error too
     replies = [m for m in runtime.messages if isinstance(m, AssistantMessage)]
     if as_json or not replies:

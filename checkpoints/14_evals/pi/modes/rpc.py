@@ -28,11 +28,13 @@ from pi.coding_agent.runtime import commands as session_commands
 from pi.coding_agent.runtime.config import THINKING_LEVELS, supported_thinking_levels
 from pi.coding_agent.runtime.events import AutoCompactionEnd, AutoCompactionStart, RuntimeEvent
 from pi.coding_agent.runtime.runtime import Compacted, Runtime, RuntimePoisoned
-from pi.coding_agent.session.entries import CompactionEntry, SessionError
+from pi.coding_agent.session.entries import CompactionEntry, SessionError, dump_line
 from pi.coding_agent.session.tokens import estimate_context_tokens
 from pi.modes.print_mode import (Write, compaction_result_json, event_json, run_to_end,
-                                 without_none)
+                                 settled_json, without_none)
 
+QUEUED = {"disposition": "queued"}  # what steer, follow_up and a prompt during a run answer
+TREE_DEPTH = 200  # get_tree's nesting, well inside the JSON writer's recursion limit
 NULL = ("null",)  # a handler's answer meaning `"data": null` (None means no data at all)
 BUSY = ("Agent is already processing. Specify streamingBehavior ('steer' or 'followUp') "
         "to queue the message.")
@@ -230,9 +232,10 @@ def model_json(model: Model) -> dict[str, Any]:
     return model.model_dump(mode="json", by_alias=True)
 
 
-def prompt(server: RpcServer, command: dict[str, Any]) -> None:
-    """Answered once accepted; the run goes on in the background, a failure is one more
-    `prompt` response. During a run it must say how to queue: steer or followUp."""
+def prompt(server: RpcServer, command: dict[str, Any]) -> dict[str, Any]:
+    """Answered once accepted (Pi 1.x says whether it started or was queued); the run goes
+    on in the background, a failure is one more `prompt` response, and `agent_settled` says
+    Pi will do nothing more by itself. During a run it must say how to queue."""
     text, images = field(command, "message"), images_field(command)
     runtime = server.runtime
     runtime.check_images(images)
@@ -245,14 +248,63 @@ def prompt(server: RpcServer, command: dict[str, Any]) -> None:
                 await runtime.prompt(text, images)
             except Exception as error:  # the client must hear of it; the server goes on
                 server.write(response(command, False, error=str(error)))
+            server.write(settled_json(runtime))
 
         server.run = asyncio.create_task(run())
-    elif command.get("streamingBehavior") == "steer":
+        return {"disposition": "started"}
+    if command.get("streamingBehavior") == "steer":
         runtime.steer(text, images)
     elif command.get("streamingBehavior") == "followUp":
         runtime.follow_up(text, images)
     else:
         raise CommandError(BUSY)
+    return QUEUED
+
+
+def queue(put: Callable[[str, tuple[ImageContent, ...]], None],
+          command: dict[str, Any]) -> dict[str, Any]:
+    """steer or follow_up: the message waits in its queue (Pi 1.x answers how it was taken)."""
+    put(field(command, "message"), images_field(command))
+    return QUEUED
+
+
+def clear_queue(server: RpcServer, command: dict[str, Any]) -> dict[str, Any]:
+    """Take every queued message back as text, so a client can put it in its editor again."""
+    agent = server.runtime.agent
+    return {"steering": [session_commands.message_text(m) for m in agent.steering.drain()],
+            "followUp": [session_commands.message_text(m) for m in agent.follow_ups.drain()]}
+
+
+def get_entries(server: RpcServer, command: dict[str, Any]) -> dict[str, Any]:
+    """Every entry in file order, or those after `since` (an id works as a lasting cursor)."""
+    writer = server.runtime.writer
+    entries = writer.tree.entries
+    if command.get("since") is not None:
+        ids = [entry.id for entry in entries]
+        if (since := field(command, "since")) not in ids:
+            raise CommandError(f"Entry not found: {since}")
+        entries = entries[ids.index(since) + 1:]
+    return {"entries": [dump_line(entry) for entry in entries], "leafId": writer.leaf_id}
+
+
+def get_tree(server: RpcServer, command: dict[str, Any]) -> dict[str, Any]:
+    """The session as nested nodes {entry, children, label?} from its roots; built level by
+    level, and refused past TREE_DEPTH levels (one JSON line nests only so deep)."""
+    tree = server.runtime.writer.tree
+    nodes: dict[str, dict[str, Any]] = {
+        entry.id: {"entry": dump_line(entry), "children": [],
+                   **({"label": tree.labels[entry.id]} if entry.id in tree.labels else {})}
+        for entry in tree.entries}
+    level, depth = tree.children(None), 0
+    while level:
+        if (depth := depth + 1) > TREE_DEPTH:
+            raise CommandError(f"get_tree: the session is more than {TREE_DEPTH} entries deep; "
+                               f"get_entries lists them flat")
+        for entry in level:
+            nodes[entry.id]["children"] = [nodes[kid.id] for kid in tree.children(entry.id)]
+        level = [kid for entry in level for kid in tree.children(entry.id)]
+    return {"tree": [nodes[root.id] for root in tree.children(None)],
+            "leafId": server.runtime.writer.leaf_id}
 
 
 async def abort(server: RpcServer, command: dict[str, Any]) -> dict[str, Any]:
@@ -447,8 +499,9 @@ def get_commands(server: RpcServer, command: dict[str, Any]) -> dict[str, Any]:
 Handler = Callable[[RpcServer, dict[str, Any]], Any]
 COMMANDS: dict[str, Handler] = {
     "prompt": prompt,
-    "steer": lambda s, c: s.runtime.steer(field(c, "message"), images_field(c)),
-    "follow_up": lambda s, c: s.runtime.follow_up(field(c, "message"), images_field(c)),
+    "steer": lambda s, c: queue(s.runtime.steer, c),
+    "follow_up": lambda s, c: queue(s.runtime.follow_up, c),
+    "clear_queue": clear_queue,
     "abort": abort,
     "get_state": get_state,
     "get_messages": lambda s, c: {"messages": [dump_message(m) for m in s.runtime.messages]},
@@ -465,6 +518,8 @@ COMMANDS: dict[str, Handler] = {
     "cycle_model": cycle_model,
     "set_thinking_level": set_thinking_level,
     "cycle_thinking_level": cycle_thinking_level,
+    "get_available_thinking_levels": lambda s, c: {
+        "levels": list(supported_thinking_levels(s.runtime.config.model))},
     "set_session_name": set_session_name,
     "abort_retry": lambda s, c: s.runtime.abort_retry(),
     "get_session_stats": get_session_stats,
@@ -478,6 +533,8 @@ COMMANDS: dict[str, Handler] = {
     "compact": compact,
     "bash": bash,
     "abort_bash": lambda s, c: s.bash.abort("aborted by the client") if s.bash else None,
+    "get_entries": get_entries,
+    "get_tree": get_tree,
     "export_html": export,
     "get_commands": get_commands,
 }

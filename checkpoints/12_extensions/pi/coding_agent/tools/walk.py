@@ -87,7 +87,10 @@ def walk(workspace: Workspace, folder: Path, signal: AbortSignal, rules: Rules |
 
 def compile_glob(pattern: str) -> re.Pattern[str]:
     """A regex that `fullmatch`es the relative paths the glob selects, by fd's rules: without
-    `/` a pattern matches a name at any depth, `**` spans folders, `[!a]` negates; no braces."""
+    `/` a pattern matches a name at any depth, `**` spans folders, `[!a]` negates; no braces.
+    A path pattern starts at the search folder; a leading `./` is dropped (Pi 1.x)."""
+    pattern = re.sub(r"^(?:\./)+", "", pattern)
+
     def piece(part: str) -> str:
         if part in GLOB_REGEX:
             return GLOB_REGEX[part]

@@ -1,8 +1,8 @@
 """Skills: a `SKILL.md` whose name and description the model sees up front and whose body
 it reads only when a task needs it (progressive disclosure).
 
-Pi's rules: no description, no skill; a bad name only warns; lengths count UTF-16 units; a
-`name` or `description` that is not text skips the skill with one warning.
+Pi's rules: no description (or one that is not text), no skill; a bad name only warns, and a
+name that is not text gives way to the folder's; lengths count UTF-16 units.
 `disable-model-invocation: true` keeps a skill out of the catalog, not from `/skill:name`.
 """
 
@@ -28,6 +28,7 @@ MAX_NAME_LENGTH = 64
 MAX_DESCRIPTION_LENGTH = 1024
 NAME_CHARS = re.compile(r"[a-z0-9-]+")
 SKILL_COMMAND = "/skill:"
+REQUIRED = "description is required"
 CATALOG_INTRO = (
     "Skills hold instructions for particular kinds of task. When a task fits a skill's",
     "description, read its file with the read tool before you start, and follow it.",
@@ -59,12 +60,10 @@ class LoadedSkills:
     to_json = pi_json
 
 
-def validate_name(name: str, parent_dir_name: str) -> list[str]:
+def validate_name(name: str) -> list[str]:
     """Every rule `name` breaks, in Pi's order; an empty list means the name is fine."""
     # [exercise 11-skill-name]
     problems: list[str] = []
-    if name != parent_dir_name:
-        problems.append(f'name "{name}" does not match parent directory "{parent_dir_name}"')
     if js_length(name) > MAX_NAME_LENGTH:
         problems.append(f"name exceeds {MAX_NAME_LENGTH} characters ({js_length(name)})")
     if not NAME_CHARS.fullmatch(name):
@@ -79,41 +78,32 @@ def validate_name(name: str, parent_dir_name: str) -> list[str]:
 
 
 def description_problem(description: object) -> str | None:
-    """Why `description` cannot describe a skill, or None when it can."""
-    if not given(description) or (isinstance(description, str) and not description.strip()):
-        return "description is required"
-    if not isinstance(description, str):
-        return "description must be text"
+    """Why `description` cannot describe a skill (REQUIRED: no skill), or None when it can."""
+    if not isinstance(description, str) or not description.strip():
+        return REQUIRED
     if js_length(description) > MAX_DESCRIPTION_LENGTH:
         return (f"description exceeds {MAX_DESCRIPTION_LENGTH} characters "
                 f"({js_length(description)})")
     return None
 
 
-def given(value: object) -> bool:
-    """JavaScript's truthiness, which Pi's `frontmatter.name || dirName` relies on: an empty
-    list or mapping counts as given, `0`, `false` and "" do not."""
-    if isinstance(value, bool | int | float | str):
-        return bool(value)
-    return value is not None
-
-
 def load_skill_file(path: Path, source: str) -> tuple[Skill | None, list[Diagnostic]]:
-    """The skill in `path` (None when it cannot be loaded) and every warning about it."""
+    """The skill in `path` (None when it cannot be loaded) and every warning about it. A loose
+    `.md` (not SKILL.md) that does not parse or has no description is no skill: no warning."""
+    declared = path.name == "SKILL.md"
     markdown = read_markdown(path)
     if isinstance(markdown, Diagnostic):
-        return None, [markdown]
+        return None, [markdown] if declared else []
     frontmatter = markdown.frontmatter
     description = frontmatter.get("description")
-    name = frontmatter.get("name") if given(frontmatter.get("name")) else path.parent.name
     problem = description_problem(description)
-    diagnostics = [warning(path, problem)] if problem else []
-    if given(description) and not isinstance(description, str):
-        return None, diagnostics  # Pi's check throws here: no name checks follow
-    if not isinstance(name, str):
-        return None, [*diagnostics, warning(path, f"name must be text, not {name!r}")]
-    diagnostics += [warning(path, text) for text in validate_name(name, path.parent.name)]
-    if not isinstance(description, str) or not description.strip():
+    if problem == REQUIRED and not declared:
+        return None, []
+    name = frontmatter.get("name")
+    name = name if isinstance(name, str) and name else path.parent.name  # not text: the folder
+    problems = ([problem] if problem else []) + validate_name(name)
+    diagnostics = [warning(path, text) for text in problems]
+    if not isinstance(description, str) or problem == REQUIRED:
         return None, diagnostics
     hidden = frontmatter.get("disable-model-invocation") is True
     return Skill(name, description, path, path.parent, source, hidden), diagnostics
