@@ -33,7 +33,6 @@ from typing import Any
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parents[1]
-PIN = HERE  # the pin folder: package.json + package-lock.json
 
 
 def latest_checkpoint() -> Path:
@@ -44,7 +43,7 @@ def pi_modules() -> Path:
     given = os.environ.get("PI_ORACLE_MODULES")
     if given:
         return Path(given)
-    done = subprocess.run([str(HERE / "install.sh"), str(PIN)], capture_output=True, text=True,
+    done = subprocess.run([str(HERE / "install.sh"), str(HERE)], capture_output=True, text=True,
                           env={**os.environ, "PI_ORACLE_PYTHON": sys.executable}, check=False)
     if done.returncode != 0:
         raise SystemExit(f"differential: cannot install the pinned Pi: {done.stderr.strip()}")
@@ -110,14 +109,14 @@ def session_trees(count: int, base_seed: int, forward: bool, modules: Path, work
     for seed in seeds:
         file = course_dir / f"tree-{seed}.jsonl"
         try:
-            write_course_tree(generate(seed, forward, pi16=PIN != HERE), file, seed)
+            write_course_tree(generate(seed, forward), file, seed)
         except Exception as error:  # a field the course refuses is a disagreement
             problems.append(f"seed {seed} (course wrote): the course refused: {error}")
             continue
         course_files[seed] = file
     request = {"keeps": list(KEEPS), "read": [str(p) for p in course_files.values()],
                "write": [{"seed": seed, "dir": str(pi_dir / str(seed)),
-                          "ops": generate(seed, forward, unknown_entries=True, pi16=PIN != HERE)}
+                          "ops": generate(seed, forward, unknown_entries=True)}
                          for seed in seeds]}
     (work / "request.json").write_text(json.dumps(request))
     answer = json.loads(run_node("oracle.mjs", str(work / "request.json"), modules=modules))

@@ -37,7 +37,7 @@ function writePiTree({ ops, dir }) {
       case "model_change": ids.push(sm.appendModelChange(op.provider, op.modelId)); break;
       case "thinking_level_change": ids.push(sm.appendThinkingLevelChange(op.level)); break;
       case "session_info": ids.push(sm.appendSessionInfo(op.name)); break;
-      // Pi 1.x's entries (trees.py with pi16, pi16_probe.py)
+      // Pi 1.x's entries
       case "usage":
         ids.push(sm.appendUsage(op.kind, op.provider, op.model, op.usage, op.note ?? undefined).id);
         break;

@@ -9,10 +9,9 @@ the runner compares them. An entry is named by its position among the entries wr
 
 `forward=True` adds what current Pi writes and an older reader refuses: `thoughtSignature`,
 `responseModel`, `diagnostics`, redacted thinking, and an entry type nobody knows yet.
-`pi16=True` (the 1.x pin) adds what Pi 1.x writes: system messages (sections, tools added and
-removed), `context_edit` entries (omit, replace with a string or with blocks), `usage`
-entries, compactions and branch summaries with `usage`, and retain-none compactions; 0.73
-never sees them, and its trees stay the same seed for seed.
+Every tree also has what Pi 1.x writes: system messages (sections, tools added and removed),
+`context_edit` entries (omit, replace with a string or with blocks), `usage` entries,
+compactions and branch summaries with `usage`, and retain-none compactions.
 """
 
 from __future__ import annotations
@@ -32,10 +31,9 @@ Op = dict[str, Any]
 class Generator:
     """Operations for one tree; `rng` alone decides everything, so a seed replays exactly."""
 
-    def __init__(self, seed: int, forward: bool, unknown_entries: bool, pi16: bool) -> None:
+    def __init__(self, seed: int, forward: bool, unknown_entries: bool) -> None:
         self.rng = random.Random(seed)
         self.forward = forward
-        self.pi16 = pi16
         self.unknown_entries = forward and unknown_entries
         self.ops: list[Op] = []
         self.parents: list[int | None] = []  # parent ref of each entry
@@ -177,9 +175,8 @@ class Generator:
         op = {"op": "compaction", "summary": "## Goal\n" + self.text(), "firstKept": kept,
               "tokensBefore": self.rng.randint(1_000, 200_000), "details": details,
               "fromHook": self.rng.random() < 0.15}
-        if self.pi16:
-            op["firstKept"] = None if self.rng.random() < 0.2 else kept  # retain-none
-            op["usage"] = self.usage() if self.rng.random() < 0.5 else None
+        op["firstKept"] = None if self.rng.random() < 0.2 else kept  # retain-none
+        op["usage"] = self.usage() if self.rng.random() < 0.5 else None
         self.entry(op, "compaction")
 
     def newer_entry(self) -> None:
@@ -221,12 +218,12 @@ class Generator:
         summary = self.text() if self.rng.random() < 0.9 else ""
         op = {"op": "branch_summary", "from": target, "summary": summary,
               "details": details, "fromHook": self.rng.random() < 0.2}
-        if self.pi16 and self.rng.random() < 0.5:
+        if self.rng.random() < 0.5:
             op["usage"] = self.usage()
         self.entry(op, "branch_summary")
 
     def step(self) -> None:
-        if self.pi16 and self.rng.random() < 0.2:
+        if self.rng.random() < 0.2:
             self.newer_entry()
             return
         choice = self.rng.random()
@@ -281,14 +278,13 @@ class Generator:
             self.user()
 
 
-def generate(seed: int, forward: bool = False, unknown_entries: bool = False,
-             pi16: bool = False) -> list[Op]:
+def generate(seed: int, forward: bool = False, unknown_entries: bool = False) -> list[Op]:
     """The operations of tree `seed`: a first exchange, then 10 to 60 random steps.
 
     Unknown entry types only make sense for Pi's writer (direction B): the course never
     writes a type it does not know, it only carries such entries when it reads them.
     """
-    gen = Generator(seed, forward, unknown_entries, pi16)
+    gen = Generator(seed, forward, unknown_entries)
     gen.user()
     gen.assistant()
     for _ in range(gen.rng.randint(10, 60)):
