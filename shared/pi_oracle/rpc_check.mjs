@@ -185,8 +185,11 @@ await call("set_follow_up_mode", () => client.setFollowUpMode("one-at-a-time"));
 await call("set_auto_compaction", () => client.setAutoCompaction(false));
 await call("set_auto_retry", () => client.setAutoRetry(false));
 await call("abort_retry", () => client.abortRetry());
-await call("prompt", () => promptAndWait("hello there"));
-await call("prompt", () => promptAndWait("and a second question"));
+// Pi 1.x compacts only when something falls outside the kept recent 20,000 tokens: two long
+// prompts (about 30,000 estimated tokens each) leave the first turn for `compact` to summarise.
+const long = " and more words".repeat(8000);
+await call("prompt", () => promptAndWait("hello there" + long));
+await call("prompt", () => promptAndWait("and a second question" + long));
 await call("steer", () => client.steer("steered while idle"));
 await call("follow_up", () => client.followUp("a follow-up while idle"));
 if (pi1) await call("clear_queue", () => client.clearQueue());
