@@ -254,8 +254,10 @@ def test_models_are_listed_switched_and_cycled_with_pis_model_shape(tmp_path: Pa
         assert cycled["isScoped"] is False
         missing = await h.request("set_model", provider="mock", modelId="nope")
         assert missing["error"] == "Model not found: mock/nope"
-        bad = await h.request("set_thinking_level", level="max")
+        bad = await h.request("set_thinking_level", level="ultra")
         assert bad["success"] is False
+        assert (await h.request("set_thinking_level", level="max"))["success"], "Pi 1.x's level"
+        assert (await h.request("get_state"))["data"]["thinkingLevel"] == "off", "clamped"
 
     h = Harness(tmp_path, MockModel([]), models=(PLAIN, THINKER))
     serve(h, talk)
