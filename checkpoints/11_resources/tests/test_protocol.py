@@ -207,3 +207,15 @@ def test_dumped_messages_validate_against_the_protocol_schema(data_dir) -> None:
     for data in stored_messages(data_dir, "synthetic-tree.v3.jsonl"):
         if data["role"] in TYPED:
             validator.validate(dump_message(parse_message(data)))
+
+
+def test_a_system_message_with_sections_and_tools_validates_against_the_protocol_schema(
+        data_dir) -> None:
+    jsonschema = pytest.importorskip("jsonschema")
+    schema = json.loads((data_dir.parent / "protocol" / "pi-ai.schema.json").read_text())
+    validator = jsonschema.Draft202012Validator(
+        {"$ref": "#/$defs/Message", "$defs": schema["$defs"]})
+    tool = {"name": "read", "description": "Read a file", "parameters": {"type": "object"}}
+    data = {"role": "system", "content": "", "sections": {"rules": "<rules/>", "old": None},
+            "toolsAdded": [tool], "toolsRemoved": [{"name": "bash"}], "timestamp": 1}
+    validator.validate(dump_message(parse_message(data)))
