@@ -20,6 +20,7 @@ def course_messages() -> list[list[Any]]:
 
     from mock_model import MockModel, text, tool_call, turn
     from pi.agent import Agent, AgentTool, LoopConfig, ToolRegistry, ToolResult
+    from pi.agent.loop import with_system_message
     from pi.ai import MockProvider, Model, Providers
 
     class Nothing(BaseModel):
@@ -41,8 +42,10 @@ def course_messages() -> list[list[Any]]:
                         tools=ToolRegistry([Wait()]))
     agent = Agent(config)
     asyncio.run(agent.prompt("go"))
-    return [[m.role, getattr(m, "stop_reason", None), getattr(m, "is_error", None)]
-            for m in agent.state.messages]
+    # docs/divergences.md row 11: Pi's Agent keeps the leading system message in its state; the
+    # course's leads each request with it (`with_system_message`), so that is what is compared.
+    read = with_system_message(agent.state.messages, agent.config)
+    return [[m.role, getattr(m, "stop_reason", None), getattr(m, "is_error", None)] for m in read]
 
 
 def loop_probe(modules: Path) -> tuple[int, list[str]]:
