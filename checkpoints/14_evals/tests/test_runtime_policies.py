@@ -119,8 +119,8 @@ def test_a_manual_compaction_replaces_the_agents_messages_between_runs(tmp_path)
     mock = MockModel([turn(text("early answer " * 50)), turn(text("## Goal\nsummed up"))])
     runtime = make_runtime(tmp_path, mock, compaction=SMALL)
     asyncio.run(runtime.prompt("x" * 4_000))
-    starts, ends = recorded(runtime, "auto_compaction_start"), recorded(runtime,
-                                                                        "auto_compaction_end")
+    starts, ends = recorded(runtime, "compaction_start"), recorded(runtime,
+                                                                        "compaction_end")
     result = asyncio.run(runtime.compact())
     assert isinstance(result, Compacted)
     assert [s.reason for s in starts] == ["manual"]
@@ -134,7 +134,7 @@ def test_a_failed_compaction_announces_its_error_and_no_tokens(tmp_path) -> None
     mock = MockModel([turn(text("early answer " * 50)), fail("server_error")])
     runtime = make_runtime(tmp_path, mock, compaction=SMALL)
     asyncio.run(runtime.prompt("x" * 4_000))
-    ends = recorded(runtime, "auto_compaction_end")
+    ends = recorded(runtime, "compaction_end")
     result = asyncio.run(runtime.compact())
     assert isinstance(result, str)
     assert (ends[0].entry_id, ends[0].tokens_before, ends[0].will_retry) == (None, 0, False)
@@ -164,8 +164,8 @@ def long_run(tmp_path: Path, **options) -> tuple[Runtime, MockModel, list]:
 def test_compactions_before_a_prompt_and_between_turns_are_announced_as_threshold(
         tmp_path) -> None:
     _, mock, events = long_run(tmp_path)
-    starts = [e for e in events if e.type == "auto_compaction_start"]
-    ends = [e for e in events if e.type == "auto_compaction_end"]
+    starts = [e for e in events if e.type == "compaction_start"]
+    ends = [e for e in events if e.type == "compaction_end"]
     assert [s.reason for s in starts] == ["threshold", "threshold"]
     assert [e.will_retry for e in ends] == [False, False]
     assert all(e.tokens_before > 0 and e.entry_id for e in ends)
@@ -198,7 +198,7 @@ def test_a_compaction_between_turns_leaves_the_running_agents_messages_alone(tmp
     runtime.auto_compaction = True
     runtime.subscribe(lambda e: seen.append((e.type, runtime.messages)))
     asyncio.run(runtime.prompt("please list the folder " + "y" * 400))
-    between = [i for i, (kind, _) in enumerate(seen) if kind == "auto_compaction_end"][-1]
+    between = [i for i, (kind, _) in enumerate(seen) if kind == "compaction_end"][-1]
     assert seen[between][1] == seen[between - 1][1], "no reseed while the run goes on"
 
 
@@ -238,7 +238,7 @@ def test_after_a_retried_run_the_agents_messages_are_the_sessions_context(tmp_pa
     asyncio.run(runtime.prompt("hello"))
     asyncio.run(runtime.prompt("x" * 12_000))
     runtime.auto_compaction = True
-    ends = recorded(runtime, "auto_compaction_end")
+    ends = recorded(runtime, "compaction_end")
     asyncio.run(runtime.prompt("please list the folder " + "y" * 400))
     assert len(ends) == 2 and runtime.messages[-1].content[0].text == "finished"
     assert list(runtime.messages) == session_context(tmp_path / "session.jsonl")
@@ -312,7 +312,7 @@ def test_no_compaction_once_the_session_can_no_longer_be_written(tmp_path) -> No
     mock = MockModel([fail("context_overflow"), turn(text("## Goal\nnever")),
                       turn(text("never asked"))])
     runtime = make_runtime(tmp_path, mock, opener=line_budget_opener(4))
-    starts = recorded(runtime, "auto_compaction_start")
+    starts = recorded(runtime, "compaction_start")
     asyncio.run(runtime.prompt("hi"))
     assert runtime.poisoned is not None and starts == [] and len(mock.requests) == 1
 
@@ -347,8 +347,8 @@ def test_a_context_overflow_is_compacted_announcing_a_retry_then_resumed(tmp_pat
                       turn(text("## Goal\nkeep going")), turn(text("done after compaction"))])
     runtime = make_runtime(tmp_path, mock, compaction=CompactionSettings(keep_recent_tokens=50))
     asyncio.run(runtime.prompt("first question"))
-    starts, ends = recorded(runtime, "auto_compaction_start"), recorded(runtime,
-                                                                        "auto_compaction_end")
+    starts, ends = recorded(runtime, "compaction_start"), recorded(runtime,
+                                                                        "compaction_end")
     asyncio.run(runtime.prompt("second question"))
     assert [s.reason for s in starts] == ["overflow"]
     assert [e.will_retry for e in ends] == [True] and ends[0].entry_id
@@ -360,9 +360,9 @@ def test_a_run_that_ends_over_the_threshold_is_compacted_after_it(tmp_path) -> N
     runtime = make_runtime(tmp_path, mock, window=3000, compaction=SMALL)
     asyncio.run(runtime.prompt("hello"))  # something before the long prompt for the summary
     kinds: list[str] = []
-    runtime.subscribe(lambda e: kinds.append(getattr(e, "reason", e.type)))
+    runtime.subscribe(lambda e: kinds.append(e.reason if e.type == "compaction_start" else e.type))
     asyncio.run(runtime.prompt("x" * 8_000))  # about 2,800 tokens: over 3,000 - 500
-    assert kinds[-3:] == ["agent_end", "threshold", "auto_compaction_end"]
+    assert kinds[-3:] == ["agent_end", "threshold", "compaction_end"]
     assert runtime.messages[0].role == "compactionSummary"
 
 
@@ -471,7 +471,7 @@ def big_reply_then_compaction(tmp_path) -> Runtime:
 
 def test_a_failed_reply_after_a_compaction_leaves_the_kept_replys_usage_stale(tmp_path) -> None:
     runtime = big_reply_then_compaction(tmp_path)
-    starts = recorded(runtime, "auto_compaction_start")
+    starts = recorded(runtime, "compaction_start")
     asyncio.run(runtime.prompt("first"))
     assert len(starts) == 1
     asyncio.run(runtime.prompt("second"))  # its reply fails: no usage newer than the summary
@@ -483,7 +483,7 @@ def test_a_resumed_session_knows_its_kept_replys_usage_is_stale(tmp_path) -> Non
     mock = MockModel([turn(text("resumed"))])
     settings = CompactionSettings(reserve_tokens=500, keep_recent_tokens=10_000)
     again = make_runtime(tmp_path, mock, window=3000, compaction=settings)
-    starts = recorded(again, "auto_compaction_start")
+    starts = recorded(again, "compaction_start")
     asyncio.run(again.prompt("second"))
     assert starts == [] and mock.remaining == 0
 

@@ -10,10 +10,10 @@ from pi.agent import ToolExecutionEnd, ToolExecutionUpdate, ToolResult
 from pi.ai import MockProvider, Model, Providers, TextContent, ToolResultMessage
 from pi.coding_agent.runtime.config import RuntimeConfig
 from pi.coding_agent.runtime.events import (
-    AutoCompactionEnd,
-    AutoCompactionStart,
     AutoRetryEnd,
     AutoRetryStart,
+    CompactionEnd,
+    CompactionStart,
 )
 from pi.coding_agent.runtime.runtime import Runtime
 from pi.coding_agent.session.entries import CompactionEntry, fixed_clock, sequential_ids
@@ -79,18 +79,18 @@ def test_tool_events_use_pis_names_and_its_result_shape() -> None:
                                                                  "text": "so far"}]}
 
 
-def test_compaction_events_take_pi_1x_names_and_the_end_carries_the_recorded_result() -> None:
+def test_compaction_events_take_pi_1x_names_and_the_end_carries_its_reason_and_result() -> None:
     entry = CompactionEntry(id="c9", parent_id="p", timestamp="t", summary="## Goal",
                             first_kept_entry_id="k1", tokens_before=1234)
-    ended = AutoCompactionEnd(entry_id="c9", tokens_before=1234, will_retry=True)
+    ended = CompactionEnd(reason="overflow", entry_id="c9", tokens_before=1234, will_retry=True)
     assert event_json(ended, {"c9": entry}) == {
-        "type": "compaction_end", "aborted": False, "willRetry": True,
+        "type": "compaction_end", "reason": "overflow", "aborted": False, "willRetry": True,
         "result": {"summary": "## Goal", "firstKeptEntryId": "k1", "tokensBefore": 1234}}
-    failed = AutoCompactionEnd(entry_id=None, tokens_before=0, will_retry=False,
-                               error_message="compaction failed")
-    assert event_json(failed) == {"type": "compaction_end", "aborted": False,
+    failed = CompactionEnd(reason="manual", entry_id=None, tokens_before=0, will_retry=False,
+                           error_message="compaction failed")
+    assert event_json(failed) == {"type": "compaction_end", "reason": "manual", "aborted": False,
                                   "willRetry": False, "errorMessage": "compaction failed"}
-    started = AutoCompactionStart(reason="threshold")
+    started = CompactionStart(reason="threshold")
     assert event_json(started) == {"type": "compaction_start", "reason": "threshold"}
 
 

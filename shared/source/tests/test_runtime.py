@@ -179,7 +179,7 @@ def test_a_long_run_is_compacted_before_its_next_turn(tmp_path) -> None:
     asyncio.run(runtime.prompt("please list the folder " + "y" * 400))
     first_turn_end = events.index("turn_end")
     between = events[first_turn_end:events.index("turn_start", first_turn_end)]
-    assert between == ["turn_end", "auto_compaction_start", "auto_compaction_end"]
+    assert between == ["turn_end", "compaction_start", "compaction_end"]
     assert "<conversation>" in mock.requests[4]["messages"][0]["content"][0]["text"]
     resumed = mock.requests[5]["messages"]
     assert "<summary>\n## Goal\nlist the folder" in resumed[0]["content"][0]["text"]
@@ -355,7 +355,7 @@ def test_a_failed_summary_between_turns_records_nothing_and_the_run_goes_on(tmp_
     asyncio.run(runtime.prompt("x" * 12_000))
     runtime.auto_compaction = True
     ends: list = []
-    runtime.subscribe(lambda e: ends.append(e) if e.type == "auto_compaction_end" else None)
+    runtime.subscribe(lambda e: ends.append(e) if e.type == "compaction_end" else None)
     asyncio.run(runtime.prompt("please list the folder " + "y" * 400))
     assert [e.entry_id is not None for e in ends[:2]] == [True, False]
     assert "nothing recorded" in ends[1].error_message
@@ -381,7 +381,7 @@ def test_a_kept_reply_from_before_a_compaction_does_not_start_another(tmp_path) 
     runtime = make_runtime(tmp_path, mock, window=3000, compaction=settings)
     asyncio.run(runtime.prompt("hi"))  # something before "first" for the summary
     starts: list[str] = []
-    runtime.subscribe(lambda e: starts.append(e.reason) if e.type == "auto_compaction_start"
+    runtime.subscribe(lambda e: starts.append(e.reason) if e.type == "compaction_start"
                       else None)
     asyncio.run(runtime.prompt("first"))
     assert starts == ["threshold"]

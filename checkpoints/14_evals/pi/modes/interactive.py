@@ -21,7 +21,7 @@ from rich.tree import Tree
 from pi.agent import MessageEnd, MessageUpdate, ToolExecutionEnd, ToolExecutionStart
 from pi.ai import AssistantMessage, TextContent, UserMessage
 from pi.coding_agent.runtime import commands
-from pi.coding_agent.runtime.events import AutoCompactionEnd, AutoCompactionStart, RuntimeEvent
+from pi.coding_agent.runtime.events import CompactionEnd, CompactionStart, RuntimeEvent
 from pi.coding_agent.runtime.runtime import Compacted, Runtime, RuntimePoisoned
 from pi.coding_agent.session.entries import SessionError
 from pi.coding_agent.session.show import blocks_text, row_parts, tree_rows
@@ -105,11 +105,11 @@ class Terminal:
             self.say(f"✓ {event.tool_name} ok", "green")
             for line in result_preview(said):
                 self.say("  " + line, "dim")
-        elif isinstance(event, AutoCompactionStart):
+        elif isinstance(event, CompactionStart):
             self.manual_compaction = event.reason == "manual"
             if not self.manual_compaction:
                 self.say(f"⟳ compacting ({event.reason})…", "yellow")
-        elif isinstance(event, AutoCompactionEnd) and not self.manual_compaction:
+        elif isinstance(event, CompactionEnd) and not self.manual_compaction:
             if event.error_message:
                 self.say(f"⟳ compaction failed: {event.error_message}", "red")
             else:

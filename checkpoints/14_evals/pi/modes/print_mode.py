@@ -20,8 +20,7 @@ from pydantic import BaseModel
 
 from pi.ai import AssistantMessage, TextContent
 from pi.ai.messages import LONE_SURROGATE, json_text
-from pi.coding_agent.runtime.events import (AutoCompactionEnd, AutoCompactionStart, AutoRetryEnd,
-                                            AutoRetryStart,
+from pi.coding_agent.runtime.events import (AutoRetryEnd, AutoRetryStart, CompactionEnd,
                                             RuntimeEvent, TurnLimitReached)
 from pi.coding_agent.runtime.runtime import Runtime
 from pi.coding_agent.session.entries import CompactionEntry, dump_line
@@ -59,14 +58,14 @@ def compaction_result_json(entry: CompactionEntry) -> dict[str, Any]:
 def event_json(event: RuntimeEvent, entries: Mapping[str, object] | None = None,
                ) -> dict[str, Any]:
     """The event as Pi writes it; `entries` (the session's by_id) finds a compaction's entry."""
-    if isinstance(event, AutoCompactionEnd):
+    if isinstance(event, CompactionEnd):
         entry = (entries or {}).get(event.entry_id or "")
         result = compaction_result_json(entry) if isinstance(entry, CompactionEntry) else None
-        return without_none({"type": "compaction_end", "result": result, "aborted": False,
-                             "willRetry": event.will_retry, "errorMessage": event.error_message})
-    data = without_none({"assistantMessageEvent" if f.name == "event" else camel(f.name):
+        return without_none({"type": event.type, "reason": event.reason, "result": result,
+                             "aborted": False, "willRetry": event.will_retry,
+                             "errorMessage": event.error_message})
+    return without_none({"assistantMessageEvent" if f.name == "event" else camel(f.name):
                          field_json(f.name, getattr(event, f.name)) for f in fields(event)})
-    return {**data, "type": "compaction_start"} if isinstance(event, AutoCompactionStart) else data
 
 
 Write = Callable[[dict[str, Any]], None]

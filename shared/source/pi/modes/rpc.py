@@ -26,7 +26,7 @@ from pi.ai.messages import LONE_SURROGATE
 from pi.coding_agent.extensions.api import NotifyLevel
 from pi.coding_agent.runtime import commands as session_commands
 from pi.coding_agent.runtime.config import THINKING_LEVELS, supported_thinking_levels
-from pi.coding_agent.runtime.events import AutoCompactionEnd, AutoCompactionStart, RuntimeEvent
+from pi.coding_agent.runtime.events import CompactionEnd, CompactionStart, RuntimeEvent
 from pi.coding_agent.runtime.runtime import Compacted, Runtime, RuntimePoisoned
 from pi.coding_agent.session.entries import CompactionEntry, SessionError, dump_line
 from pi.coding_agent.session.tokens import estimate_context_tokens
@@ -151,8 +151,8 @@ class RpcServer:
         return self.run is not None and not self.run.done()
 
     def on_event(self, event: RuntimeEvent) -> None:
-        if isinstance(event, AutoCompactionStart | AutoCompactionEnd):
-            self.compacting = isinstance(event, AutoCompactionStart)
+        if isinstance(event, CompactionStart | CompactionEnd):
+            self.compacting = isinstance(event, CompactionStart)
         self.write(event_json(event, self.runtime.writer.tree.by_id))
 
     async def switch(self, opening: Awaitable[Runtime]) -> dict[str, Any]:

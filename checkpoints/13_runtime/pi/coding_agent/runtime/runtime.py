@@ -20,7 +20,7 @@ from pi.coding_agent.runtime.config import (RuntimeConfig, assemble, clamp_think
                                            open_writer)
 from pi.coding_agent.runtime.errors import is_context_overflow, is_transient, retry_delays
 from pi.coding_agent.runtime.events import (
-    AutoCompactionEnd, AutoCompactionStart, AutoRetryEnd, AutoRetryStart, CompactionReason,
+    AutoRetryEnd, AutoRetryStart, CompactionEnd, CompactionReason, CompactionStart,
     RuntimeEvent, TurnLimitReached,
 )
 from pi.coding_agent.session.entries import MessageEntry, SessionEntry
@@ -195,14 +195,14 @@ class Runtime:
     async def _compact(self, reason: CompactionReason, focus: str | None = None,
                        will_retry: bool = False) -> Compacted | str:
         """Compact the current branch; the new entry, or why nothing was recorded."""
-        self._emit(AutoCompactionStart(reason=reason))
+        self._emit(CompactionStart(reason=reason))
         result = await self._summarise(focus)
         if isinstance(result, str):
-            self._emit(AutoCompactionEnd(entry_id=None, tokens_before=0, will_retry=False,
-                                         error_message=result))
+            self._emit(CompactionEnd(reason=reason, entry_id=None, tokens_before=0,
+                                     will_retry=False, error_message=result))
             return result
-        self._emit(AutoCompactionEnd(entry_id=result.entry_id, will_retry=will_retry,
-                                     tokens_before=result.tokens_before))
+        self._emit(CompactionEnd(reason=reason, entry_id=result.entry_id,
+                                 will_retry=will_retry, tokens_before=result.tokens_before))
         if not self.agent.state.is_running:  # between turns, before_turn hands the loop the context
             self.reseed()
         return result

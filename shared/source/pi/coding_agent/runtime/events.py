@@ -13,14 +13,15 @@ CompactionReason = Literal["threshold", "overflow", "manual"]
 
 
 @dataclass(frozen=True, kw_only=True)
-class AutoCompactionStart:
-    type: Literal["auto_compaction_start"] = "auto_compaction_start"
+class CompactionStart:
+    type: Literal["compaction_start"] = "compaction_start"
     reason: CompactionReason
 
 
 @dataclass(frozen=True, kw_only=True)
-class AutoCompactionEnd:
-    type: Literal["auto_compaction_end"] = "auto_compaction_end"
+class CompactionEnd:
+    type: Literal["compaction_end"] = "compaction_end"
+    reason: CompactionReason
     entry_id: str | None
     tokens_before: int
     will_retry: bool
@@ -53,5 +54,5 @@ class TurnLimitReached:
     message: str
 
 
-RuntimeEvent = (AgentEvent | AutoCompactionStart | AutoCompactionEnd | AutoRetryStart
+RuntimeEvent = (AgentEvent | CompactionStart | CompactionEnd | AutoRetryStart
                 | AutoRetryEnd | TurnLimitReached)
