@@ -159,7 +159,8 @@ def test_compact_prints_the_tokens_before_and_the_new_entry(tmp_path, data_dir) 
 def test_compact_with_nothing_to_summarise_says_why_and_asks_no_model(tmp_path, data_dir) -> None:
     mock = MockModel([])
     output = drive(make_runtime(tmp_path, data_dir, mock), "/compact")
-    assert lines_after(output, "/compact") == ["nothing compacted: Nothing to compact"]
+    assert lines_after(output, "/compact") == [
+        "nothing compacted: Nothing to compact (session too small)"]
     assert mock.requests == []
 
 

@@ -492,7 +492,7 @@ def test_a_manual_compaction_with_nothing_to_summarise_says_why_and_records_noth
         tmp_path) -> None:
     runtime = make_runtime(tmp_path, MockModel([turn(text("answer")), turn(text("## Goal\nsum"))]),
                            compaction=CompactionSettings(keep_recent_tokens=1))
-    assert asyncio.run(runtime.compact()) == "Nothing to compact"
+    assert asyncio.run(runtime.compact()) == "Nothing to compact (session too small)"
     asyncio.run(runtime.prompt("go"))
     assert isinstance(asyncio.run(runtime.compact()), Compacted)
     assert asyncio.run(runtime.compact()) == "Already compacted"

@@ -23,7 +23,7 @@ from pi.coding_agent.runtime.events import (
     AutoRetryEnd, AutoRetryStart, CompactionEnd, CompactionReason, CompactionStart,
     RuntimeEvent, TurnLimitReached,
 )
-from pi.coding_agent.session.entries import MessageEntry, SessionEntry
+from pi.coding_agent.session.entries import CompactionEntry, MessageEntry, SessionEntry
 from pi.coding_agent.session.entries import SessionError
 from pi.coding_agent.session.tokens import ENDED_BADLY, estimate_context_tokens
 
@@ -209,11 +209,11 @@ class Runtime:
 
     async def _summarise(self, focus: str | None) -> Compacted | str:
         path = self._path()
-        if not any(isinstance(entry, MessageEntry) for entry in path):
-            return "Nothing to compact"
         prep = prepare_compaction(path, self.config.compaction)
-        if prep is None:
-            return "Already compacted"
+        if prep is None:  # Pi 1.6 names why: the path ends in a compaction, or it is too small
+            if path and isinstance(path[-1], CompactionEntry):
+                return "Already compacted"
+            return "Nothing to compact (session too small)"
         loop = self.agent.config
         result = await compact(prep, loop.model, loop.stream, focus, loop.options)
         if isinstance(result, SummaryError):
