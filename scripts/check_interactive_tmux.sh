@@ -74,6 +74,7 @@ from rich.console import Console
 
 from mock_model import MockModel, load_script
 from pi.ai import MockProvider, Model, Providers
+from pi.coding_agent.compaction.thresholds import CompactionSettings
 from pi.coding_agent.runtime.config import RuntimeConfig
 from pi.coding_agent.runtime.runtime import Runtime
 from pi.coding_agent.session.entries import fixed_clock, sequential_ids
@@ -88,7 +89,9 @@ runtime = Runtime(RuntimeConfig(
     model=Model(id="mock-1", api="mock", provider="mock"),
     clock=fixed_clock(1_767_225_600_000), ids=sequential_ids(),
     session_file=scratch / "session.jsonl", agent_dir=scratch / "agent",
-    system_prompt="You are a test agent."))
+    system_prompt="You are a test agent.",
+    # keep only the last reply, so /compact has the turn before it to summarise (Pi 1.x's rule)
+    compaction=CompactionSettings(keep_recent_tokens=1)))
 runtime = asyncio.run(run_interactive(runtime, Console(highlight=False)))
 asyncio.run(runtime.close())
 PYTHON
