@@ -89,7 +89,7 @@ def cut_point(items: Sequence[Shown], start: int, end: int, keep: int) -> CutPoi
     if reached is not None:
         cut = next((point for point in points if point >= reached), points[-1])
     while cut > start and not items[cut - 1][1] and items[cut - 1][0].type != "compaction":
-        cut -= 1  # settings, labels, extension entries just before the cut stay with it
+        cut -= 1  # entries that show nothing (settings, labels) just before it stay with it
     if starts_turn(items[cut]):
         return CutPoint(cut, -1, False)
     turn_start = find_turn_start_index(items, cut, start)
