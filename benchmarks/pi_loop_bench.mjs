@@ -1,4 +1,4 @@
-// Real Pi's Agent (npm @mariozechner/pi-agent-core) on a fake stream function: the same
+// Real Pi's Agent (npm @earendil-works/pi-agent-core) on a fake stream function: the same
 // script as loop_bench.py's "agent" path (N-1 turns each calling one `echo` tool, then a text
 // reply), so the two per-turn costs can be compared side by side. Run by loop_bench.py:
 //     node pi_loop_bench.mjs <node_modules folder> <turns>
@@ -15,8 +15,9 @@ const load = async (name) => {  // an ESM package's "." export, from that node_m
   const entry = manifest.exports?.["."]?.import ?? manifest.exports?.["."]?.default ?? manifest.main;
   return import(pathToFileURL(path.join(folder, typeof entry === "string" ? entry : entry.default)).href);
 };
-const { Agent } = await load("@mariozechner/pi-agent-core");
-const { createAssistantMessageEventStream, Type } = await load("@mariozechner/pi-ai");
+const { Agent } = await load("@earendil-works/pi-agent-core");
+const { createAssistantMessageEventStream } = await load("@earendil-works/pi-ai");
+const { Type } = await load("typebox");
 
 const usage = { input: 100, output: 10, cacheRead: 0, cacheWrite: 0, totalTokens: 110,
   cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 } };

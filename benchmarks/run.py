@@ -1,12 +1,16 @@
-"""Every speed figure of the course in one command: sessions, loop, streaming, start-up, and
-`pi-agent -p` on a 1 MB tool call sent a byte at a time (stream_bench.py).
+"""The course's speed targets in one command: opening sessions (session_bench.py) and the
+loop, the installed command, streaming and start-up (loop_bench.py).
 
-    python benchmarks/run.py            # every benchmark, then one line: targets met of all
+    python benchmarks/run.py            # both benchmarks, then one line: targets met of all
     python benchmarks/run.py --quick    # the loop benchmark's smoke-test sizes
 
-Each benchmark prints its own figures, each with its target and PASS/FAIL, measured side by
-side in its own run (real Pi's beside ours where node is present). The exit code is 0 only
-when every target of both is met. Nothing here is a test: machines differ.
+The targets are few and plain: the loop's cost per turn stays flat, `pi-agent --mode json`
+grows linearly with turns, and opening a session is linear, near the cost of decoding its
+JSON, in a few times the file's memory. Every other figure is shown, not judged. Each
+benchmark measures its ratios side by side in its own run (real Pi's Agent beside ours where
+the oracle's Pi is installed). The exit code is 0 only when every target is met. Nothing
+here is a test: machines differ. `stream_bench.py` (a 1 MB tool call sent a byte at a time
+through `pi-agent -p`) is a separate demonstration with no target.
 """
 
 from __future__ import annotations
@@ -37,9 +41,8 @@ def run(script: str, *args: str) -> tuple[int, int]:
 def main(argv: list[str]) -> int:
     sessions = run("session_bench.py")
     loop = run("loop_bench.py", *(["--quick"] if "--quick" in argv else []))
-    stream = run("stream_bench.py")
-    met = sessions[0] + loop[0] + stream[0]
-    total = sessions[1] + loop[1] + stream[1]
+    met = sessions[0] + loop[0]
+    total = sessions[1] + loop[1]
     print(f"\nall benchmarks: {met} of {total} targets met")
     return 0 if met == total else 1
 

@@ -4,16 +4,16 @@ A loopback server (127.0.0.1, a port the system picks) answers the OpenAI-compat
 with one reply: a `write` call whose arguments are 1 MB of JSON, in 100-character deltas as a
 server sends them, every byte of the stream written by a send of its own. The second
 request, after the tool ran, gets a short text. The figure is the wall time of the whole
-`pi-agent -p` run, with its target: under 10 s. A third run, shown, sends the arguments in
-1-character deltas in one send: a million events, each through the provider, the loop, the
-agent, the runtime and print mode. The server's socket is as sockets come
-(the kernel may join bytes sent close together); the same run with TCP_NODELAY, where most
-reads bring a few bytes each, is shown beside it without a target: there the time goes to
+`pi-agent -p` run (no target: `benchmarks/run.py` judges the loop and sessions). A third run
+sends the arguments in 1-character deltas in one send: a million events, each through the
+provider, the loop, the agent, the runtime and print mode. The server's socket is as sockets
+come (the kernel may join bytes sent close together); the same run with TCP_NODELAY, where
+most reads bring a few bytes each, is shown beside it: there the time goes to
 httpx's cost per read, not to assembling the reply, which is linear in its size however it
 is split (docs/hostile-input.md, "Bounds"). Beside the million-event run stands its floor:
 the same stream read by httpx-sse and json.loads alone, with no agent at all (on the
 machine this course was built on, 6 to 11 s: 146 MB of SSE), and the ratio between them.
-Nothing is asserted: machines differ.
+Nothing is asserted: machines differ; the exit code says only whether every run completed.
 
     python benchmarks/stream_bench.py            # 1 MB
     python benchmarks/stream_bench.py --size 100000
@@ -33,8 +33,6 @@ import tempfile
 import threading
 import time
 from pathlib import Path
-
-TARGET_SECONDS = 10.0
 
 
 def sse(*chunks: object) -> bytes:
@@ -77,10 +75,9 @@ def serve(listener: socket.socket, replies: list[bytes], nodelay: bool, bytewise
                 connection.sendall(body[index:index + step])
 
 
-def run_once(command: str, size: int, nodelay: bool, judged: bool,
-             piece: int = 100) -> tuple[bool, float]:
-    """One `pi-agent -p` run against a fresh server; prints its line; whether it passed and
-    its seconds."""
+def run_once(command: str, size: int, nodelay: bool, piece: int = 100) -> tuple[bool, float]:
+    """One `pi-agent -p` run against a fresh server; prints its line; whether it wrote the
+    whole file, and its seconds."""
     listener = socket.create_server(("127.0.0.1", 0))
     port = listener.getsockname()[1]
     replies = [big_call(size, piece), sse(delta(content="done"), delta(finish="stop"))]
@@ -98,14 +95,12 @@ def run_once(command: str, size: int, nodelay: bool, judged: bool,
     listener.close()
     cpu = after.children_user + after.children_system - before.children_user \
         - before.children_system
-    ok = done.returncode == 0 and written == size and took < TARGET_SECONDS
+    ok = done.returncode == 0 and written == size
     how = "with TCP_NODELAY" if nodelay else "a send per byte" if piece > 1 else "one send"
     how += f", {piece}-character deltas"
-    mark = ("PASS" if ok else "FAIL") if judged else ""
-    target = f"(target < {TARGET_SECONDS:.0f} s)" if judged else "(shown)"
     print(f"  {size:,} bytes of arguments, {len(replies[0]):,} bytes of stream, {how}: "
-          f"{took:.1f} s, pi-agent's CPU {cpu:.1f} s {target} {mark}")
-    if done.returncode != 0 or written != size:
+          f"{took:.1f} s, pi-agent's CPU {cpu:.1f} s")
+    if not ok:
         print(f"  the run failed (exit {done.returncode}, wrote {written:,} bytes): "
               f"{done.stderr.strip()[-300:]}")
     return ok, took
@@ -141,15 +136,15 @@ def main(argv: list[str]) -> int:
     command = shutil.which("pi-agent")
     print(f"\nStream: pi-agent -p on a {size:,}-byte tool call sent a byte at a time")
     if command is None:
-        print("  pi-agent is not installed (pip install -e .): skipped\n\n0 of 1 targets met")
+        print("  pi-agent is not installed (pip install -e .): skipped")
         return 1
-    ok, _ = run_once(command, size, nodelay=False, judged=True)
-    run_once(command, size, nodelay=True, judged=False)
-    _, took = run_once(command, size, nodelay=False, judged=False, piece=1)  # a million events
+    ok, _ = run_once(command, size, nodelay=False)
+    ok &= run_once(command, size, nodelay=True)[0]
+    done, took = run_once(command, size, nodelay=False, piece=1)  # a million events
+    ok &= done
     floor = sse_floor(size)
     print(f"  the same million-event stream read by httpx-sse and json.loads alone: {floor:.1f} s;"
           f" pi-agent takes {took / floor:.1f}x that (shown)")
-    print(f"\n{int(ok)} of 1 targets met")
     return 0 if ok else 1
 
 
