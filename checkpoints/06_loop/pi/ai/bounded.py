@@ -11,7 +11,7 @@ import json
 import os
 import stat
 from pathlib import Path
-from typing import Any
+from typing import Any, BinaryIO
 
 MAX_DEPTH = 200  # levels of nesting; the course's own data needs about ten
 MAX_VALUES = 1_000_000  # values, counting each use of a shared (aliased) value again
@@ -79,8 +79,14 @@ def read_file(path: Path) -> str:
 
 
 def read_bytes(path: Path) -> bytes:
-    """The bytes of the regular file at `path`, opened without blocking and checked once open
-    (a FIFO or /dev/zero is never read); NotAFile says what was there instead."""
+    """The bytes of the regular file at `path` (see `open_regular`)."""
+    with open_regular(path) as file:
+        return file.read()
+
+
+def open_regular(path: Path) -> BinaryIO:
+    """The regular file at `path`, open for binary reading: opened without blocking and
+    checked once open (a FIFO or /dev/zero is never read); NotAFile says what was there."""
     try:
         descriptor = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
     except IsADirectoryError:
@@ -93,7 +99,6 @@ def read_bytes(path: Path) -> bytes:
         mode = os.fstat(descriptor).st_mode
         if not stat.S_ISREG(mode):
             raise NotAFile(path, kind_of(mode))
-        with os.fdopen(os.dup(descriptor), "rb") as file:
-            return file.read()
+        return os.fdopen(os.dup(descriptor), "rb")
     finally:
         os.close(descriptor)

@@ -233,7 +233,7 @@ def describe(error: Exception) -> str:
 
 def file_lines(writer: SessionWriter) -> dict[str, bytes]:
     """Each entry's line in the writer's file (the file holds the tree's entries in order)."""
-    lines = [raw for _, raw in committed_lines(writer.path, [])[1:]]
+    lines = [raw for _, raw in committed_lines(writer.path, [])][1:]
     if len(lines) != len(writer.tree.entries):
         raise SessionError(f"{writer.path}: the file no longer holds what was written; "
                            "not forked")

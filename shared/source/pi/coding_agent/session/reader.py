@@ -4,8 +4,8 @@ an old version is migrated in memory as Pi migrates it, and the file is never re
 from __future__ import annotations
 
 import contextlib
-import io
 import json
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -13,7 +13,7 @@ from typing import Any
 from pydantic import ValidationError
 from pydantic_core import from_json
 
-from pi.ai.bounded import TooLarge, read_bytes, read_json
+from pi.ai.bounded import TooLarge, open_regular, read_json
 from pi.ai.messages import describe_error
 
 from pi.coding_agent.session.entries import (
@@ -51,23 +51,20 @@ class LoadedSession:
         return self.file_version != self.header.version
 
 
-def committed_lines(path: Path, warnings: list[str]) -> list[tuple[int, bytes]]:
-    """(number, bytes) of every finished, non-blank line; an unfinished last line (a write
-    cut short) is left out with a warning."""
+def committed_lines(path: Path, warnings: list[str]) -> Iterator[tuple[int, bytes]]:
+    """(number, bytes) of every finished, non-blank line, read one at a time; an unfinished
+    last line (a write cut short) is left out with a warning."""
     try:
-        lines = io.BytesIO(read_bytes(path)).readlines()  # a FIFO or /dev/zero is not read
+        file = open_regular(path)  # a FIFO or /dev/zero is never read
     except OSError as error:  # NotAFile says what is there: "is a FIFO, not a file"
         raise SessionError(f"{path}: {error.strerror or error}") from None
-    if lines and not lines[-1].endswith(b"\n"):
-        warnings.append(f"{path}:{len(lines)}: the last line has no newline (a write that "
-                        "did not finish); ignored")
-        lines.pop()
-    numbered = [(number, raw) for number, raw in enumerate(lines, start=1)
-                if not raw.isspace()]  # Pi skips blank lines too
-    if not numbered:
-        why = "its only line is unfinished" if warnings else "the file is empty"
-        raise SessionError(f"{path}: no session header ({why}); {REFUSE_TO_OVERWRITE}")
-    return numbered
+    with file:
+        for number, raw in enumerate(file, start=1):
+            if not raw.endswith(b"\n"):  # only the last line can lack its newline
+                warnings.append(f"{path}:{number}: the last line has no newline (a write "
+                                "that did not finish); ignored")
+            elif not raw.isspace():  # Pi skips blank lines too
+                yield number, raw
 
 
 def decode(raw: bytes, where: str) -> Any:
@@ -162,18 +159,24 @@ def read_session(path: Path, ids: IdSource | None = None) -> LoadedSession:
     """
     warnings: list[str] = []
     lines = committed_lines(path, warnings)
-    where = f"{path}:{lines[0][0]}"
-    first = decode(lines[0][1], where)
+    number, raw = next(lines, (0, b""))
+    if not number:
+        why = "its only line is unfinished" if warnings else "the file is empty"
+        raise SessionError(f"{path}: no session header ({why}); {REFUSE_TO_OVERWRITE}")
+    where = f"{path}:{number}"
+    first = decode(raw, where)
     header, version = header_version(first, where)
     tree = SessionTree()
     if version == CURRENT_VERSION:
-        for number, raw in lines[1:]:
+        for number, raw in lines:
             tree.add(read_entry(raw, f"{path}:{number}"), f"{path}:{number}")
         return LoadedSession(path, header, tree, version, tuple(warnings))
     # Pi migrates the whole list at once (a v1 compaction names positions)
-    items = [first, *(decode(raw, f"{path}:{number}") for number, raw in lines[1:])]
+    rest = list(lines)
+    places = [f"{path}:{number}" for number, _ in rest]
+    items = [first, *(decode(raw, place) for (_, raw), place in zip(rest, places, strict=True))]
     migrate(items, version, ids or sequential_ids())
     header = header_version(items[0], where)[0]
-    for (number, _), item in zip(lines[1:], items[1:], strict=True):
-        tree.add(parse_entry(item, f"{path}:{number}"), f"{path}:{number}")
+    for place, item in zip(places, items[1:], strict=True):
+        tree.add(parse_entry(item, place), place)
     return LoadedSession(path, header, tree, version, tuple(warnings))
