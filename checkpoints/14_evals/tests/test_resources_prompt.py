@@ -83,9 +83,10 @@ def test_guidelines_have_pis_structure_but_not_its_sentences(reference) -> None:
 
 
 @pytest.mark.parametrize(("tools", "count"), [
-    (("read", "grep", "find", "ls"), 2),  # read-only: nothing to edit, no bash to avoid
-    (("bash", "grep"), 3),  # prefer grep over bash; not "use bash to search"
+    (("read",), 2),  # read alone: nothing to edit, only the two general ones
+    (("read", "edit"), 5),  # read before editing, precise edits, report in text, general two
     (("edit",), 4),  # precise edits, report in text, and the two general ones
+    (("edit", "write"), 5),  # write brings its own; edit's "report in text" comes once
 ])
 def test_guidelines_depend_on_the_whole_tool_set(tools, count) -> None:
     assert len(guidelines_for(tools, BUILTIN_TOOL_PROMPTS)) == count

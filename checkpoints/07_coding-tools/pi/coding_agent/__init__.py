@@ -6,15 +6,12 @@ of those may import anything from here. The facade lists what code outside this 
 
 from pi.coding_agent.tools.bash import BashTool
 from pi.coding_agent.tools.edit import EditTool
-from pi.coding_agent.tools.find import FindTool
-from pi.coding_agent.tools.grep import GrepTool
-from pi.coding_agent.tools.ls import LsTool
 from pi.coding_agent.tools.read import ReadTool
-from pi.coding_agent.tools.sets import coding_tools, default_tools
+from pi.coding_agent.tools.sets import coding_tools
 from pi.coding_agent.tools.workspace import Workspace, WorkspaceError
 from pi.coding_agent.tools.write import WriteTool
 
 __all__ = [
-    "BashTool", "EditTool", "FindTool", "GrepTool", "LsTool", "ReadTool", "Workspace",
-    "WorkspaceError", "WriteTool", "coding_tools", "default_tools",
+    "BashTool", "EditTool", "ReadTool", "Workspace", "WorkspaceError", "WriteTool",
+    "coding_tools",
 ]

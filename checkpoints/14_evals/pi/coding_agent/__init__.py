@@ -6,11 +6,8 @@ of those may import anything from here. The facade lists what code outside this 
 
 from pi.coding_agent.tools.bash import BashTool
 from pi.coding_agent.tools.edit import EditTool
-from pi.coding_agent.tools.find import FindTool
-from pi.coding_agent.tools.grep import GrepTool
-from pi.coding_agent.tools.ls import LsTool
 from pi.coding_agent.tools.read import ReadTool
-from pi.coding_agent.tools.sets import coding_tools, default_tools
+from pi.coding_agent.tools.sets import coding_tools
 from pi.coding_agent.tools.workspace import Workspace, WorkspaceError
 from pi.coding_agent.tools.write import WriteTool
 
@@ -37,8 +34,8 @@ from pi.coding_agent.extensions.loader import LoadedExtensions, discover, load_e
 from pi.coding_agent.extensions.runner import ExtensionRunner, tool_hooks
 
 __all__ = [
-    "BashTool", "EditTool", "FindTool", "GrepTool", "LsTool", "ReadTool", "Workspace",
-    "WorkspaceError", "WriteTool", "coding_tools", "default_tools",
+    "BashTool", "EditTool", "ReadTool", "Workspace", "WorkspaceError", "WriteTool",
+    "coding_tools",
     "SessionError", "SessionTree", "SessionWriter", "build_context", "convert_to_llm",
     "fixed_clock", "read_session", "sequential_ids", "start_session",
     "DEFAULT_COMPACTION_SETTINGS", "CompactionSettings", "SummaryError",

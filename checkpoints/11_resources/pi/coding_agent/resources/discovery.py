@@ -3,18 +3,43 @@ name each, the first one found winning (a later one is a collision naming both f
 
 from __future__ import annotations
 
+import contextlib
 import os
 from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
 
+import pathspec
+
+from pi.ai.bounded import read_bytes
 from pi.coding_agent.resources.frontmatter import Diagnostic, collision, warning
 from pi.coding_agent.resources.skills import LoadedSkills, Skill, load_skill_file
-from pi.coding_agent.tools.walk import Rules, is_ignored, load_rules
 
 SKILL_FILE = "SKILL.md"
 IGNORE_FILES = (".gitignore", ".ignore", ".fdignore")
 PROJECT_DIR = ".pi"
 SHARED_SKILLS = Path(".agents") / "skills"
+Rules = list[tuple[Path, pathspec.GitIgnoreSpec]]  # (folder of the ignore file, its rules)
+
+
+def load_rules(folder: Path) -> Rules:
+    """The rules of the ignore files in `folder` (a missing or irregular one has none)."""
+    lines: list[str] = []
+    for name in IGNORE_FILES:
+        # not there, not a file (a FIFO is never read), unreadable: no rules
+        with contextlib.suppress(OSError):
+            lines += read_bytes(folder / name).decode("utf-8", errors="replace").splitlines()
+    return [(folder, pathspec.GitIgnoreSpec.from_lines(lines))] if lines else []
+
+
+def is_ignored(path: Path, is_dir: bool, rules: Rules) -> bool:
+    """The verdict of the deepest rule that speaks about `path`; no rule means not ignored."""
+    verdict: bool | None = None
+    for base, spec in rules:  # shallow to deep, so deeper files have the last word
+        relative = path.relative_to(base).as_posix() + ("/" if is_dir else "")
+        include = spec.check_file(relative).include
+        if include is not None:
+            verdict = include
+    return bool(verdict)
 
 
 def skill_files(folder: Path, stop_at_skill: bool, top: bool = True, rules: Rules | None = None,
@@ -34,7 +59,7 @@ def skill_files(folder: Path, stop_at_skill: bool, top: bool = True, rules: Rule
     if stop_at_skill and SKILL_FILE in names and (folder / SKILL_FILE).is_file():
         yield folder / SKILL_FILE
         return
-    rules = [*(rules or []), *load_rules(folder, IGNORE_FILES)]
+    rules = [*(rules or []), *load_rules(folder)]
     for name in names:
         path = folder / name
         if name.startswith(".") or name == "node_modules":

@@ -30,7 +30,7 @@ from pi.coding_agent.session.entries import (
 from pi.coding_agent.session.reader import read_session
 from pi.coding_agent.session.storage import sessions_root, start_session
 from pi.coding_agent.session.writer import Opener, SessionWriter, open_text
-from pi.coding_agent.tools.sets import default_tools
+from pi.coding_agent.tools.sets import coding_tools
 from pi.coding_agent.tools.workspace import Workspace
 
 
@@ -96,7 +96,7 @@ class Assembly:
 
 
 def assemble(config: RuntimeConfig) -> Assembly:
-    core = list(config.tools) if config.tools is not None else default_tools(Workspace(config.cwd))
+    core = list(config.tools) if config.tools is not None else coding_tools(Workspace(config.cwd))
     extensions = load_extension_files(config, [tool.name for tool in core])
     tools = [*core, *extensions.tools()]
     loader = ResourceLoader(

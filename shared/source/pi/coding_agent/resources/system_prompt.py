@@ -1,8 +1,8 @@
 """The system prompt, in Pi's order from general to specific: the base prompt (who the agent
 is, a line per enabled tool, their guidelines) or a `SYSTEM.md` instead; `APPEND_SYSTEM.md`;
 each `AGENTS.md` under its path; the skills catalog (only if `read` is enabled); last the
-injected date and working directory. Guidelines can depend on the whole tool set ("use bash
-to search" is wrong when `grep` is there): the wording is the course's, the structure Pi's.
+injected date and working directory. Guidelines can depend on the whole tool set ("report in
+plain text" only when there is no `write`): the wording is the course's, the structure Pi's.
 """
 
 from __future__ import annotations
@@ -22,7 +22,6 @@ OTHER_TOOLS = "Tools not listed here may also be available; their descriptions s
 CONTEXT_HEADING = "# Project Context"
 CONTEXT_INTRO = "Instructions from the project and the user; follow them:"
 GENERAL_GUIDELINES = ("Keep your answers short", "Always name the files you work on by their path")
-SEARCH_TOOLS = frozenset({"grep", "find", "ls"})
 
 
 @dataclass(frozen=True)
@@ -45,20 +44,11 @@ class ToolPrompt:
     guidelines: tuple[Guideline, ...] = ()
 
 
-PREFER_SEARCH_TOOLS = Guideline("Explore files with grep, find and ls rather than through bash: "
-                                "they are faster and skip what .gitignore excludes",
-                                requires=frozenset({"bash"}))
 REPORT_IN_TEXT = "Report what you changed in plain text; do not print files with cat or bash"
 # The order of this table is the order in which guidelines appear.
 BUILTIN_TOOL_PROMPTS: Mapping[str, ToolPrompt] = {
     "bash": ToolPrompt("run a shell command (tests, builds, git, ls, rg, find)", (
-        Guideline("Use bash to list, find and search files (ls, rg, find)",
-                  excludes=SEARCH_TOOLS),)),
-    "grep": ToolPrompt("search file contents for a pattern (skips .gitignored files)",
-                       (PREFER_SEARCH_TOOLS,)),
-    "find": ToolPrompt("find files by glob pattern (skips .gitignored files)",
-                       (PREFER_SEARCH_TOOLS,)),
-    "ls": ToolPrompt("list the entries of a folder", (PREFER_SEARCH_TOOLS,)),
+        Guideline("Use bash to list, find and search files (ls, rg, find)"),)),
     "read": ToolPrompt("show a file's contents, a window of lines at a time", (
         Guideline("Look at a file with read before you edit it, never with cat or sed",
                   requires=frozenset({"edit"})),)),
