@@ -1,11 +1,8 @@
 """Print mode (`-p`) and json mode (`--mode json`): run the prompts once, then exit.
 
-As in Pi's print-mode.ts, one function serves both. Print mode writes the last reply's text;
-a failed reply, a retry or the turn limit is said on stderr (a failure exits 1). Json mode
-writes the session header, then every event as one JSON line in Pi's shape (rpc mode too):
-`{"type": …, camelCase fields…}`, messages as sessions store them, a tool's result as
-`{content, details}`, compactions named as Pi 1.x names them (`compaction_start`,
-`compaction_end` with the `result` read back from its entry).
+As in Pi's print-mode.ts, one function serves both. Print mode writes the last reply's text
+(a failure, a retry or the turn limit on stderr); json mode writes the session header, then
+every event as one JSON line in Pi's shape, which rpc mode shares.
 """
 
 from __future__ import annotations
