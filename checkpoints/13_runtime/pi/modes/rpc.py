@@ -29,6 +29,7 @@ from pi.coding_agent.runtime.config import THINKING_LEVELS, supported_thinking_l
 from pi.coding_agent.runtime.events import CompactionEnd, CompactionStart, RuntimeEvent
 from pi.coding_agent.runtime.runtime import Compacted, Runtime, RuntimePoisoned
 from pi.coding_agent.session.entries import CompactionEntry, SessionError, dump_line
+from pi.coding_agent.session.tree import SessionTree
 from pi.coding_agent.session.tokens import estimate_context_tokens
 from pi.modes.print_mode import (Write, compaction_result_json, event_json, run_to_end,
                                  settled_json, without_none)
@@ -288,23 +289,21 @@ def get_entries(server: RpcServer, command: dict[str, Any]) -> dict[str, Any]:
 
 
 def get_tree(server: RpcServer, command: dict[str, Any]) -> dict[str, Any]:
-    """The session as nested nodes {entry, children, label?} from its roots; built level by
-    level, and refused past TREE_DEPTH levels (one JSON line nests only so deep)."""
-    tree = server.runtime.writer.tree
-    nodes: dict[str, dict[str, Any]] = {
-        entry.id: {"entry": dump_line(entry), "children": [],
-                   **({"label": tree.labels[entry.id]} if entry.id in tree.labels else {})}
-        for entry in tree.entries}
-    level, depth = tree.children(None), 0
-    while level:
-        if (depth := depth + 1) > TREE_DEPTH:
-            raise CommandError(f"get_tree: the session is more than {TREE_DEPTH} entries deep; "
-                               f"get_entries lists them flat")
-        for entry in level:
-            nodes[entry.id]["children"] = [nodes[kid.id] for kid in tree.children(entry.id)]
-        level = [kid for entry in level for kid in tree.children(entry.id)]
-    return {"tree": [nodes[root.id] for root in tree.children(None)],
+    """The session as nested nodes {entry, children, label?} from its roots."""
+    return {"tree": tree_nodes(server.runtime.writer.tree, None, 1),
             "leafId": server.runtime.writer.leaf_id}
+
+
+def tree_nodes(tree: SessionTree, parent_id: str | None, depth: int) -> list[dict[str, Any]]:
+    """The children of `parent_id`, refused past TREE_DEPTH levels (one JSON line nests only
+    so deep)."""
+    children = tree.children(parent_id)
+    if children and depth > TREE_DEPTH:
+        raise CommandError(f"get_tree: the session is more than {TREE_DEPTH} entries deep; "
+                           f"get_entries lists them flat")
+    return [{"entry": dump_line(entry), "children": tree_nodes(tree, entry.id, depth + 1),
+             **({"label": tree.labels[entry.id]} if entry.id in tree.labels else {})}
+            for entry in children]
 
 
 async def abort(server: RpcServer, command: dict[str, Any]) -> dict[str, Any]:

@@ -1,11 +1,8 @@
 """Print mode (`-p`) and json mode (`--mode json`): run the prompts once, then exit.
 
-As in Pi's print-mode.ts, one function serves both. Print mode writes the last reply's text;
-a failed reply, a retry or the turn limit is said on stderr (a failure exits 1). Json mode
-writes the session header, then every event as one JSON line in Pi's shape (rpc mode too):
-`{"type": …, camelCase fields…}`, messages as sessions store them, a tool's result as
-`{content, details}`, compactions named as Pi 1.x names them (`compaction_start`,
-`compaction_end` with the `result` read back from its entry).
+As in Pi's print-mode.ts, one function serves both. Print mode writes the last reply's text
+(a failure, a retry or the turn limit on stderr); json mode writes the session header, then
+every event as one JSON line in Pi's shape, which rpc mode shares.
 """
 
 from __future__ import annotations
@@ -17,6 +14,7 @@ from dataclasses import fields
 from typing import Any, TextIO
 
 from pydantic import BaseModel
+from pydantic.alias_generators import to_camel
 
 from pi.ai import AssistantMessage, TextContent
 from pi.ai.messages import LONE_SURROGATE, json_text
@@ -24,11 +22,6 @@ from pi.coding_agent.runtime.events import (AutoRetryEnd, AutoRetryStart, Compac
                                             RuntimeEvent, TurnLimitReached)
 from pi.coding_agent.runtime.runtime import Runtime
 from pi.coding_agent.session.entries import CompactionEntry, dump_line
-
-
-def camel(name: str) -> str:
-    first, *rest = name.split("_")
-    return first + "".join(word.title() for word in rest)
 
 
 def without_none(shown: dict[str, Any]) -> dict[str, Any]:
@@ -64,7 +57,7 @@ def event_json(event: RuntimeEvent, entries: Mapping[str, object] | None = None,
         return without_none({"type": event.type, "reason": event.reason, "result": result,
                              "aborted": False, "willRetry": event.will_retry,
                              "errorMessage": event.error_message})
-    return without_none({"assistantMessageEvent" if f.name == "event" else camel(f.name):
+    return without_none({"assistantMessageEvent" if f.name == "event" else to_camel(f.name):
                          field_json(f.name, getattr(event, f.name)) for f in fields(event)})
 
 

@@ -15,25 +15,20 @@ import typer
 # Named, not imported from pi/ai/registry.py (slow for --help); test_provider_registry checks.
 EXAMPLE_MODELS = ("openai/gpt-5.4-mini", "anthropic/claude-sonnet-4-6")
 
-HELP = f"""Run the coding agent in the working folder (--cwd): answer a prompt (-p), stream
-its events as JSON lines (--mode json), speak Pi's RPC protocol on stdin/stdout (--mode
-rpc), or open the terminal UI (the default mode).
+HELP = f"""Run the coding agent in --cwd: answer a prompt (-p), stream its events as JSON lines
+(--mode json), speak Pi's RPC protocol on stdin/stdout (--mode rpc), or open the terminal UI.
 
-Offline use (the default): --model mock/mock-1 is the MockModel. --script FILE (.yaml or
-.json) makes it play that script; without one a built-in policy echoes your last message.
-A --script run (or PI_COURSE_DETERMINISTIC=1) is deterministic: a fixed clock, counted ids.
+Offline use (the default): --model mock/mock-1 plays --script FILE (.yaml or .json), or
+without one a built-in policy echoes your last message. A --script run (or
+PI_COURSE_DETERMINISTIC=1) is deterministic: a fixed clock, counted ids.
 
 \b
   pi-agent -p --script fix.yaml "test_calc.py fails, fix it"
 
-Real-model use: --model {EXAMPLE_MODELS[0]} or {EXAMPLE_MODELS[1]} (or another model of
-those providers). Keys: OPENAI_API_KEY / ANTHROPIC_API_KEY or <agent-dir>/auth.json;
-servers: OPENAI_BASE_URL / ANTHROPIC_BASE_URL.
-
-Sessions go to <agent-dir>/sessions (default ~/.pi-course/agent), or to --session FILE,
-created or continued at its last entry; --continue goes on with this folder's latest session,
---resume lists them to choose one. --max-turns N stops a run after N turns and says so; by
-default there is no limit, as in Pi (Ctrl-C stops a run).
+Real-model use: --model {EXAMPLE_MODELS[0]} or {EXAMPLE_MODELS[1]}; keys in
+OPENAI_API_KEY / ANTHROPIC_API_KEY or <agent-dir>/auth.json; servers in OPENAI_BASE_URL /
+ANTHROPIC_BASE_URL. Sessions go to <agent-dir>/sessions (default ~/.pi-course/agent) or to
+--session FILE; --continue / --resume go on with one of this folder's sessions.
 """
 
 
