@@ -2,7 +2,7 @@
 
 from pi.ai import Context, Model, SystemMessage, TextContent, Tool, UserMessage
 from pi.ai.providers.mock import MockProvider
-from pi.ai.transcript import current_prompt, current_tools, initial_system_message
+from pi.ai.transcript import initial_system_message, replay
 
 STEP = 3
 READ = Tool(name="read", description="Read a file", parameters={"type": "object"})
@@ -30,14 +30,14 @@ def test_later_system_text_is_appended_and_sections_are_patched_by_name() -> Non
                 system("", sections={"a": "<a>2</a>", "b": None}),
                 system(content=[TextContent(text="More."), TextContent(text="Still.")],
                        sections={"c": "<c/>"})]
-    assert current_prompt(messages) == "Base.\n\nMore.\nStill.\n\n<a>2</a>\n\n<c/>"
-    assert current_prompt([HI]) is None
+    assert replay(messages).prompt == "Base.\n\nMore.\nStill.\n\n<a>2</a>\n\n<c/>"
+    assert replay([HI]).prompt is None
 
 
 def test_tools_are_added_and_removed_in_transcript_order() -> None:
     messages = [system(toolsAdded=[READ, LS]), HI, system(toolsRemoved=[{"name": "read"}]),
                 system(toolsAdded=[READ.model_copy(update={"description": "Read again"})])]
-    assert [(t.name, t.description) for t in current_tools(messages)] == [
+    assert [(t.name, t.description) for t in replay(messages).tools] == [
         ("ls", "List a folder"), ("read", "Read again")]
 
 

@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any, TextIO, cast
 
 from pi.ai import AgentMessage, ImageContent, SystemMessage, TextContent, Usage
-from pi.ai.transcript import current_tools, text_of
+from pi.ai.transcript import replay
 from pi.ai.messages import json_text
 from pi.coding_agent.messages import AnyMessage, CodingMessage
 from pi.coding_agent.session.context import SessionContext, build_context
@@ -209,21 +209,13 @@ class SessionWriter:
 
 
 def replayed_prompt(messages: Sequence[AnyMessage], at_ms: int) -> SystemMessage | None:
-    """Pi's getCurrentSystemMessage, stamped `at_ms`: the system messages' texts joined, their
-    sections patched by name (None removes one), their tools added and removed by name."""
-    found = [message for message in messages if isinstance(message, SystemMessage)]
-    if not found:
+    """Pi's getCurrentSystemMessage, stamped `at_ms`: the system messages replayed into one
+    (their texts joined, the live sections, the current tools)."""
+    replayed = replay([message for message in messages if isinstance(message, SystemMessage)])
+    if not replayed.found:
         return None
-    sections: dict[str, str | None] = {}
-    for message in found:
-        for name, value in (message.sections or {}).items():
-            if value is None:
-                sections.pop(name, None)
-            else:
-                sections[name] = value
-    return SystemMessage(content="\n\n".join(filter(None, map(text_of, found))),
-                         sections=sections or None, tools_added=current_tools(found) or None,
-                         timestamp=at_ms)
+    return SystemMessage(content=replayed.text, sections=replayed.sections or None,
+                         tools_added=replayed.tools or None, timestamp=at_ms)
 
 
 def describe(error: Exception) -> str:
