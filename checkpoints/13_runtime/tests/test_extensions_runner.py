@@ -22,9 +22,10 @@ from pi.ai import (
 from pi.coding_agent.extensions.api import (
     AgentStartChange,
     Command,
-    Extension,
+    ExtensionAPI,
     InputChange,
     InputHandled,
+    NoUI,
 )
 from pi.coding_agent.extensions.runner import EventRelay, ExtensionRunner, HandlerFailed, run_prompt
 
@@ -32,8 +33,11 @@ STEP = 12
 CALL = ToolCall(id="c1", name="bash", arguments={"command": "ls", "opts": {"all": True}})
 
 
-def ext(name: str, *handlers, commands=()) -> Extension:
-    return Extension(Path(name), handlers=tuple(handlers), commands=tuple(commands))
+def ext(name: str, *handlers, commands=()) -> ExtensionAPI:
+    extension = ExtensionAPI(Path(name), NoUI(), Path("."))
+    extension.handlers += handlers
+    extension.commands += commands
+    return extension
 
 
 def outcome(coroutine):

@@ -61,10 +61,7 @@ class ToolCallEvent:  # a valid call about to run; return an ArgumentChange to c
 
 
 @dataclass(frozen=True)
-class ToolResultEvent:  # a call's result before the model sees it; return a replacement
-    tool_call_id: str
-    tool_name: str
-    input: Mapping[str, Any]
+class ToolResultEvent(ToolCallEvent):  # the result the model will see; return a replacement
     result: ToolResultMessage
 
 
@@ -114,18 +111,9 @@ class Command:
     source: Path
 
 
-@dataclass(frozen=True)
-class Extension:
-    """One loaded extension: what it registered, committed all together."""
-
-    path: Path
-    tools: tuple[AnyTool, ...] = ()
-    commands: tuple[Command, ...] = ()
-    handlers: tuple[tuple[EventName, Handler], ...] = ()
-
-
 class ExtensionAPI:
-    """Register tools, commands and handlers; `ui` asks the person, `cwd` is the project."""
+    """Register tools, commands and handlers; `ui` asks the person, `cwd` is the project.
+    Once committed, this is the loaded extension: its path and what it registered."""
 
     def __init__(self, path: Path, ui: ExtensionUI, cwd: Path,
                  taken_tools: Collection[str] = (), taken_commands: Collection[str] = ()) -> None:

@@ -17,7 +17,7 @@ from pathlib import Path
 
 from pi.agent.tools import AnyTool
 from pi.ai.bounded import what_is_at
-from pi.coding_agent.extensions.api import Command, Extension, ExtensionAPI, ExtensionUI, NoUI
+from pi.coding_agent.extensions.api import Command, ExtensionAPI, ExtensionUI, NoUI
 from pi.coding_agent.resources.loader import TrustPolicy, trust_nothing
 
 
@@ -49,7 +49,7 @@ def discover(agent_dir: Path | None, cwd: Path, paths: Sequence[Path] = (),
 class LoadedExtensions:
     """The extensions that loaded, in order, and one line for each that did not."""
 
-    extensions: list[Extension] = field(default_factory=list)
+    extensions: list[ExtensionAPI] = field(default_factory=list)
     diagnostics: list[str] = field(default_factory=list)
 
     def tools(self) -> list[AnyTool]:
@@ -96,8 +96,7 @@ def commit(api: ExtensionAPI, returned: object, loaded: LoadedExtensions) -> tup
         return str(api.path), "the factory must be a plain (not async) function"
     if api.problems:
         return str(api.path), api.problems[0]
-    loaded.extensions.append(Extension(api.path, tuple(api.tools), tuple(api.commands),
-                                       tuple(api.handlers)))
+    loaded.extensions.append(api)
     return None
 
 

@@ -20,7 +20,7 @@ from pi.agent.loop import LoopConfig, LoopResult, run_loop
 from pi.agent.tool_calls import ArgumentChange, BlockDecision, Decision, ToolCallContext, ToolHooks
 from pi.ai import AbortSignal, AgentMessage, ToolCall, ToolResultMessage, UserMessage
 from pi.coding_agent.extensions.api import (
-    LOOP_EVENTS, AgentStartChange, BeforeAgentStartEvent, EventName, Extension, Handler,
+    LOOP_EVENTS, AgentStartChange, BeforeAgentStartEvent, EventName, ExtensionAPI, Handler,
     InputChange, InputEvent, InputHandled, ToolCallEvent, ToolResultEvent,
 )
 
@@ -39,17 +39,17 @@ def read_only(arguments: Mapping[str, Any]) -> Mapping[str, Any]:
 class ExtensionRunner:
     """The handlers of all loaded extensions, and the diagnostics of those that failed."""
 
-    def __init__(self, extensions: Sequence[Extension], timeout: float | None = DEFAULT_TIMEOUT):
+    def __init__(self, extensions: Sequence[ExtensionAPI], timeout: float | None = DEFAULT_TIMEOUT):
         self.extensions, self.timeout = list(extensions), timeout
         self.diagnostics: list[str] = []
 
-    def handlers(self, event: EventName) -> list[tuple[Extension, Handler]]:
+    def handlers(self, event: EventName) -> list[tuple[ExtensionAPI, Handler]]:
         return [(ext, h) for ext in self.extensions for name, h in ext.handlers if name == event]
 
     def has(self, event: EventName) -> bool:
         return bool(self.handlers(event))
 
-    async def call(self, ext: Extension, what: str, handler: Handler, payload: Any) -> Any:
+    async def call(self, ext: ExtensionAPI, what: str, handler: Handler, payload: Any) -> Any:
         """The handler's answer; a raise or a timeout is recorded and raised as HandlerFailed."""
         try:
             answer = handler(payload)
@@ -62,7 +62,7 @@ class ExtensionRunner:
             problem = f"{type(error).__name__}: {error}"
         self.failed(ext, what, problem)
 
-    def failed(self, ext: Extension, what: str, problem: str) -> NoReturn:
+    def failed(self, ext: ExtensionAPI, what: str, problem: str) -> NoReturn:
         line = f"{ext.path.name}: {what} failed: {problem}"
         self.diagnostics.append(line)
         raise HandlerFailed(line)
