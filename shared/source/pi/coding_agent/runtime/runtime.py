@@ -171,13 +171,19 @@ class Runtime:
 
     def usage_is_stale(self) -> bool:
         """Pi's rule: after a compaction, only a reply recorded since then measures the context
-        (a kept reply still carries the usage of the old, larger one)."""
-        for entry in reversed(self._path()):
+        (a kept reply still carries the usage of the old, larger one). It walks back from the
+        leaf and stops at the first answer, so a turn does not read the whole branch."""
+        tree, leaf = self.writer.tree, self.writer.leaf_id
+        entry = tree.by_id[leaf] if leaf is not None else None
+        for _ in range(len(tree.by_id)):  # bounded: a chain of parents that loops ends too
+            if entry is None:
+                return False
             if entry.type == "compaction":
                 return True
             reply = entry.message if isinstance(entry, MessageEntry) else None
             if isinstance(reply, AssistantMessage) and reply.stop_reason not in ENDED_BADLY:
                 return False
+            entry = tree.parent_of(entry)
         return False
 
     async def _before_turn(self) -> list[AgentMessage] | None:
