@@ -17,7 +17,6 @@ failures: they are broken agents, and they are reported as such, before any judg
 
 from __future__ import annotations
 
-import json
 from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
@@ -104,14 +103,10 @@ def stop_reasons_consistent(path: Path) -> Check:
     return Check("stop_reasons_consistent", True)
 
 
-def canonical(messages: Path) -> list[str]:
-    return [json.dumps(message, sort_keys=True, default=dict) for message in messages]
-
-
 def session_matches(observation: Observation) -> Check:
     if observation.session is None:
         return Check("session_matches", True, "no session before step 09")
-    same = canonical(observation.transcript) == canonical(observation.session)
+    same = observation.transcript == observation.session
     return Check("session_matches", same, "" if same else "transcript differs from the session")
 
 
