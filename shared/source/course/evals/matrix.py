@@ -7,7 +7,6 @@ estimated without bias from n runs with c passes, 1 - C(n-c, k) / C(n, k).
 from __future__ import annotations
 
 import re
-import tomllib
 from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
@@ -58,10 +57,12 @@ def checkpoint_step(folder: Path) -> int:
     """The step a folder holds: `NN_slug` by name, or a practice copy's marker file."""
     if match := FOLDER.match(folder.name):
         return int(match[1])
-    try:
-        return int(tomllib.loads((folder / PRACTICE_MARKER).read_text(encoding="utf-8"))["step"])
-    except (OSError, ValueError, KeyError, TypeError):
-        raise TargetError(f"{folder}: not a checkpoint (NN_slug) or a practice copy") from None
+    marker = folder / PRACTICE_MARKER
+    if marker.is_file():
+        for line in marker.read_text(encoding="utf-8").splitlines():
+            if line.startswith("step = ") and line[7:].strip().isdigit():
+                return int(line[7:])
+    raise TargetError(f"{folder}: not a checkpoint (NN_slug) or a practice copy")
 
 
 def target(folder: Path) -> Target:
