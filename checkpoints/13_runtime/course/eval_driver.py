@@ -32,6 +32,8 @@ from course.eval_case import open_session
 
 from course.eval_case import branch_to
 
+import json
+
 from pi.ai import Providers
 from pi.coding_agent.runtime.config import RuntimeConfig
 from pi.coding_agent.runtime.runtime import Runtime
@@ -39,7 +41,7 @@ from pi.coding_agent import DEFAULT_COMPACTION_SETTINGS, CompactionSettings, fix
 from pi.coding_agent import sequential_ids
 from course.eval_case import NO_USER_FOLDER, START_MS, extension_file, keys
 from course.eval_case import ui_of
-from course.eval_rpc import over_rpc
+from pi.modes.rpc import RpcServer, RpcUI
 
 
 CONTRACT = 1
@@ -131,6 +133,30 @@ def runtime_config(case: dict[str, Any], config: LoopConfig, providers: Provider
         ui=ui_of(case), sleep=no_wait, compaction=settings, auto_retry=retry is not None,
         max_retries=retry.max_retries if retry else 0,
         retry_base_ms=retry.base_delay_ms if retry else 0)
+
+
+async def idle(server: RpcServer) -> None:
+    """Wait until no command is being handled and no run is going."""
+    while server.tasks or server.streaming:
+        await asyncio.gather(*server.tasks, *([server.run] if server.run else []))
+
+
+async def over_rpc(case: dict[str, Any], runtime: Runtime, responses: list[dict[str, Any]],
+                   ) -> tuple[list[AgentMessage], LoopResult, Path]:
+    """An `rpc` case: the prompt, then each command, through one in-process RpcServer, one at
+    a time once it is idle; the responses are kept, and a fork's new runtime is what ends."""
+
+    def write(line: dict[str, Any]) -> None:
+        if line.get("type") == "response":
+            responses.append(line)
+
+    server = RpcServer(runtime, RpcUI(write), write)
+    for command in [{"type": "prompt", "message": case["prompt"]}, *case["rpc"]]:
+        server.accept(json.dumps(command))
+        await idle(server)
+    await server.finish()
+    final = server.runtime
+    return list(final.messages), LoopResult((), final.agent.state.last_error), final.writer.path
 
 
 def ending(result: LoopResult, messages: list[AgentMessage], aborted: bool) -> tuple[

@@ -16,14 +16,9 @@ from course import fail
 from course.evals.cases import Case, CaseError, load_suite
 from course.evals.matrix import Result, TargetError, plan, run_matrix, target, targets_in
 from course.evals.phases import Settings, Target
-from course.evals.report import (
-    BaselineError,
-    compare,
-    load_baseline,
-    matrix_table,
-    report_data,
-    write_report,
-)
+from course.evals.report import BaselineError, compare, load_baseline, matrix_table
+from course.evals.report import report_data, write_report
+
 
 evals_app = typer.Typer(no_args_is_help=True, add_completion=False)
 out = Console(highlight=False, soft_wrap=True)

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Literal, get_args
+from typing import Any, Literal
 
 import yaml  # type: ignore[import-untyped, unused-ignore]
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
@@ -22,7 +22,6 @@ Terminal = Literal["completed", "error", "aborted", "max_turns"]
 # The layer a case guards: a mutant planted in a layer runs that layer's cases (evals/mutants).
 Layer = Literal["loop", "concurrency", "tools", "steering", "abort", "session", "compaction",
                 "resources", "extensions", "retry", "overflow", "rpc"]
-LAYERS: tuple[str, ...] = get_args(Layer)
 
 
 class CaseError(ValueError):

@@ -19,7 +19,7 @@ from typing import Any
 
 from pi.ai import Context, TextContent, UserMessage, redact
 from course.eval_case import boundary
-from course.evals.outcomes import Check, env_secrets, text_of, tool_names
+from course.evals.outcomes import Check, env_secrets, text_of, tool_calls
 
 
 @dataclass(frozen=True)
@@ -46,78 +46,81 @@ def plain(path: object) -> str:
     return str(path).removeprefix("@").removeprefix("./")
 
 
+def results(view: JudgeView, error: bool) -> list[str]:
+    """The texts of the tool results that failed (`error`) or succeeded."""
+    return [text_of(m) for m in view.path
+            if m.get("role") == "toolResult" and bool(m.get("isError")) == error]
+
+
+def check(name: str, ok: bool, why: str) -> Check:
+    """A judge's Check: the reason is kept only when it failed."""
+    return Check(name, ok, "" if ok else why)
+
+
 def file_equals(arg: Mapping[str, str], view: JudgeView) -> Check:
-    text = view.files.get(arg["path"])
-    ok = text == arg["text"]
-    return Check("file_equals", ok, "" if ok else f"{arg['path']}: content differs")
+    ok = view.files.get(arg["path"]) == arg["text"]
+    return check("file_equals", ok, f"{arg['path']}: content differs")
 
 
 def file_contains(arg: Mapping[str, str], view: JudgeView) -> Check:
     text = view.files.get(arg["path"])
     ok = text is not None and arg["text"] in text
-    return Check("file_contains", ok, "" if ok else f"{arg['path']}: expected text missing")
+    return check("file_contains", ok, f"{arg['path']}: expected text missing")
 
 
 def read_before_edit(arg: str, view: JudgeView) -> Check:
     order = [name for name, args in calls(view) if plain(args.get("path")) == arg]
     edited = [i for i, name in enumerate(order) if name in ("edit", "write")]
     ok = bool(edited) and "read" in order[: edited[0]]
-    return Check("read_before_edit", ok, "" if ok else f"{arg}: not read before its first edit")
+    return check("read_before_edit", ok, f"{arg}: not read before its first edit")
 
 
 def tool_called(arg: str, view: JudgeView) -> Check:
     ok = any(name == arg for name, _ in calls(view))
-    return Check("tool_called", ok, "" if ok else f"{arg} was never called")
+    return check("tool_called", ok, f"{arg} was never called")
 
 
 def no_tool_errors(arg: bool, view: JudgeView) -> Check:
-    errors = sum(1 for m in view.path if m.get("role") == "toolResult" and m.get("isError"))
-    ok = (errors == 0) == bool(arg)
-    return Check("no_tool_errors", ok, "" if ok else f"{errors} tool error(s)")
-
-
-def a_result_contains(arg: str, view: JudgeView, error: bool) -> bool:
-    return any(m.get("role") == "toolResult" and bool(m.get("isError")) == error
-               and arg in text_of(m) for m in view.path)
+    errors = len(results(view, error=True))
+    return check("no_tool_errors", (errors == 0) == bool(arg), f"{errors} tool error(s)")
 
 
 def tool_error_contains(arg: str, view: JudgeView) -> Check:
-    ok = a_result_contains(arg, view, error=True)
-    return Check("tool_error_contains", ok, "" if ok else "no tool error with the expected text")
+    ok = any(arg in text for text in results(view, error=True))
+    return check("tool_error_contains", ok, "no tool error with the expected text")
 
 
 def tool_result_contains(arg: str, view: JudgeView) -> Check:
     """A tool that succeeded returned the text: the agent really read it, it did not guess."""
-    ok = a_result_contains(arg, view, error=False)
-    return Check("tool_result_contains", ok, "" if ok else "no tool result with the text")
+    ok = any(arg in text for text in results(view, error=False))
+    return check("tool_result_contains", ok, "no tool result with the text")
 
 
 def final_text_contains(arg: str, view: JudgeView) -> Check:
     replies = [m for m in view.path if m.get("role") == "assistant"]
-    ok = bool(replies) and arg in text_of(replies[-1]) and not tool_names(replies[-1])
-    return Check("final_text_contains", ok, "" if ok else "the final answer lacks the text")
+    ok = bool(replies) and arg in text_of(replies[-1]) and not tool_calls(replies[-1])
+    return check("final_text_contains", ok, "the final answer lacks the text")
 
 
 def text_in_path(arg: str, view: JudgeView) -> Check:
     ok = any(arg in text_of(m) for m in view.path)
-    return Check("text_in_path", ok, "" if ok else "expected text not in the active path")
+    return check("text_in_path", ok, "expected text not in the active path")
 
 
 def text_not_in_path(arg: str, view: JudgeView) -> Check:
     ok = not any(arg in text_of(m) for m in view.path)
-    return Check("text_not_in_path", ok, "" if ok else "unwanted text in the active path")
+    return check("text_not_in_path", ok, "unwanted text in the active path")
 
 
 def user_said(arg: str, view: JudgeView) -> Check:
     ok = any(m.get("role") == "user" and arg in text_of(m) for m in view.path)
-    return Check("user_said", ok, "" if ok else "no user message with the expected text")
+    return check("user_said", ok, "no user message with the expected text")
 
 
 def roles(arg: str, view: JudgeView) -> Check:
     """The exact sequence of roles in the path, e.g. `user assistant toolResult assistant`."""
     seen = " ".join(str(m.get("role")) for m in view.path)
-    ok = seen == " ".join(arg.split())
-    return Check("roles", ok, "" if ok else f"roles were: {seen}")
+    return check("roles", seen == " ".join(arg.split()), f"roles were: {seen}")
 
 
 def rpc_response(arg: Mapping[str, str], view: JudgeView) -> Check:
@@ -125,9 +128,8 @@ def rpc_response(arg: Mapping[str, str], view: JudgeView) -> Check:
     found = [json.dumps(r, sort_keys=True, separators=(",", ":"), default=dict)
              for r in view.rpc if r.get("command") == arg["command"]]
     ok = any(arg["text"] in text for text in found)
-    detail = f"no {arg['command']} response" if not found else \
-        f"no {arg['command']} response with the expected text"
-    return Check("rpc_response", ok, "" if ok else detail)
+    what = "response" if not found else "response with the expected text"
+    return check("rpc_response", ok, f"no {arg['command']} {what}")
 
 
 PURE: dict[str, Judge] = {
@@ -206,7 +208,7 @@ def grading_request(arg: Mapping[str, Any], view: JudgeView) -> str:
     """What the grading model reads: the rubric, the conversation, the declared files."""
     lines = [f"Rubric: {arg['rubric']}", "", "Conversation:"]
     for message in view.path:
-        tools = ", ".join(tool_names(message))
+        tools = ", ".join(name for _, name in tool_calls(message))
         lines.append(f"[{message.get('role')}] {text_of(message)}" + (f" (calls {tools})"
                                                                          if tools else ""))
     for name, text in view.files.items():

@@ -93,31 +93,27 @@ def text_of(message: Mapping[str, Any]) -> str:
     return "".join(str(b.get("text", "")) for b in content if b.get("type") == "text")
 
 
-def tool_names(message: Mapping[str, Any]) -> tuple[str, ...]:
+def tool_calls(message: Mapping[str, Any]) -> list[tuple[str, str]]:
+    """(id, tool name) of each tool call of a message, in the order the model wrote them."""
     content = message.get("content", "")
     if isinstance(content, str):
-        return ()
-    return tuple(str(b.get("name")) for b in content if b.get("type") == "toolCall")
+        return []
+    return [(str(b.get("id")), str(b.get("name"))) for b in content if b.get("type") == "toolCall"]
 
 
 def path_stats(path: Sequence[Mapping[str, Any]], files_checked: int) -> dict[str, Any]:
-    """Counts and categories only: never a message text, a file's content or a path."""
+    """Counts and categories only (tokens and cost are zero for the MockModel): never a
+    message text, a file's content or a path."""
     roles = Counter(str(message.get("role")) for message in path)
+    usages = [m.get("usage") or {} for m in path if m.get("role") == "assistant"]
     return {
         "messages": dict(sorted(roles.items())),
-        "tool_calls": sum(len(tool_names(m)) for m in path if m.get("role") == "assistant"),
+        "tool_calls": sum(len(tool_calls(m)) for m in path if m.get("role") == "assistant"),
         "tool_errors": sum(1 for m in path if m.get("role") == "toolResult" and m.get("isError")),
         "files_checked": files_checked,
-        **usage_of(path),
+        "tokens": sum(int(u.get("totalTokens", 0)) for u in usages),
+        "cost": round(sum(float((u.get("cost") or {}).get("total", 0)) for u in usages), 6),
     }
-
-
-def usage_of(path: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
-    """Tokens and cost the replies on the path report (zero for the MockModel)."""
-    usages = [m.get("usage") or {} for m in path if m.get("role") == "assistant"]
-    tokens = sum(int(u.get("totalTokens", 0)) for u in usages)
-    cost = sum(float((u.get("cost") or {}).get("total", 0)) for u in usages)
-    return {"tokens": tokens, "cost": round(cost, 6)}
 
 
 def env_secrets() -> list[str]:

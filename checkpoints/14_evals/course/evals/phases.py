@@ -15,27 +15,10 @@ from pathlib import Path
 from course.evals.cases import Case
 from course.evals.driver_client import DRIVER, DriverFailure, parse_observation, run_driver
 from course.evals.judges import command_judge, judge_view, model_judge, run_judges
-from course.evals.outcomes import (
-    Check,
-    Outcome,
-    Phase,
-    infra,
-    path_stats,
-    stub_in,
-    verdict,
-)
+from course.evals.outcomes import Check, Outcome, Phase, infra, path_stats, stub_in, verdict
 from course.evals.protocol_checks import check_protocol
-from course.evals.workspace import (
-    Prepared,
-    ScratchFactory,
-    dispose,
-    prepare,
-    Snapshot,
-    read_declared,
-    restore,
-    snapshot,
-    temporary_folder,
-)
+from course.evals.workspace import Prepared, ScratchFactory, Snapshot, dispose, prepare
+from course.evals.workspace import read_declared, restore, snapshot, temporary_folder
 
 
 @dataclass(frozen=True)

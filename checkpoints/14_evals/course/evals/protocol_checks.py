@@ -17,23 +17,19 @@ failures: they are broken agents, and they are reported as such, before any judg
 
 from __future__ import annotations
 
-import json
 from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from course.evals.cases import Expect
 from course.evals.driver_client import Observation
-from course.evals.outcomes import Check
+from course.evals.outcomes import Check, tool_calls
 
 Path = Sequence[Mapping[str, Any]]
 
 
 def call_ids(message: Mapping[str, Any]) -> list[str]:
-    content = message.get("content", "")
-    if isinstance(content, str):
-        return []
-    return [str(block.get("id")) for block in content if block.get("type") == "toolCall"]
+    return [call_id for call_id, _ in tool_calls(message)]
 
 
 def turns(path: Path) -> list[tuple[list[str], list[str]]]:
@@ -64,19 +60,10 @@ def no_orphan_results(path: Path) -> Check:
     return Check("no_orphan_results", True)
 
 
-def calls_of(message: Mapping[str, Any]) -> list[tuple[str, str]]:
-    """(id, tool name) of each tool call of a message, in the order the model wrote them."""
-    content = message.get("content", "")
-    if isinstance(content, str):
-        return []
-    return [(str(block.get("id")), str(block.get("name")))
-            for block in content if block.get("type") == "toolCall"]
-
-
 def results_follow_calls(path: Path) -> Check:
     """Right after a reply with N calls come exactly its N results, in the model's order."""
     for index, message in enumerate(path):
-        calls = calls_of(message) if message.get("role") == "assistant" else []
+        calls = tool_calls(message) if message.get("role") == "assistant" else []
         following = path[index + 1: index + 1 + len(calls)]
         for (call_id, _), after in zip(calls, following, strict=False):
             if after.get("role") != "toolResult":
@@ -92,7 +79,7 @@ def results_follow_calls(path: Path) -> Check:
 def tool_names_match(path: Path) -> Check:
     """Each result names the tool of the call it answers."""
     names = {call_id: name for m in path if m.get("role") == "assistant"
-             for call_id, name in calls_of(m)}
+             for call_id, name in tool_calls(m)}
     for message in path:
         call_id = str(message.get("toolCallId"))
         if message.get("role") == "toolResult" and call_id in names and \
@@ -107,21 +94,17 @@ def stop_reasons_consistent(path: Path) -> Check:
     for message in path:
         if message.get("role") != "assistant":
             continue
-        reason, calls = message.get("stopReason"), bool(calls_of(message))
+        reason, calls = message.get("stopReason"), bool(tool_calls(message))
         if (reason == "toolUse" and not calls) or (reason == "stop" and calls):
             what = "no tool call" if calls is False else "tool calls"
             return Check("stop_reasons_consistent", False, f"stopReason {reason} with {what}")
     return Check("stop_reasons_consistent", True)
 
 
-def canonical(messages: Path) -> list[str]:
-    return [json.dumps(message, sort_keys=True, default=dict) for message in messages]
-
-
 def session_matches(observation: Observation) -> Check:
     if observation.session is None:
         return Check("session_matches", True, "no session before step 09")
-    same = canonical(observation.transcript) == canonical(observation.session)
+    same = observation.transcript == observation.session
     return Check("session_matches", same, "" if same else "transcript differs from the session")
 
 
