@@ -55,16 +55,15 @@ def committed_lines(path: Path, warnings: list[str]) -> Iterator[tuple[int, byte
     """(number, bytes) of every finished, non-blank line, read one at a time; an unfinished
     last line (a write cut short) is left out with a warning."""
     try:
-        file = open_regular(path)  # a FIFO or /dev/zero is never read
+        with open_regular(path) as file:  # a FIFO or /dev/zero is never read
+            for number, raw in enumerate(file, start=1):
+                if not raw.endswith(b"\n"):  # only the last line can lack its newline
+                    warnings.append(f"{path}:{number}: the last line has no newline (a write "
+                                    "that did not finish); ignored")
+                elif not raw.isspace():  # Pi skips blank lines too
+                    yield number, raw
     except OSError as error:  # NotAFile says what is there: "is a FIFO, not a file"
         raise SessionError(f"{path}: {error.strerror or error}") from None
-    with file:
-        for number, raw in enumerate(file, start=1):
-            if not raw.endswith(b"\n"):  # only the last line can lack its newline
-                warnings.append(f"{path}:{number}: the last line has no newline (a write "
-                                "that did not finish); ignored")
-            elif not raw.isspace():  # Pi skips blank lines too
-                yield number, raw
 
 
 def decode(raw: bytes, where: str) -> Any:
