@@ -8,10 +8,8 @@ import pytest
 from pi.coding_agent.tools.truncate import (
     DEFAULT_MAX_BYTES,
     DEFAULT_MAX_LINES,
-    GREP_MAX_LINE_LENGTH,
     format_size,
     truncate_head,
-    truncate_line,
     truncate_tail,
 )
 
@@ -63,7 +61,7 @@ def summary(result) -> dict:
 
 
 def test_the_limits_are_pis() -> None:
-    assert (DEFAULT_MAX_LINES, DEFAULT_MAX_BYTES, GREP_MAX_LINE_LENGTH) == (2000, 51200, 500)
+    assert (DEFAULT_MAX_LINES, DEFAULT_MAX_BYTES) == (2000, 51200)
 
 
 def test_truncate_head_and_tail_match_pi_on_every_reference_input(data_dir) -> None:
@@ -75,21 +73,6 @@ def test_truncate_head_and_tail_match_pi_on_every_reference_input(data_dir) -> N
             assert utf16_len(text) == case["inputChars"], case["input"]
         assert summary(truncate_head(text, **options)) == case["head"], case["input"]
         assert summary(truncate_tail(text, **options)) == case["tail"], case["input"]
-
-
-def test_truncate_line_matches_pi(data_dir) -> None:
-    inputs = {(500, 500): "x" * 500, (501, 500): "x" * 501, (6, 3): "abcdef"}
-    for case in expected(data_dir, "truncateLine"):
-        text, cut = truncate_line(inputs[case["inputChars"], case["maxChars"]], case["maxChars"])
-        assert (cut, utf16_len(text), text[-20:]) == (
-            case["wasTruncated"], case["textChars"], case["textTail"])
-
-
-def test_truncate_line_counts_utf16_units_and_never_splits_a_character() -> None:
-    assert truncate_line("😀😀😀", 6) == ("😀😀😀", False)  # 3 characters, 6 UTF-16 units
-    assert truncate_line("😀😀😀", 4) == ("😀😀... [truncated]", True)
-    assert truncate_line("😀😀😀", 5) == ("😀😀... [truncated]", True)  # not half an emoji
-    assert truncate_line("é" * 500) == ("é" * 500, False)
 
 
 def test_format_size_matches_pi(data_dir) -> None:

@@ -11,7 +11,6 @@ from pydantic.alias_generators import to_camel
 
 DEFAULT_MAX_LINES = 2000
 DEFAULT_MAX_BYTES = 50 * 1024
-GREP_MAX_LINE_LENGTH = 500
 
 
 @dataclass(frozen=True)
@@ -81,16 +80,6 @@ def _truncate(text: str, max_lines: int, max_bytes: int, from_end: bool) -> Trun
         used += size
     by: Literal["lines", "bytes"] = "lines" if len(kept) == max_lines else "bytes"
     return result("\n".join(reversed(kept) if from_end else kept), by, len(kept))
-
-
-def truncate_line(line: str, max_chars: int = GREP_MAX_LINE_LENGTH) -> tuple[str, bool]:
-    """Cut one line at `max_chars` UTF-16 units (never inside a character), marking the cut."""
-    units = 0
-    for index, char in enumerate(line):
-        units += 2 if ord(char) > 0xFFFF else 1
-        if units > max_chars:
-            return f"{line[:index]}... [truncated]", True
-    return line, False
 
 
 def format_size(size: int) -> str:
