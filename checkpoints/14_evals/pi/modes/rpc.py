@@ -217,6 +217,11 @@ def field(command: dict[str, Any], name: str, kind: type[Any] = str) -> Any:
     return value
 
 
+def optional_text(command: dict[str, Any], name: str) -> str | None:
+    """The command's field `name` if it is a string; anything else counts as left out."""
+    return value if isinstance(value := command.get(name), str) else None
+
+
 def images_field(command: dict[str, Any]) -> tuple[ImageContent, ...]:
     """Pi's optional `images`: ImageContent blocks ({type: "image", data, mimeType})."""
     if command.get("images") is None:
@@ -288,15 +293,9 @@ def get_entries(server: RpcServer, command: dict[str, Any]) -> dict[str, Any]:
     return {"entries": [dump_line(entry) for entry in entries], "leafId": writer.leaf_id}
 
 
-def get_tree(server: RpcServer, command: dict[str, Any]) -> dict[str, Any]:
-    """The session as nested nodes {entry, children, label?} from its roots."""
-    return {"tree": tree_nodes(server.runtime.writer.tree, None, 1),
-            "leafId": server.runtime.writer.leaf_id}
-
-
 def tree_nodes(tree: SessionTree, parent_id: str | None, depth: int) -> list[dict[str, Any]]:
-    """The children of `parent_id`, refused past TREE_DEPTH levels (one JSON line nests only
-    so deep)."""
+    """get_tree's nested nodes {entry, children, label?} under `parent_id` (None: the roots),
+    refused past TREE_DEPTH levels (one JSON line nests only so deep)."""
     children = tree.children(parent_id)
     if children and depth > TREE_DEPTH:
         raise CommandError(f"get_tree: the session is more than {TREE_DEPTH} entries deep; "
@@ -418,12 +417,6 @@ async def fork(server: RpcServer, command: dict[str, Any]) -> dict[str, Any]:
     return {**await server.switch(forking()), "text": text}
 
 
-def new_session(server: RpcServer, command: dict[str, Any]) -> Awaitable[dict[str, Any]]:
-    parent = command.get("parentSession")
-    return server.switch(session_commands.new_session(
-        server.runtime, parent if isinstance(parent, str) else None))
-
-
 def switch_session(server: RpcServer, command: dict[str, Any]) -> Awaitable[dict[str, Any]]:
     """Go on in another session file, at its last entry; the current one is left as it is."""
     path = server.runtime.config.cwd / field(command, "sessionPath")
@@ -435,8 +428,7 @@ def switch_session(server: RpcServer, command: dict[str, Any]) -> Awaitable[dict
 async def compact(server: RpcServer, command: dict[str, Any]) -> dict[str, Any]:
     if server.streaming:
         raise CommandError("compact: the agent is running; abort or wait for agent_end first")
-    focus = command.get("customInstructions")
-    result = await server.runtime.compact(focus if isinstance(focus, str) else None)
+    result = await server.runtime.compact(optional_text(command, "customInstructions"))
     if not isinstance(result, Compacted):
         raise CommandError(result)
     entry = server.runtime.writer.tree.by_id[result.entry_id]
@@ -465,12 +457,6 @@ async def bash(server: RpcServer, command: dict[str, Any]) -> dict[str, Any]:
     return without_none({"output": message.output, "exitCode": message.exit_code,
                          "cancelled": message.cancelled, "truncated": message.truncated,
                          "fullOutputPath": message.full_output_path or None})
-
-
-def export(server: RpcServer, command: dict[str, Any]) -> dict[str, Any]:
-    given = command.get("outputPath")
-    path = session_commands.export_html(server.runtime, given if isinstance(given, str) else None)
-    return {"path": str(path)}
 
 
 def get_commands(server: RpcServer, command: dict[str, Any]) -> dict[str, Any]:
@@ -522,7 +508,8 @@ COMMANDS: dict[str, Handler] = {
     "set_session_name": set_session_name,
     "abort_retry": lambda s, c: s.runtime.abort_retry(),
     "get_session_stats": get_session_stats,
-    "new_session": new_session,
+    "new_session": lambda s, c: s.switch(session_commands.new_session(
+        s.runtime, optional_text(c, "parentSession"))),
     "fork": fork,
     "clone": lambda s, c: s.switch(session_commands.clone(s.runtime)),
     "switch_session": switch_session,
@@ -533,8 +520,10 @@ COMMANDS: dict[str, Handler] = {
     "bash": bash,
     "abort_bash": lambda s, c: s.bash.abort("aborted by the client") if s.bash else None,
     "get_entries": get_entries,
-    "get_tree": get_tree,
-    "export_html": export,
+    "get_tree": lambda s, c: {"tree": tree_nodes(s.runtime.writer.tree, None, 1),
+                              "leafId": s.runtime.writer.leaf_id},
+    "export_html": lambda s, c: {"path": str(session_commands.export_html(
+        s.runtime, optional_text(c, "outputPath")))},
     "get_commands": get_commands,
 }
 
