@@ -19,10 +19,12 @@ from collections.abc import Awaitable, Callable
 from typing import Any, TextIO
 
 from pydantic import ValidationError
+from pydantic.alias_generators import to_camel
 
+from pi.agent.agent import MessageQueue
 from pi.ai import AbortController, AssistantMessage, ImageContent, Model, ToolCall, dump_message
 from pi.ai.bounded import read_json
-from pi.ai.messages import LONE_SURROGATE
+from pi.ai.messages import LONE_SURROGATE, describe_error
 from pi.coding_agent.extensions.api import NotifyLevel
 from pi.coding_agent.runtime import commands as session_commands
 from pi.coding_agent.runtime.config import THINKING_LEVELS, supported_thinking_levels
@@ -229,9 +231,7 @@ def images_field(command: dict[str, Any]) -> tuple[ImageContent, ...]:
     try:
         return tuple(ImageContent.model_validate(i) for i in field(command, "images", list))
     except ValidationError as error:
-        problem = error.errors()[0]
-        where = ".".join(str(part) for part in problem["loc"])
-        raise CommandError(f"{command.get('type')}: images: {where}: {problem['msg']}") from None
+        raise CommandError(describe_error(error, f"{command.get('type')}: images")) from None
 
 
 def model_json(model: Model) -> dict[str, Any]:
@@ -313,13 +313,11 @@ async def abort(server: RpcServer, command: dict[str, Any]) -> dict[str, Any]:
     return {"messages": [dump_message(message) for message in queued]}
 
 
-def set_queue_mode(which: str) -> Callable[[RpcServer, dict[str, Any]], None]:
-    def handler(server: RpcServer, command: dict[str, Any]) -> None:
-        if (mode := command.get("mode")) not in ("all", "one-at-a-time"):
-            raise CommandError(f"{command.get('type')}: mode must be 'all' or 'one-at-a-time'")
-        getattr(server.runtime.agent, which).mode = mode
-
-    return handler
+def set_queue_mode(queue: MessageQueue, command: dict[str, Any]) -> None:
+    """How the steering or follow-up queue hands its messages to the loop: all, or one."""
+    if (mode := command.get("mode")) not in ("all", "one-at-a-time"):
+        raise CommandError(f"{command.get('type')}: mode must be 'all' or 'one-at-a-time'")
+    queue.mode = mode
 
 
 def get_state(server: RpcServer, command: dict[str, Any]) -> dict[str, Any]:
@@ -385,9 +383,8 @@ def get_session_stats(server: RpcServer, command: dict[str, Any]) -> dict[str, A
     added up, and the context usage (unknown right after a compaction, before a reply)."""
     runtime, messages = server.runtime, server.runtime.messages
     replies = [m for m in messages if isinstance(m, AssistantMessage)]
-    tokens = {key: sum(getattr(r.usage, attr) for r in replies) for key, attr in
-              (("input", "input"), ("output", "output"), ("cacheRead", "cache_read"),
-               ("cacheWrite", "cache_write"))}
+    tokens = {to_camel(kind): sum(getattr(r.usage, kind) for r in replies)
+              for kind in ("input", "output", "cache_read", "cache_write")}
     stats: dict[str, Any] = {
         "sessionFile": str(runtime.writer.path), "sessionId": runtime.writer.header.id,
         "userMessages": sum(1 for m in messages if m.role == "user"),
@@ -495,8 +492,8 @@ COMMANDS: dict[str, Handler] = {
     "set_auto_compaction": lambda s, c: setattr(s.runtime, "auto_compaction",
                                                 field(c, "enabled", bool)),
     "set_auto_retry": lambda s, c: setattr(s.runtime, "auto_retry", field(c, "enabled", bool)),
-    "set_steering_mode": set_queue_mode("steering"),
-    "set_follow_up_mode": set_queue_mode("follow_ups"),
+    "set_steering_mode": lambda s, c: set_queue_mode(s.runtime.agent.steering, c),
+    "set_follow_up_mode": lambda s, c: set_queue_mode(s.runtime.agent.follow_ups, c),
     "get_available_models": lambda s, c: {
         "models": [model_json(m) for m in s.runtime.available_models]},
     "set_model": set_model,
