@@ -80,13 +80,12 @@ def usable_models(catalog: Mapping[str, Model], chosen: Model,
     """What `get_available_models` lists, as Pi lists models with a key: the chosen model
     first, then every catalog model of the same kind (MockModel or HTTP) that has a key."""
     def usable(model: Model) -> bool:
-        try:
-            if lacks_key(model, credentials):
-                return False
-        except CredentialError:
-            return False
         same_kind = (model.api == "mock") == (chosen.api == "mock")
-        return same_kind and (model.provider, model.id) != (chosen.provider, chosen.id)
+        another = (model.provider, model.id) != (chosen.provider, chosen.id)
+        try:
+            return same_kind and another and not lacks_key(model, credentials)
+        except CredentialError:  # an unreadable auth.json: no key to count on
+            return False
 
     return (chosen, *filter(usable, catalog.values()))
 

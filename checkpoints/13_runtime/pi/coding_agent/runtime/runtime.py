@@ -182,10 +182,8 @@ class Runtime:
     async def _before_turn(self) -> list[AgentMessage] | None:
         if not self.auto_compaction or not self._over_threshold() or self.poisoned:
             return None
-        result = await self.compact(reason="threshold")
-        if not isinstance(result, Compacted):  # a failed summary recorded nothing: go on as is
-            return None
-        return self._session_context()
+        compacted = isinstance(await self.compact(reason="threshold"), Compacted)
+        return self._session_context() if compacted else None  # a failed summary changed nothing
 
     async def compact(self, focus: str | None = None, reason: CompactionReason = "manual",
                       will_retry: bool = False) -> Compacted | str:
