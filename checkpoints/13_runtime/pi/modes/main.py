@@ -6,9 +6,8 @@ rest). A mistake a person can fix is one red line and exit code 2, no traceback.
 
 from __future__ import annotations
 
-from enum import StrEnum
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Literal
 
 import typer
 
@@ -32,11 +31,7 @@ ANTHROPIC_BASE_URL. Sessions go to <agent-dir>/sessions (default ~/.pi-course/ag
 """
 
 
-class Mode(StrEnum):
-    print = "print"
-    json = "json"
-    rpc = "rpc"
-    interactive = "interactive"
+Mode = Literal["print", "json", "rpc", "interactive"]
 
 
 app = typer.Typer(add_completion=False, rich_markup_mode=None, help=HELP)
@@ -90,15 +85,15 @@ def main(
 ) -> None:
     from pi.modes.setup import AgentOptions, SetupError, run_mode
 
-    chosen = mode or (Mode.print if print_mode else Mode.interactive)
-    if chosen in (Mode.print, Mode.json) and not messages:
-        raise fail(f"{chosen.value} mode needs a prompt, e.g. pi-agent -p \"hello\"")
+    chosen = mode or ("print" if print_mode else "interactive")
+    if chosen in ("print", "json") and not messages:
+        raise fail(f"{chosen} mode needs a prompt, e.g. pi-agent -p \"hello\"")
     options = AgentOptions(model=model, script=script, session=session, cwd=cwd,
                            pick=("latest" if continue_ else "ask" if resume else None),
                            auto_retry=auto_retry, trust_project=trust_project, agent_dir=agent_dir,
                            extensions=tuple(extension or ()), max_turns=max_turns)
     try:
-        code = run_mode(chosen.value, options, list(messages or []))
+        code = run_mode(chosen, options, list(messages or []))
     except SetupError as error:
         raise fail(str(error)) from None
     raise typer.Exit(code)

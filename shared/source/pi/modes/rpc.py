@@ -19,10 +19,12 @@ from collections.abc import Awaitable, Callable
 from typing import Any, TextIO
 
 from pydantic import ValidationError
+from pydantic.alias_generators import to_camel
 
+from pi.agent.agent import MessageQueue
 from pi.ai import AbortController, AssistantMessage, ImageContent, Model, ToolCall, dump_message
 from pi.ai.bounded import read_json
-from pi.ai.messages import LONE_SURROGATE
+from pi.ai.messages import LONE_SURROGATE, describe_error
 from pi.coding_agent.extensions.api import NotifyLevel
 from pi.coding_agent.runtime import commands as session_commands
 from pi.coding_agent.runtime.config import THINKING_LEVELS, supported_thinking_levels
@@ -217,6 +219,11 @@ def field(command: dict[str, Any], name: str, kind: type[Any] = str) -> Any:
     return value
 
 
+def optional_text(command: dict[str, Any], name: str) -> str | None:
+    """The command's field `name` if it is a string; anything else counts as left out."""
+    return value if isinstance(value := command.get(name), str) else None
+
+
 def images_field(command: dict[str, Any]) -> tuple[ImageContent, ...]:
     """Pi's optional `images`: ImageContent blocks ({type: "image", data, mimeType})."""
     if command.get("images") is None:
@@ -224,9 +231,7 @@ def images_field(command: dict[str, Any]) -> tuple[ImageContent, ...]:
     try:
         return tuple(ImageContent.model_validate(i) for i in field(command, "images", list))
     except ValidationError as error:
-        problem = error.errors()[0]
-        where = ".".join(str(part) for part in problem["loc"])
-        raise CommandError(f"{command.get('type')}: images: {where}: {problem['msg']}") from None
+        raise CommandError(describe_error(error, f"{command.get('type')}: images")) from None
 
 
 def model_json(model: Model) -> dict[str, Any]:
@@ -288,15 +293,9 @@ def get_entries(server: RpcServer, command: dict[str, Any]) -> dict[str, Any]:
     return {"entries": [dump_line(entry) for entry in entries], "leafId": writer.leaf_id}
 
 
-def get_tree(server: RpcServer, command: dict[str, Any]) -> dict[str, Any]:
-    """The session as nested nodes {entry, children, label?} from its roots."""
-    return {"tree": tree_nodes(server.runtime.writer.tree, None, 1),
-            "leafId": server.runtime.writer.leaf_id}
-
-
 def tree_nodes(tree: SessionTree, parent_id: str | None, depth: int) -> list[dict[str, Any]]:
-    """The children of `parent_id`, refused past TREE_DEPTH levels (one JSON line nests only
-    so deep)."""
+    """get_tree's nested nodes {entry, children, label?} under `parent_id` (None: the roots),
+    refused past TREE_DEPTH levels (one JSON line nests only so deep)."""
     children = tree.children(parent_id)
     if children and depth > TREE_DEPTH:
         raise CommandError(f"get_tree: the session is more than {TREE_DEPTH} entries deep; "
@@ -314,13 +313,11 @@ async def abort(server: RpcServer, command: dict[str, Any]) -> dict[str, Any]:
     return {"messages": [dump_message(message) for message in queued]}
 
 
-def set_queue_mode(which: str) -> Callable[[RpcServer, dict[str, Any]], None]:
-    def handler(server: RpcServer, command: dict[str, Any]) -> None:
-        if (mode := command.get("mode")) not in ("all", "one-at-a-time"):
-            raise CommandError(f"{command.get('type')}: mode must be 'all' or 'one-at-a-time'")
-        getattr(server.runtime.agent, which).mode = mode
-
-    return handler
+def set_queue_mode(queue: MessageQueue, command: dict[str, Any]) -> None:
+    """How the steering or follow-up queue hands its messages to the loop: all, or one."""
+    if (mode := command.get("mode")) not in ("all", "one-at-a-time"):
+        raise CommandError(f"{command.get('type')}: mode must be 'all' or 'one-at-a-time'")
+    queue.mode = mode
 
 
 def get_state(server: RpcServer, command: dict[str, Any]) -> dict[str, Any]:
@@ -386,9 +383,8 @@ def get_session_stats(server: RpcServer, command: dict[str, Any]) -> dict[str, A
     added up, and the context usage (unknown right after a compaction, before a reply)."""
     runtime, messages = server.runtime, server.runtime.messages
     replies = [m for m in messages if isinstance(m, AssistantMessage)]
-    tokens = {key: sum(getattr(r.usage, attr) for r in replies) for key, attr in
-              (("input", "input"), ("output", "output"), ("cacheRead", "cache_read"),
-               ("cacheWrite", "cache_write"))}
+    tokens = {to_camel(kind): sum(getattr(r.usage, kind) for r in replies)
+              for kind in ("input", "output", "cache_read", "cache_write")}
     stats: dict[str, Any] = {
         "sessionFile": str(runtime.writer.path), "sessionId": runtime.writer.header.id,
         "userMessages": sum(1 for m in messages if m.role == "user"),
@@ -418,12 +414,6 @@ async def fork(server: RpcServer, command: dict[str, Any]) -> dict[str, Any]:
     return {**await server.switch(forking()), "text": text}
 
 
-def new_session(server: RpcServer, command: dict[str, Any]) -> Awaitable[dict[str, Any]]:
-    parent = command.get("parentSession")
-    return server.switch(session_commands.new_session(
-        server.runtime, parent if isinstance(parent, str) else None))
-
-
 def switch_session(server: RpcServer, command: dict[str, Any]) -> Awaitable[dict[str, Any]]:
     """Go on in another session file, at its last entry; the current one is left as it is."""
     path = server.runtime.config.cwd / field(command, "sessionPath")
@@ -435,8 +425,7 @@ def switch_session(server: RpcServer, command: dict[str, Any]) -> Awaitable[dict
 async def compact(server: RpcServer, command: dict[str, Any]) -> dict[str, Any]:
     if server.streaming:
         raise CommandError("compact: the agent is running; abort or wait for agent_end first")
-    focus = command.get("customInstructions")
-    result = await server.runtime.compact(focus if isinstance(focus, str) else None)
+    result = await server.runtime.compact(optional_text(command, "customInstructions"))
     if not isinstance(result, Compacted):
         raise CommandError(result)
     entry = server.runtime.writer.tree.by_id[result.entry_id]
@@ -465,12 +454,6 @@ async def bash(server: RpcServer, command: dict[str, Any]) -> dict[str, Any]:
     return without_none({"output": message.output, "exitCode": message.exit_code,
                          "cancelled": message.cancelled, "truncated": message.truncated,
                          "fullOutputPath": message.full_output_path or None})
-
-
-def export(server: RpcServer, command: dict[str, Any]) -> dict[str, Any]:
-    given = command.get("outputPath")
-    path = session_commands.export_html(server.runtime, given if isinstance(given, str) else None)
-    return {"path": str(path)}
 
 
 def get_commands(server: RpcServer, command: dict[str, Any]) -> dict[str, Any]:
@@ -509,8 +492,8 @@ COMMANDS: dict[str, Handler] = {
     "set_auto_compaction": lambda s, c: setattr(s.runtime, "auto_compaction",
                                                 field(c, "enabled", bool)),
     "set_auto_retry": lambda s, c: setattr(s.runtime, "auto_retry", field(c, "enabled", bool)),
-    "set_steering_mode": set_queue_mode("steering"),
-    "set_follow_up_mode": set_queue_mode("follow_ups"),
+    "set_steering_mode": lambda s, c: set_queue_mode(s.runtime.agent.steering, c),
+    "set_follow_up_mode": lambda s, c: set_queue_mode(s.runtime.agent.follow_ups, c),
     "get_available_models": lambda s, c: {
         "models": [model_json(m) for m in s.runtime.available_models]},
     "set_model": set_model,
@@ -522,7 +505,8 @@ COMMANDS: dict[str, Handler] = {
     "set_session_name": set_session_name,
     "abort_retry": lambda s, c: s.runtime.abort_retry(),
     "get_session_stats": get_session_stats,
-    "new_session": new_session,
+    "new_session": lambda s, c: s.switch(session_commands.new_session(
+        s.runtime, optional_text(c, "parentSession"))),
     "fork": fork,
     "clone": lambda s, c: s.switch(session_commands.clone(s.runtime)),
     "switch_session": switch_session,
@@ -533,8 +517,10 @@ COMMANDS: dict[str, Handler] = {
     "bash": bash,
     "abort_bash": lambda s, c: s.bash.abort("aborted by the client") if s.bash else None,
     "get_entries": get_entries,
-    "get_tree": get_tree,
-    "export_html": export,
+    "get_tree": lambda s, c: {"tree": tree_nodes(s.runtime.writer.tree, None, 1),
+                              "leafId": s.runtime.writer.leaf_id},
+    "export_html": lambda s, c: {"path": str(session_commands.export_html(
+        s.runtime, optional_text(c, "outputPath")))},
     "get_commands": get_commands,
 }
 

@@ -22,19 +22,14 @@ from mock_model import MockModel, ScriptError, load_script, text, turn
 from pi.ai import Model
 from pi.ai.bounded import what_is_at
 from pi.ai.credentials import ENV_KEYS, CredentialError, Credentials
-from pi.ai.registry import (
-    PUBLIC_BASE_URLS,
-    ModelRefError,
-    builtin_models,
-    builtin_providers,
-    find_model,
-)
+from pi.ai.registry import (PUBLIC_BASE_URLS, ModelRefError, builtin_models,
+                             builtin_providers, find_model)
 from pi.coding_agent.extensions.api import ExtensionUI, NoUI
 from pi.coding_agent.resources.loader import default_agent_dir
 from pi.coding_agent.runtime.config import RuntimeConfig
 from pi.coding_agent.runtime.runtime import Runtime
-from pi.coding_agent.session.entries import SessionError
-from pi.coding_agent.session.entries import Clock, IdSource, fixed_clock, random_ids, sequential_ids
+from pi.coding_agent.session.entries import (Clock, IdSource, SessionError, fixed_clock,
+                                             random_ids, sequential_ids)
 from pi.coding_agent.session.show import printable
 from pi.coding_agent.session.storage import cwd_folder_name, sessions_root
 from pi.modes.interactive import run_interactive
@@ -85,13 +80,12 @@ def usable_models(catalog: Mapping[str, Model], chosen: Model,
     """What `get_available_models` lists, as Pi lists models with a key: the chosen model
     first, then every catalog model of the same kind (MockModel or HTTP) that has a key."""
     def usable(model: Model) -> bool:
-        try:
-            if lacks_key(model, credentials):
-                return False
-        except CredentialError:
-            return False
         same_kind = (model.api == "mock") == (chosen.api == "mock")
-        return same_kind and (model.provider, model.id) != (chosen.provider, chosen.id)
+        another = (model.provider, model.id) != (chosen.provider, chosen.id)
+        try:
+            return same_kind and another and not lacks_key(model, credentials)
+        except CredentialError:  # an unreadable auth.json: no key to count on
+            return False
 
     return (chosen, *filter(usable, catalog.values()))
 

@@ -23,8 +23,7 @@ from pi.coding_agent.runtime.events import (
     AutoRetryEnd, AutoRetryStart, CompactionEnd, CompactionReason, CompactionStart,
     RuntimeEvent, TurnLimitReached,
 )
-from pi.coding_agent.session.entries import CompactionEntry, MessageEntry, SessionEntry
-from pi.coding_agent.session.entries import SessionError
+from pi.coding_agent.session.entries import CompactionEntry, MessageEntry, SessionError
 from pi.coding_agent.session.tokens import ENDED_BADLY, estimate_context_tokens
 
 Listener = Callable[[RuntimeEvent], None]
@@ -78,7 +77,7 @@ class Runtime:
         for message in prepared.extra_messages:
             self.agent.steer(message)  # queued now, delivered right after the prompt
         if self.auto_compaction and self._over_threshold():
-            await self._compact("threshold")
+            await self.compact(reason="threshold")
         await self.agent.prompt(self.user_message(prepared.text, images))
         await self.relay.flush()
         await self._after_run()
@@ -133,10 +132,6 @@ class Runtime:
             self.writer.append_thinking_level_change(effective)
         return effective
 
-    async def compact(self, focus: str | None = None) -> Compacted | str:
-        """A manual compaction (`/compact [focus]`)."""
-        return await self._compact("manual", focus)
-
     async def flush(self) -> None:
         """Writes happen as messages complete; flushing only confirms none failed."""
         if self.poisoned is not None:
@@ -187,14 +182,13 @@ class Runtime:
     async def _before_turn(self) -> list[AgentMessage] | None:
         if not self.auto_compaction or not self._over_threshold() or self.poisoned:
             return None
-        result = await self._compact("threshold")
-        if not isinstance(result, Compacted):  # a failed summary recorded nothing: go on as is
-            return None
-        return self._session_context()
+        compacted = isinstance(await self.compact(reason="threshold"), Compacted)
+        return self._session_context() if compacted else None  # a failed summary changed nothing
 
-    async def _compact(self, reason: CompactionReason, focus: str | None = None,
-                       will_retry: bool = False) -> Compacted | str:
-        """Compact the current branch; the new entry, or why nothing was recorded."""
+    async def compact(self, focus: str | None = None, reason: CompactionReason = "manual",
+                      will_retry: bool = False) -> Compacted | str:
+        """Compact the current branch (`/compact [focus]`, or by a policy below); the new
+        entry, or why nothing was recorded."""
         self._emit(CompactionStart(reason=reason))
         result = await self._summarise(focus)
         if isinstance(result, str):
@@ -208,7 +202,8 @@ class Runtime:
         return result
 
     async def _summarise(self, focus: str | None) -> Compacted | str:
-        path = self._path()
+        leaf = self.writer.leaf_id
+        path = self.writer.tree.path_to(leaf) if leaf is not None else []
         prep = prepare_compaction(path, self.config.compaction)
         if prep is None:  # Pi 1.6 names why: the path ends in a compaction, or it is too small
             if path and isinstance(path[-1], CompactionEntry):
@@ -236,10 +231,6 @@ class Runtime:
         await self.agent.resume()
         self.reseed()
 
-    def _path(self) -> Sequence[SessionEntry]:
-        leaf = self.writer.leaf_id
-        return self.writer.tree.path_to(leaf) if leaf is not None else []
-
     def _last_reply(self) -> AssistantMessage | None:
         return next((m for m in reversed(self.messages) if isinstance(m, AssistantMessage)),
                     None)
@@ -254,10 +245,10 @@ class Runtime:
         if self.auto_retry and is_transient(last, window):
             await self._retry(last)
         elif self.auto_compaction and is_context_overflow(last, window):
-            if isinstance(await self._compact("overflow", will_retry=True), Compacted):
+            if isinstance(await self.compact(reason="overflow", will_retry=True), Compacted):
                 await self._resume()
         elif self.auto_compaction and self._over_threshold():
-            await self._compact("threshold")
+            await self.compact(reason="threshold")
 
     def _report_turn_limit(self) -> None:
         """The loop ends a run at `max_turns` with an error, not a reply: announce it."""

@@ -20,13 +20,11 @@ from pi.coding_agent.extensions.api import ExtensionUI, NoUI
 from pi.coding_agent.extensions.loader import LoadedExtensions, discover, load_extensions
 from pi.coding_agent.extensions.runner import ExtensionRunner, tool_hooks
 from pi.coding_agent.messages import convert_to_llm
-from pi.coding_agent.resources.loader import (
-    ResourceLoader, Resources, default_agent_dir, trust_everything, trust_nothing,
-)
+from pi.coding_agent.resources.loader import (ResourceLoader, Resources, default_agent_dir,
+                                              trust_everything, trust_nothing)
 from pi.coding_agent.resources.system_prompt import tool_prompts_for
-from pi.coding_agent.session.entries import (
-    CURRENT_VERSION, Clock, IdSource, SessionError, SessionHeader, ThinkingLevel, iso_timestamp,
-)
+from pi.coding_agent.session.entries import (CURRENT_VERSION, Clock, IdSource, SessionError,
+                                             SessionHeader, ThinkingLevel, iso_timestamp)
 from pi.coding_agent.session.reader import read_session
 from pi.coding_agent.session.storage import sessions_root, start_session
 from pi.coding_agent.session.writer import Opener, SessionWriter, open_text
@@ -97,7 +95,12 @@ class Assembly:
 
 def assemble(config: RuntimeConfig) -> Assembly:
     core = list(config.tools) if config.tools is not None else coding_tools(Workspace(config.cwd))
-    extensions = load_extension_files(config, [tool.name for tool in core])
+    # No agent folder (a test's runtime): only the files named in `extension_paths`.
+    paths, missing = discover(config.agent_dir, config.cwd, config.extension_paths,
+                              is_trusted=lambda _: config.trusted)
+    extensions = load_extensions(paths, config.cwd, config.ui,
+                                 core_tools=[tool.name for tool in core])
+    extensions.diagnostics[:0] = missing  # a missing or untrusted file is said, not skipped
     tools = [*core, *extensions.tools()]
     loader = ResourceLoader(
         cwd=config.cwd,
@@ -123,15 +126,6 @@ def assemble(config: RuntimeConfig) -> Assembly:
     )
     notes = (*(d.line() for d in resources.diagnostics), *extensions.diagnostics)
     return Assembly(loop, resources, extensions, runner, tuple(notes))
-
-
-def load_extension_files(config: RuntimeConfig, core_tools: list[str]) -> LoadedExtensions:
-    """No agent folder (a test's runtime): only the files named in `extension_paths`."""
-    paths, notes = discover(config.agent_dir, config.cwd, config.extension_paths,
-                            is_trusted=lambda _: config.trusted)
-    loaded = load_extensions(paths, config.cwd, config.ui, core_tools=core_tools)
-    loaded.diagnostics[:0] = notes  # a missing or untrusted file is said, not skipped silently
-    return loaded
 
 
 def open_writer(config: RuntimeConfig) -> SessionWriter:
