@@ -25,9 +25,9 @@ from pi.ai.messages import Tool
 from pi.ai.model import Context, Model, StreamOptions
 from pi.ai.providers.mock import MockProvider
 
+from pi.ai.providers.http_exchange import RetryPolicy
 from pi.ai.providers.openai_completions import OpenAICompletionsProvider
 from pi.ai.redact import redact
-from pi.ai.retry import RetryPolicy
 from pi.ai.wire import decode_sse_bytes
 
 __all__ = [

@@ -30,9 +30,9 @@ from pi.ai.providers.mock import MockProvider
 
 # [end]
 # [from 04]
+from pi.ai.providers.http_exchange import RetryPolicy
 from pi.ai.providers.openai_completions import OpenAICompletionsProvider
 from pi.ai.redact import redact
-from pi.ai.retry import RetryPolicy
 from pi.ai.wire import decode_sse_bytes
 
 # [end]
