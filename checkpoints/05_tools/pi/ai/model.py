@@ -67,12 +67,5 @@ def request_body(model: Model, context: Context) -> dict[str, Any]:
 
 def empty_reply(model: Model, options: StreamOptions) -> AssistantMessage:
     """The reply before anything arrived: no content, no usage, attributed to `model`."""
-    return AssistantMessage(
-        content=(),
-        api=model.api,
-        provider=model.provider,
-        model=model.id,
-        usage=Usage.zero(),
-        stop_reason="stop",
-        timestamp=options.clock(),
-    )
+    return AssistantMessage(content=(), api=model.api, provider=model.provider, model=model.id,
+                            usage=Usage.zero(), stop_reason="stop", timestamp=options.clock())
