@@ -9,9 +9,8 @@ from pi.ai.events import AssistantMessageEvent, DoneEvent, ErrorEvent, dump_even
 from pi.ai.stream import AssistantMessageEventStream, StreamEndedError, produce
 
 from pi.ai.abort import AbortController, AbortSignal
-from pi.ai.boundary import Providers, StreamFunction
+from pi.ai.model import Context, Model, Providers, StreamFunction, StreamOptions
 from pi.ai.messages import Tool
-from pi.ai.model import Context, Model, StreamOptions
 from pi.ai.providers.mock import MockProvider
 
 from pi.ai.providers.http_exchange import RetryPolicy

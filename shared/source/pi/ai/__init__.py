@@ -12,9 +12,8 @@ from pi.ai.stream import AssistantMessageEventStream, StreamEndedError, produce
 # [end]
 # [from 03]
 from pi.ai.abort import AbortController, AbortSignal
-from pi.ai.boundary import Providers, StreamFunction
+from pi.ai.model import Context, Model, Providers, StreamFunction, StreamOptions
 from pi.ai.messages import Tool
-from pi.ai.model import Context, Model, StreamOptions
 from pi.ai.providers.mock import MockProvider
 
 # [end]

@@ -11,9 +11,8 @@ from collections.abc import Mapping
 
 import httpx
 
-from pi.ai.boundary import Provider, Providers, failed_stream
 from pi.ai.credentials import CredentialError, Credentials
-from pi.ai.model import Context, Model, StreamOptions
+from pi.ai.model import Context, Model, Provider, Providers, StreamOptions, failed_stream
 from pi.ai.providers.anthropic_messages import API as ANTHROPIC_API, AnthropicMessagesProvider
 from pi.ai.providers.mock import EventSource, MockProvider
 from pi.ai.providers.openai_completions import API as OPENAI_API, OpenAICompletionsProvider
