@@ -93,8 +93,8 @@ def provider_setup(check: Check, key: str, handler: Callable[[Any], Any],
 
     from pi.ai.credentials import Credentials
     from pi.ai.model import Model
+    from pi.ai.providers.http_exchange import RetryPolicy
     from pi.ai.registry import builtin_providers
-    from pi.ai.retry import RetryPolicy
     from pi.coding_agent.runtime.config import RuntimeConfig
     from pi.coding_agent.session.entries import fixed_clock, sequential_ids
 

@@ -230,8 +230,8 @@ def run_provider(api: str, handler: Callable[[Any], Any]) -> tuple[list[Any], An
     from pi.ai.messages import UserMessage
     from pi.ai.model import Context, Model, StreamOptions
     from pi.ai.providers.anthropic_messages import AnthropicMessagesProvider
+    from pi.ai.providers.http_exchange import RetryPolicy
     from pi.ai.providers.openai_completions import OpenAICompletionsProvider
-    from pi.ai.retry import RetryPolicy
 
     async def no_sleep(seconds: float) -> None:
         return None

@@ -9,8 +9,8 @@ import pytest
 from pi.ai.abort import AbortController
 from pi.ai.messages import AssistantMessage, UserMessage
 from pi.ai.model import Context, Model, StreamOptions
+from pi.ai.providers.http_exchange import RetryPolicy, decide
 from pi.ai.providers.openai_completions import OpenAICompletionsProvider
-from pi.ai.retry import RetryPolicy, decide
 
 STEP = 4
 NOW_MS = 1_445_412_400_000  # Wed, 21 Oct 2015 07:26:40 GMT

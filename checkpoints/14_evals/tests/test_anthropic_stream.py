@@ -15,7 +15,7 @@ from pi.ai.events import dump_event
 from pi.ai.messages import AssistantMessage, UserMessage
 from pi.ai.model import Context, Model, StreamOptions, Tool
 from pi.ai.providers.anthropic_messages import AnthropicMessagesProvider
-from pi.ai.retry import RetryPolicy
+from pi.ai.providers.http_exchange import RetryPolicy
 
 STEP = 13
 KEY = "sk-ant-test-0123456789abcdef"

@@ -79,17 +79,10 @@ class ErrorEvent(Wire):
 
 AssistantMessageEvent = Annotated[
     StartEvent
-    | TextStartEvent
-    | TextDeltaEvent
-    | TextEndEvent
-    | ThinkingStartEvent
-    | ThinkingDeltaEvent
-    | ThinkingEndEvent
-    | ToolCallStartEvent
-    | ToolCallDeltaEvent
-    | ToolCallEndEvent
-    | DoneEvent
-    | ErrorEvent,
+    | TextStartEvent | TextDeltaEvent | TextEndEvent
+    | ThinkingStartEvent | ThinkingDeltaEvent | ThinkingEndEvent
+    | ToolCallStartEvent | ToolCallDeltaEvent | ToolCallEndEvent
+    | DoneEvent | ErrorEvent,
     Field(discriminator="type"),
 ]
 TerminalEvent = DoneEvent | ErrorEvent

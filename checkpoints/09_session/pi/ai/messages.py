@@ -66,7 +66,6 @@ class SystemMessage(Stored):
     timestamp: int
 
 
-
 class UserMessage(Stored):
     role: Literal["user"] = "user"
     content: str | tuple[UserBlock, ...]

@@ -1,15 +1,19 @@
 """What a model request is made of: the `Model` (plain data, as in Pi), the `Context` (system
-prompt, messages, tools) and the per-call `StreamOptions` (abort signal, clock, key)."""
+prompt, messages, tools) and the per-call `StreamOptions` (abort signal, clock, key); and the
+model boundary, `Providers.stream(model, context, options)`, which picks the provider for
+`model.api`. Whatever goes wrong comes back as a stream ending in one `error` event, never an
+exception."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import Any, Literal, Protocol
 
 from pi.ai.abort import AbortSignal
 from pi.ai.content import Wire
 from pi.ai.messages import AssistantMessage, Message, Tool, Usage, dump_message
+from pi.ai.stream import AssistantMessageEventStream, ErrorReason
 
 
 class ModelCost(Wire):
@@ -67,12 +71,49 @@ def request_body(model: Model, context: Context) -> dict[str, Any]:
 
 def empty_reply(model: Model, options: StreamOptions) -> AssistantMessage:
     """The reply before anything arrived: no content, no usage, attributed to `model`."""
-    return AssistantMessage(
-        content=(),
-        api=model.api,
-        provider=model.provider,
-        model=model.id,
-        usage=Usage.zero(),
-        stop_reason="stop",
-        timestamp=options.clock(),
-    )
+    return AssistantMessage(content=(), api=model.api, provider=model.provider, model=model.id,
+                            usage=Usage.zero(), stop_reason="stop", timestamp=options.clock())
+
+
+class Provider(Protocol):
+    """Speaks one wire protocol: context in, event stream out."""
+
+    def stream(
+        self, model: Model, context: Context, options: StreamOptions
+    ) -> AssistantMessageEventStream: ...
+
+
+StreamFunction = Callable[[Model, Context, StreamOptions], AssistantMessageEventStream]
+
+
+class Providers:
+    """A registry of providers by `api`, and the single entry point for model calls."""
+
+    def __init__(self, providers: Mapping[str, Provider] | None = None) -> None:
+        self._providers: dict[str, Provider] = dict(providers or {})
+
+    def stream(
+        self, model: Model, context: Context, options: StreamOptions | None = None
+    ) -> AssistantMessageEventStream:
+        options = options or StreamOptions()
+        if options.signal is not None and options.signal.aborted:
+            return failed_stream(model, options, "Request was aborted", "aborted")
+        provider = self._providers.get(model.api)
+        if provider is None:
+            return failed_stream(model, options, f"no provider registered for api {model.api!r}")
+        return provider.stream(model, context, options)
+
+    async def complete(
+        self, model: Model, context: Context, options: StreamOptions | None = None
+    ) -> AssistantMessage:
+        """The final message of one call, for callers that do not watch it stream."""
+        return await self.stream(model, context, options).result()
+
+
+def failed_stream(
+    model: Model, options: StreamOptions, text: str, reason: ErrorReason = "error"
+) -> AssistantMessageEventStream:
+    """A stream that is over before it began: one terminal error event."""
+    stream = AssistantMessageEventStream(empty_reply(model, options))
+    stream.fail(text, reason)
+    return stream

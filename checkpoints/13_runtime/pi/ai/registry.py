@@ -11,13 +11,12 @@ from collections.abc import Mapping
 
 import httpx
 
-from pi.ai.boundary import Provider, Providers, failed_stream
 from pi.ai.credentials import CredentialError, Credentials
-from pi.ai.model import Context, Model, StreamOptions
+from pi.ai.model import Context, Model, Provider, Providers, StreamOptions, failed_stream
 from pi.ai.providers.anthropic_messages import API as ANTHROPIC_API, AnthropicMessagesProvider
 from pi.ai.providers.mock import EventSource, MockProvider
 from pi.ai.providers.openai_completions import API as OPENAI_API, OpenAICompletionsProvider
-from pi.ai.retry import RetryPolicy
+from pi.ai.providers.http_exchange import RetryPolicy
 from pi.ai.stream import AssistantMessageEventStream
 
 DEFAULT_MODEL = "mock/mock-1"

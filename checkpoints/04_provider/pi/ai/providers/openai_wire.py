@@ -89,8 +89,7 @@ class ReplyBuilder:
         block = self.open
         if block is None or block.type != kind or block.signature != field:
             block = self.begin(Block(kind, signature=field))
-        block.add(piece)
-        self.push_delta(piece)
+        self.add_piece(piece, block)
 
     def add_call(self, call: dict[str, Any]) -> None:
         """A piece of the tool call its `index` names: the first names it, the rest add
@@ -107,9 +106,8 @@ class ReplyBuilder:
                             f"{call['id']}: the pieces cannot be put back together")
         block.name = function.get("name") or block.name
         if function.get("arguments"):
-            block.add(function["arguments"])
             self.fed_calls.add(block.position)
-            self.push_delta(function["arguments"], block)
+            self.add_piece(function["arguments"], block)
 
     def call_index(self, call: dict[str, Any]) -> int:
         """Which call a piece belongs to: the whole number its `index` says. A piece without
@@ -141,9 +139,11 @@ class ReplyBuilder:
         self.out.push(start(content_index=block.position, partial=self.snapshot()))
         return block
 
-    def push_delta(self, piece: str, block: Block | None = None) -> None:
+    def add_piece(self, piece: str, block: Block | None = None) -> None:
+        """Grow `block` (the one begun last unless given) by `piece` and push the delta."""
         block = block or self.open
         assert block is not None
+        block.add(piece)
         self.show(block, exact=False)
         event = DELTAS[block.type](
             content_index=block.position, delta=piece, partial=self.snapshot())

@@ -44,10 +44,6 @@ class Block:
             self.pieces[:] = [rejoin_halves("".join(self.pieces))]
         return self.pieces[0] if self.pieces else ""
 
-    @text.setter
-    def text(self, value: str) -> None:
-        self.pieces[:], self.size = [value], len(value)
-
     def add(self, piece: str) -> None:
         self.pieces.append(piece)
         self.size += len(piece)

@@ -208,7 +208,7 @@ class AnthropicReader:
         self.builder.begin(started)
         self.index = data.get("index")
         if kind == "text" and block.get("text"):
-            self.add(str(block["text"]))
+            self.builder.add_piece(str(block["text"]))
 
     def content_block_delta(self, data: Json) -> None:
         """A piece of text, thinking or tool input; a `signature_delta` only completes the
@@ -226,12 +226,7 @@ class AnthropicReader:
         if not isinstance(piece, str):
             raise WireError(f"content block {self.index}: {kind} without a string {field!r}")
         if piece:
-            self.add(piece)
-
-    def add(self, piece: str) -> None:
-        assert self.builder.open is not None
-        self.builder.open.add(piece)
-        self.builder.push_delta(piece)
+            self.builder.add_piece(piece)
 
     def content_block_stop(self, data: Json) -> None:
         self.open_block(data)
