@@ -8,6 +8,7 @@ import json
 
 import httpx
 
+from course.wire import summary_lines
 from pi.ai import (
     AssistantMessage,
     Context,
@@ -23,7 +24,6 @@ from pi.ai import (
     UserMessage,
 )
 from pi.ai.providers.openai_completions import chat_completions_body
-from pi.ai.wire import summary_lines
 
 GPT = Model(id="gpt-4.1-mini", api="openai-completions", provider="openai",
             base_url="https://api.openai.test/v1")

@@ -7,7 +7,7 @@ import sys
 from pathlib import Path
 
 import pi
-from pi.ai.wire import decode_sse_bytes, summary_lines
+from course.wire import decode_sse_bytes, summary_lines
 
 STEP = 4
 

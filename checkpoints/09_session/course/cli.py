@@ -140,9 +140,9 @@ def wire_decode(
     as_json: Annotated[bool, typer.Option("--json", help="print the message as JSON")] = False,
 ) -> None:
     """Run a saved OpenAI SSE stream through the provider and show the reply it makes."""
-    from pi.ai import decode_sse_bytes, dump_message
+    from course.wire import decode_sse_bytes, summary_lines
+    from pi.ai import dump_message
     from pi.ai.messages import json_text
-    from pi.ai.wire import summary_lines
 
     data = read_input(file)
     if b"data:" not in data:

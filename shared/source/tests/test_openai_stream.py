@@ -7,6 +7,7 @@ from pathlib import Path
 import httpx
 import pytest
 
+from course.wire import decode_sse_bytes
 from mock_model.validate import schema_errors
 from pi.ai.abort import AbortController
 from pi.ai.events import dump_event
@@ -14,7 +15,6 @@ from pi.ai.messages import AssistantMessage, UserMessage
 from pi.ai.model import Context, Model, StreamOptions
 from pi.ai.providers.openai_completions import OpenAICompletionsProvider
 from pi.ai.providers.reply_blocks import parse_partial_json
-from pi.ai.wire import decode_sse_bytes
 
 STEP = 4
 KEY = "sk-test-0123456789abcdef"

@@ -16,7 +16,6 @@ from pi.ai.providers.mock import MockProvider
 from pi.ai.providers.http_exchange import RetryPolicy
 from pi.ai.providers.openai_completions import OpenAICompletionsProvider
 from pi.ai.redact import redact
-from pi.ai.wire import decode_sse_bytes
 
 from pi.ai.credentials import Credentials
 from pi.ai.providers.anthropic_messages import AnthropicMessagesProvider
@@ -30,6 +29,6 @@ __all__ = [
     "StreamEndedError", "dump_event", "parse_event", "produce",
     "AbortController", "AbortSignal", "Context", "MockProvider", "Model", "Providers",
     "StreamFunction", "StreamOptions", "Tool",
-    "OpenAICompletionsProvider", "RetryPolicy", "decode_sse_bytes", "redact",
+    "OpenAICompletionsProvider", "RetryPolicy", "redact",
     "AnthropicMessagesProvider", "Credentials", "WithCredentials", "builtin_models",
 ]

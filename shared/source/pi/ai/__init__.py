@@ -21,7 +21,6 @@ from pi.ai.providers.mock import MockProvider
 from pi.ai.providers.http_exchange import RetryPolicy
 from pi.ai.providers.openai_completions import OpenAICompletionsProvider
 from pi.ai.redact import redact
-from pi.ai.wire import decode_sse_bytes
 
 # [end]
 # [from 13]
@@ -43,7 +42,7 @@ __all__ = [
     "StreamFunction", "StreamOptions", "Tool",
     # [end]
     # [from 04]
-    "OpenAICompletionsProvider", "RetryPolicy", "decode_sse_bytes", "redact",
+    "OpenAICompletionsProvider", "RetryPolicy", "redact",
     # [end]
     # [from 13]
     "AnthropicMessagesProvider", "Credentials", "WithCredentials", "builtin_models",
