@@ -9,25 +9,15 @@ from dataclasses import dataclass, field
 from datetime import date
 from pathlib import Path
 
-from pi.coding_agent.resources.context_files import (
-    ContextFile,
-    Unsafe,
-    load_context_files,
-    read_inside,
-)
-from pi.coding_agent.resources.frontmatter import Diagnostic
-from pi.coding_agent.resources.prompt_templates import (
-    PromptTemplate,
-    expand_prompt_template,
-    load_prompt_templates,
-)
+from pi.coding_agent.resources.context_files import (ContextFile, Unsafe, load_context_files,
+                                                     read_inside)
 from pi.coding_agent.resources.discovery import PROJECT_DIR, discover_skills
+from pi.coding_agent.resources.frontmatter import Diagnostic
+from pi.coding_agent.resources.prompt_templates import (PromptTemplate, expand_prompt_template,
+                                                        load_prompt_templates)
 from pi.coding_agent.resources.skills import Skill, expand_skill_command
-from pi.coding_agent.resources.system_prompt import (
-    BUILTIN_TOOL_PROMPTS,
-    ToolPrompt,
-    build_system_prompt,
-)
+from pi.coding_agent.resources.system_prompt import (BUILTIN_TOOL_PROMPTS, ToolPrompt,
+                                                     build_system_prompt)
 from pi.coding_agent.tools.sets import DEFAULT_TOOL_NAMES
 
 TrustPolicy = Callable[[Path], bool]
