@@ -39,16 +39,17 @@ def shows_role(item: Shown, roles: set[str]) -> bool:
     return entry.type != "compaction" and any(m.role in roles for m in messages)
 
 
+TURN_STARTS = {"user", "bashExecution", "custom", "branchSummary", "compactionSummary"}
+
+
 def is_cut_point(item: Shown) -> bool:
     """May the kept part begin here? At anything shown but a tool result or a compaction."""
-    return shows_role(item, {"user", "assistant", "bashExecution", "custom", "branchSummary",
-                             "compactionSummary"})
+    return shows_role(item, TURN_STARTS | {"assistant"})
 
 
 def starts_turn(item: Shown) -> bool:
     """Does a turn begin here? At what a person or an extension said, or a summary."""
-    return shows_role(item, {"user", "bashExecution", "custom", "branchSummary",
-                             "compactionSummary"})
+    return shows_role(item, TURN_STARTS)
 
 
 def find_turn_start_index(items: Sequence[Shown], index: int, start: int) -> int:

@@ -237,10 +237,9 @@ def add_usage(first: Usage, second: Usage) -> Usage:
     """Pi's `combineUsage`: two calls' usage, field by field."""
     cost = Cost(**{name: getattr(first.cost, name) + getattr(second.cost, name)
                    for name in ("input", "output", "cache_read", "cache_write", "total")})
-    return Usage(input=first.input + second.input, output=first.output + second.output,
-                 cache_read=first.cache_read + second.cache_read,
-                 cache_write=first.cache_write + second.cache_write,
-                 total_tokens=(first.total_tokens or 0) + (second.total_tokens or 0), cost=cost)
+    tokens = {name: (getattr(first, name) or 0) + (getattr(second, name) or 0)
+              for name in ("input", "output", "cache_read", "cache_write", "total_tokens")}
+    return Usage(**tokens, cost=cost)
 
 
 NO_PRIOR_HISTORY = "No prior history."
