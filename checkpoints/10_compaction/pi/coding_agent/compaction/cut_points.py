@@ -54,10 +54,7 @@ def starts_turn(item: Shown) -> bool:
 
 def find_turn_start_index(items: Sequence[Shown], index: int, start: int) -> int:
     """The entry that began the turn holding `items[index]` (searching back to `start`), or -1."""
-    for i in range(index, start - 1, -1):
-        if starts_turn(items[i]):
-            return i
-    return -1
+    return next((i for i in range(index, start - 1, -1) if starts_turn(items[i])), -1)
 
 
 def budget_index(items: Sequence[Shown], start: int, end: int, keep: int) -> int | None:

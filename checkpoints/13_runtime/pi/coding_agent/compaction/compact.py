@@ -99,7 +99,6 @@ class CompactionPreparation:
     messages_to_summarize: list[AnyMessage]
     turn_prefix_messages: list[AnyMessage]
     file_ops: FileOps
-    settings: CompactionSettings
 
 
 def projected_tokens(path: Sequence[SessionEntry]) -> int:
@@ -182,7 +181,6 @@ def prepare_compaction(
         messages_to_summarize=history,
         turn_prefix_messages=prefix,
         file_ops=ops,
-        settings=settings,
     )
 
 
