@@ -17,8 +17,12 @@ from mock_model import MockModel, text, tool_call, turn
 from pi.agent import LoopConfig, ToolRegistry, run_loop
 from pi.ai import AbortController, MockProvider, Model, Providers, UserMessage
 from pi.coding_agent import Workspace, coding_tools
-from pi.coding_agent.compaction.compact import CompactionResult, compact
-from pi.coding_agent.compaction.prepare import prepare_compaction, projected_tokens
+from pi.coding_agent.compaction.compact import (
+    CompactionResult,
+    compact,
+    prepare_compaction,
+    projected_tokens,
+)
 from pi.coding_agent.compaction.thresholds import (
     CompactionSettings,
     compaction_threshold,

@@ -412,8 +412,8 @@ def prepare_json(prep: Any) -> dict[str, Any] | None:
 
 def course_facts(path: Path) -> dict[str, Any]:
     """What the course reads from one file, in the shape oracle.mjs gives for Pi's reading."""
+    from pi.coding_agent.compaction.compact import prepare_compaction
     from pi.coding_agent.compaction.cut_points import find_cut_point
-    from pi.coding_agent.compaction.prepare import prepare_compaction
     from pi.coding_agent.compaction.thresholds import CompactionSettings
     from pi.coding_agent.messages import convert_to_llm
     from pi.coding_agent.session.context import build_context, latest_compaction

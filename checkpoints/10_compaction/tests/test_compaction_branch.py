@@ -14,10 +14,10 @@ from pi.coding_agent.compaction.compact import (
     BranchSummary,
     SummaryError,
     collect_entries_for_branch_summary,
+    compute_file_lists,
     generate_branch_summary,
     prepare_branch_entries,
 )
-from pi.coding_agent.compaction.prepare import compute_file_lists
 from pi.coding_agent.compaction.prompts import BRANCH_PREAMBLE
 from pi.coding_agent.session.context import build_context
 from pi.coding_agent.session.entries import fixed_clock, sequential_ids

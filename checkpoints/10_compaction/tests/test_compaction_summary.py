@@ -17,8 +17,13 @@ from compaction_reference import MOCK, THINKER, Recorder, load, pi_call_structur
 
 from mock_model import MockModel, fail, text, tool_call, turn
 from pi.ai import AbortController, Model, StreamOptions
-from pi.coding_agent.compaction.compact import CompactionResult, SummaryError, compact
-from pi.coding_agent.compaction.prepare import CompactionPreparation, prepare_compaction
+from pi.coding_agent.compaction.compact import (
+    CompactionPreparation,
+    CompactionResult,
+    SummaryError,
+    compact,
+    prepare_compaction,
+)
 from pi.coding_agent.compaction.thresholds import CompactionSettings
 from pi.coding_agent.session.context import build_context
 from pi.coding_agent.session.entries import CompactionEntry, fixed_clock, sequential_ids

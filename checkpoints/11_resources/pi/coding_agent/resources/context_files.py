@@ -23,32 +23,32 @@ class ContextFile:
     content: str
 
 
-class Unsafe(Exception):
-    """A context file that is there but must not be read; the message says why."""
+def read_inside(path: Path, folder: Path, problems: list[Diagnostic] | None = None) -> str | None:
+    """The text of `path`, a regular file inside `folder`'s tree; None when it is not there, or
+    when it is there but must not be read (why goes into `problems`, if given).
 
-
-def read_inside(path: Path, folder: Path) -> str | None:
-    """The text of `path`, a regular file inside `folder`'s tree; None when it is not there.
-
-    It all goes to the model, so a link leading out (to `~/.ssh/id_rsa`) raises Unsafe, and
-    so does a device or a FIFO (`/dev/zero` never ends, a FIFO never answers).
+    It all goes to the model, so a link leading out (to `~/.ssh/id_rsa`) is refused, and so is
+    a device or a FIFO (`/dev/zero` never ends, a FIFO never answers).
     """
     if not path.is_symlink() and not path.exists():
         return None
     try:
         real = path.resolve()
-    except (OSError, RuntimeError):  # a link loop
-        raise Unsafe("is a link that loops; not read") from None
-    if not real.is_relative_to(folder.resolve()):
-        raise Unsafe(f"links to {real}, outside {folder}; not read")
-    try:
-        return read_file(real)
+        if not real.is_relative_to(folder.resolve()):
+            problem = f"links to {real}, outside {folder}; not read"
+        else:
+            return read_file(real)
     except NotAFile as error:
-        raise Unsafe(f"{error.strerror}; not read") from None
+        problem = f"{error.strerror}; not read"
+    except RuntimeError:  # a link loop
+        problem = "is a link that loops; not read"
     except OSError as error:
-        raise Unsafe(f"cannot be read ({error.strerror or error})") from None
+        problem = f"cannot be read ({error.strerror or error})"
     except UnicodeDecodeError:
-        raise Unsafe("is not valid UTF-8; not read") from None
+        problem = "is not valid UTF-8; not read"
+    if problems is not None:
+        problems.append(warning(path, problem))
+    return None
 
 
 def load_context_files(cwd: Path, agent_dir: Path, ceiling: Path | None = None,
@@ -61,12 +61,7 @@ def load_context_files(cwd: Path, agent_dir: Path, ceiling: Path | None = None,
     for folder in folders:
         for name in CONTEXT_FILE_NAMES:  # the first readable one is the folder's file
             path = folder / name
-            try:
-                content = read_inside(path, folder)
-            except Unsafe as problem:
-                if problems is not None:
-                    problems.append(warning(path, str(problem)))
-                continue
+            content = read_inside(path, folder, problems)
             if content is not None:
                 found.setdefault(path.resolve(), ContextFile(path, content))
                 break

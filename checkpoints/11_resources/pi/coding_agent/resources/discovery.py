@@ -11,7 +11,7 @@ from pathlib import Path
 import pathspec
 
 from pi.ai.bounded import read_bytes
-from pi.coding_agent.resources.frontmatter import Diagnostic, collision, warning
+from pi.coding_agent.resources.frontmatter import Diagnostic, first_wins, warning
 from pi.coding_agent.resources.skills import LoadedSkills, Skill, load_skill_file
 
 SKILL_FILE = "SKILL.md"
@@ -100,29 +100,6 @@ def load_path(path: Path, source: str) -> LoadedSkills:
     return LoadedSkills((), (warning(path, "skill path is not a markdown file"),))
 
 
-def first_wins(loads: Iterable[LoadedSkills]) -> LoadedSkills:
-    """Skills by name, first come first served; a later one of the same name is a collision
-    naming both files, listed after all warnings. The same file reached twice (a folder given
-    twice, a symlink) is one skill, skipped without a word."""
-    by_name: dict[str, Skill] = {}
-    real_paths: set[str] = set()
-    warnings: list[Diagnostic] = []
-    collisions: list[Diagnostic] = []
-    for loaded in loads:
-        warnings += loaded.diagnostics
-        for skill in loaded.skills:
-            real = os.path.realpath(skill.file_path)
-            if real in real_paths:
-                continue
-            winner = by_name.get(skill.name)
-            if winner is not None:
-                collisions.append(collision("skill", skill.name, winner.file_path, skill.file_path))
-                continue
-            by_name[skill.name] = skill
-            real_paths.add(real)
-    return LoadedSkills(tuple(by_name.values()), tuple(warnings + collisions))
-
-
 def project_skill_dirs(cwd: Path) -> list[Path]:
     """`.pi/skills`, then `.agents/skills` from `cwd` up to the git root (or in `cwd` only)."""
     root = next((p for p in (cwd, *cwd.parents) if (p / ".git").exists()), None)
@@ -144,4 +121,7 @@ def discover_skills(cwd: Path, agent_dir: Path, trusted: bool, skill_paths: Sequ
     for raw in skill_paths:  # `~` expanded, relative to `cwd`, symlinks left as they are
         path = Path(os.path.normpath(cwd / os.path.expanduser(raw.strip())))
         loads.append(load_path(path, "path"))
-    return first_wins(loads)
+    found: list[Skill | Diagnostic] = []
+    for loaded in loads:
+        found += [*loaded.diagnostics, *loaded.skills]
+    return LoadedSkills(*first_wins("skill", found, same_file_once=True))

@@ -1,13 +1,15 @@
 """Reading resource files: the YAML frontmatter above a skill or template's Markdown, and the
 diagnostics (Pi's `ResourceDiagnostic`) a broken file becomes, so one bad file never stops
-the others. PyYAML reads YAML 1.1 (`yes` is true; text in Pi's 1.2)."""
+the others, and which of two resources of one name wins. PyYAML reads YAML 1.1 (`yes` is true;
+text in Pi's 1.2)."""
 
 from __future__ import annotations
 
-from collections.abc import Hashable
+import os
+from collections.abc import Hashable, Iterable
 from dataclasses import dataclass, is_dataclass
 from pathlib import Path
-from typing import Any, Literal, NamedTuple
+from typing import Any, Literal, NamedTuple, Protocol, TypeVar
 
 import yaml  # type: ignore[import-untyped, unused-ignore]
 from pydantic.alias_generators import to_camel
@@ -65,11 +67,40 @@ def warning(path: Path, message: str) -> Diagnostic:
     return Diagnostic("warning", message, path)
 
 
-def collision(kind: Literal["skill", "prompt"], name: str, winner: Path, loser: Path) -> (
-    Diagnostic
-):
-    return Diagnostic("collision", f'name "{name}" collision', loser,
-                      Collision(kind, name, winner, loser))
+class Named(Protocol):
+    """A skill or a prompt template: what `first_wins` needs of it."""
+
+    @property
+    def name(self) -> str: ...
+    @property
+    def file_path(self) -> Path: ...
+
+
+R = TypeVar("R", bound=Named)
+
+
+def first_wins(kind: Literal["skill", "prompt"], found: Iterable[R | Diagnostic],
+               same_file_once: bool = False) -> tuple[tuple[R, ...], tuple[Diagnostic, ...]]:
+    """Resources by name, first come first served; a later one of the same name is a collision
+    naming both files, listed after all warnings. With `same_file_once`, the same file reached
+    twice (a folder given twice, a symlink) is one resource, skipped without a word."""
+    by_name: dict[str, R] = {}
+    real_paths: set[str] = set()
+    warnings: list[Diagnostic] = []
+    collisions: list[Diagnostic] = []
+    for item in found:
+        if isinstance(item, Diagnostic):
+            warnings.append(item)
+        elif same_file_once and os.path.realpath(item.file_path) in real_paths:
+            continue
+        elif item.name in by_name:
+            collisions.append(Diagnostic(
+                "collision", f'name "{item.name}" collision', item.file_path,
+                Collision(kind, item.name, by_name[item.name].file_path, item.file_path)))
+        else:
+            by_name[item.name] = item
+            real_paths.add(os.path.realpath(item.file_path))
+    return tuple(by_name.values()), tuple(warnings + collisions)
 
 
 class Markdown(NamedTuple):

@@ -6,8 +6,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from pi.ai import AssistantMessage, TextContent, UserMessage
-from pi.ai.content import ToolCall
+from pi.ai import AssistantMessage, TextContent, ToolCall, UserMessage
 from pi.ai.messages import json_text
 from pi.coding_agent.messages import AnyMessage, convert_to_llm
 from pi.coding_agent.session.tokens import js_length

@@ -73,12 +73,6 @@ def tool_prompts_for(tools: Iterable[AnyTool]) -> dict[str, ToolPrompt]:
     return prompts
 
 
-def tool_lines(tool_names: Sequence[str], prompts: Mapping[str, ToolPrompt]) -> list[str]:
-    lines = [f"- {name}: {prompts[name].line}" if name in prompts else f"- {name}"
-             for name in tool_names]
-    return lines or ["(none)"]
-
-
 def guidelines_for(tool_names: Sequence[str], prompts: Mapping[str, ToolPrompt]) -> list[str]:
     """Guidelines of the enabled tools, table order first, without repeats, general ones last."""
     enabled = frozenset(tool_names)
@@ -90,8 +84,10 @@ def guidelines_for(tool_names: Sequence[str], prompts: Mapping[str, ToolPrompt])
 
 def base_prompt(tool_names: Sequence[str], prompts: Mapping[str, ToolPrompt]) -> str:
     """The built-in part: who the agent is, its tools, and how to use them."""
+    tools = [f"- {name}: {prompts[name].line}" if name in prompts else f"- {name}"
+             for name in tool_names]
     guidelines = [f"- {text}" for text in guidelines_for(tool_names, prompts)]
-    return "\n".join([INTRO, "", "Available tools:", *tool_lines(tool_names, prompts), "",
+    return "\n".join([INTRO, "", "Available tools:", *(tools or ["(none)"]), "",
                       OTHER_TOOLS, "", "Guidelines:", *guidelines])
 
 

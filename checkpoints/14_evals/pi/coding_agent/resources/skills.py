@@ -15,13 +15,8 @@ from pathlib import Path
 from xml.sax.saxutils import escape
 
 from pi.ai.bounded import read_file
-from pi.coding_agent.resources.frontmatter import (
-    Diagnostic,
-    pi_json,
-    read_markdown,
-    strip_frontmatter,
-    warning,
-)
+from pi.coding_agent.resources.frontmatter import (Diagnostic, pi_json, read_markdown,
+                                                   strip_frontmatter, warning)
 from pi.coding_agent.session.tokens import js_length
 
 MAX_NAME_LENGTH = 64

@@ -11,8 +11,7 @@ from dataclasses import dataclass, replace
 
 from pi.agent import Agent, AgentEvent, AgentState, MessageEnd
 from pi.ai import AgentMessage, AssistantMessage, ImageContent, Model, TextContent, UserMessage
-from pi.coding_agent.compaction.prepare import prepare_compaction
-from pi.coding_agent.compaction.compact import SummaryError, compact
+from pi.coding_agent.compaction.compact import SummaryError, compact, prepare_compaction
 from pi.coding_agent.compaction.thresholds import should_compact
 from pi.coding_agent.extensions.runner import EventRelay, prepare_prompt
 from pi.coding_agent.messages import CodingMessage

@@ -39,24 +39,22 @@ def shows_role(item: Shown, roles: set[str]) -> bool:
     return entry.type != "compaction" and any(m.role in roles for m in messages)
 
 
+TURN_STARTS = {"user", "bashExecution", "custom", "branchSummary", "compactionSummary"}
+
+
 def is_cut_point(item: Shown) -> bool:
     """May the kept part begin here? At anything shown but a tool result or a compaction."""
-    return shows_role(item, {"user", "assistant", "bashExecution", "custom", "branchSummary",
-                             "compactionSummary"})
+    return shows_role(item, TURN_STARTS | {"assistant"})
 
 
 def starts_turn(item: Shown) -> bool:
     """Does a turn begin here? At what a person or an extension said, or a summary."""
-    return shows_role(item, {"user", "bashExecution", "custom", "branchSummary",
-                             "compactionSummary"})
+    return shows_role(item, TURN_STARTS)
 
 
 def find_turn_start_index(items: Sequence[Shown], index: int, start: int) -> int:
     """The entry that began the turn holding `items[index]` (searching back to `start`), or -1."""
-    for i in range(index, start - 1, -1):
-        if starts_turn(items[i]):
-            return i
-    return -1
+    return next((i for i in range(index, start - 1, -1) if starts_turn(items[i])), -1)
 
 
 def budget_index(items: Sequence[Shown], start: int, end: int, keep: int) -> int | None:

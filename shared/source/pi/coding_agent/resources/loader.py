@@ -9,25 +9,14 @@ from dataclasses import dataclass, field
 from datetime import date
 from pathlib import Path
 
-from pi.coding_agent.resources.context_files import (
-    ContextFile,
-    Unsafe,
-    load_context_files,
-    read_inside,
-)
-from pi.coding_agent.resources.frontmatter import Diagnostic
-from pi.coding_agent.resources.prompt_templates import (
-    PromptTemplate,
-    expand_prompt_template,
-    load_prompt_templates,
-)
+from pi.coding_agent.resources.context_files import ContextFile, load_context_files, read_inside
 from pi.coding_agent.resources.discovery import PROJECT_DIR, discover_skills
+from pi.coding_agent.resources.frontmatter import Diagnostic
+from pi.coding_agent.resources.prompt_templates import (PromptTemplate, expand_prompt_template,
+                                                        load_prompt_templates)
 from pi.coding_agent.resources.skills import Skill, expand_skill_command
-from pi.coding_agent.resources.system_prompt import (
-    BUILTIN_TOOL_PROMPTS,
-    ToolPrompt,
-    build_system_prompt,
-)
+from pi.coding_agent.resources.system_prompt import (BUILTIN_TOOL_PROMPTS, ToolPrompt,
+                                                     build_system_prompt)
 from pi.coding_agent.tools.sets import DEFAULT_TOOL_NAMES
 
 TrustPolicy = Callable[[Path], bool]
@@ -62,14 +51,8 @@ def default_agent_dir() -> Path:
 def first_file(folders: list[Path], name: str) -> str | None:
     """The text (trailing space removed) of `name` in the first of `folders` that has one
     that may be read (no link out of its folder, no device, no FIFO)."""
-    for folder in folders:
-        try:
-            text = read_inside(folder / name, folder)
-        except Unsafe:
-            continue
-        if text is not None:
-            return text.rstrip()
-    return None
+    texts = (read_inside(folder / name, folder) for folder in folders)
+    return next((text.rstrip() for text in texts if text is not None), None)
 
 
 @dataclass(frozen=True)

@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from pi.coding_agent.resources.frontmatter import Diagnostic, collision, read_markdown
+from pi.coding_agent.resources.frontmatter import Diagnostic, first_wins, read_markdown
 
 PLACEHOLDER = re.compile(r"\$(?:(\d+)|ARGUMENTS|@)")
 
@@ -42,21 +42,10 @@ def load_prompt_templates(folders: Sequence[tuple[Path, str]]) -> tuple[
     tuple[PromptTemplate, ...], tuple[Diagnostic, ...]
 ]:
     """Templates of each (folder, source), in order; the first of a name wins."""
-    by_name: dict[str, PromptTemplate] = {}
-    warnings: list[Diagnostic] = []
-    collisions: list[Diagnostic] = []
-    for folder, source in folders:
-        paths = sorted(folder.glob("*.md")) if folder.is_dir() else []
-        for path in (p for p in paths if p.is_file()):
-            loaded = load_template(path, source)
-            if isinstance(loaded, Diagnostic):
-                warnings.append(loaded)
-            elif loaded.name in by_name:
-                winner = by_name[loaded.name].file_path
-                collisions.append(collision("prompt", loaded.name, winner, path))
-            else:
-                by_name[loaded.name] = loaded
-    return tuple(by_name.values()), tuple(warnings + collisions)
+    found = [load_template(path, source) for folder, source in folders
+             for path in (sorted(folder.glob("*.md")) if folder.is_dir() else [])
+             if path.is_file()]
+    return first_wins("prompt", found)
 
 
 def parse_command_args(text: str) -> list[str]:
