@@ -143,6 +143,21 @@ def test_bash_runs_in_the_cwd_and_the_next_request_sees_it(tmp_path: Path) -> No
     serve(Harness(tmp_path, MockModel([turn(text("it said hello"))])), talk)
 
 
+def test_a_fork_with_a_wrong_id_is_refused_before_the_run_is_stopped(tmp_path: Path) -> None:
+    async def talk(h: Harness) -> None:
+        await h.request("prompt", message="wait a little")
+        await h.until(lambda d: d["type"] == "tool_execution_start")
+        bad = await h.request("fork", entryId="no-such-entry")
+        assert bad == {**bad, "success": False, "error": "Invalid entry ID for forking"}
+        assert h.server.streaming, "Pi checks the id before it stops a running prompt"
+        assert h.server.run is not None
+        await h.server.run
+        assert h.server.runtime.messages[-1].content[0].text == "waited"
+
+    mock = MockModel([turn(tool_call("bash", {"command": "sleep 0.3"})), turn(text("waited"))])
+    serve(Harness(tmp_path, mock), talk)
+
+
 def test_a_bash_command_during_a_run_is_recorded_after_the_run(tmp_path: Path) -> None:
     async def talk(h: Harness) -> None:
         await h.request("prompt", message="wait a little")

@@ -191,12 +191,13 @@ async def show_tree(screen: Terminal, _: str) -> None:
 async def fork(screen: Terminal, entry_id: str) -> None:
     """Without an id, the user messages to fork from; with one, Pi's fork into a new file."""
     if not entry_id:
-        for point, text in commands.fork_points(screen.runtime):
-            screen.say(f"{point}  {cut(' '.join(text.split()), PREVIEW_WIDTH)}")
+        for listed_id, text in commands.fork_points(screen.runtime):
+            screen.say(f"{listed_id}  {cut(' '.join(text.split()), PREVIEW_WIDTH)}")
         return
-    runtime, text = await commands.fork(screen.runtime, entry_id)
-    screen.switch(runtime)
-    screen.say(f"forked to {runtime.writer.path}; the message was: {text}")
+    point = commands.fork_point(screen.runtime, entry_id)
+    screen.switch(await commands.fork(screen.runtime, point))
+    screen.say(f"forked to {screen.runtime.writer.path}; the message was: "
+               f"{commands.message_text(point.message)}")
 
 
 async def export(screen: Terminal, file: str) -> None:

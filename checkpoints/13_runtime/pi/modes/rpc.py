@@ -404,14 +404,9 @@ def get_session_stats(server: RpcServer, command: dict[str, Any]) -> dict[str, A
 
 
 async def fork(server: RpcServer, command: dict[str, Any]) -> dict[str, Any]:
-    entry_id, text = field(command, "entryId"), ""
-
-    async def forking() -> Runtime:
-        nonlocal text
-        runtime, text = await session_commands.fork(server.runtime, entry_id)
-        return runtime
-
-    return {**await server.switch(forking()), "text": text}
+    point = session_commands.fork_point(server.runtime, field(command, "entryId"))
+    forked = await server.switch(session_commands.fork(server.runtime, point))
+    return {**forked, "text": session_commands.message_text(point.message)}
 
 
 def switch_session(server: RpcServer, command: dict[str, Any]) -> Awaitable[dict[str, Any]]:

@@ -60,16 +60,21 @@ async def new_session(runtime: Runtime, parent_session: str | None = None) -> Ru
     return await switch_to(runtime, writer.path)
 
 
-async def fork(runtime: Runtime, entry_id: str) -> tuple[Runtime, str]:
-    """Pi's fork: a new file with the path before the user message `entry_id`, whose text is
-handed back to edit; a first message forks to an empty session."""
+def fork_point(runtime: Runtime, entry_id: str) -> MessageEntry:
+    """The user message a fork starts before. Pi checks it before a running prompt is stopped,
+so a wrong id changes nothing."""
     entry = runtime.writer.tree.by_id.get(entry_id)
     if not isinstance(entry, MessageEntry) or entry.message.role != "user":
         raise SessionError("Invalid entry ID for forking")
-    text = message_text(entry.message)
-    if entry.parent_id is None:
-        return await new_session(runtime, str(runtime.writer.path)), text
-    return await branch_off(runtime, entry.parent_id), text
+    return entry
+
+
+async def fork(runtime: Runtime, point: MessageEntry) -> Runtime:
+    """Pi's fork: a new file with the path before the user message `point` (whose text the
+caller hands back to edit); a first message forks to an empty session."""
+    if point.parent_id is None:
+        return await new_session(runtime, str(runtime.writer.path))
+    return await branch_off(runtime, point.parent_id)
 
 
 async def branch_off(runtime: Runtime, leaf_id: str) -> Runtime:
