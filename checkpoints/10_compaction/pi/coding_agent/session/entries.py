@@ -10,32 +10,13 @@ from collections.abc import Callable, Container
 from datetime import UTC, datetime, timedelta
 from typing import Annotated, Any, Literal
 
-from pydantic import (
-    AfterValidator,
-    ConfigDict,
-    Discriminator,
-    Field,
-    Tag,
-    TypeAdapter,
-    ValidationError,
-)
+from pydantic import (AfterValidator, ConfigDict, Discriminator, Field, Tag, TypeAdapter,
+                      ValidationError)
 
-from pi.ai import (
-    AppMessage,
-    AssistantMessage,
-    SystemMessage,
-    ToolResultMessage,
-    Usage,
-    UserMessage,
-)
+from pi.ai import AppMessage, AssistantMessage, SystemMessage, ToolResultMessage, Usage, UserMessage
 from pi.ai.content import ImageContent, TextContent, ThinkingContent, ToolCall, UserBlock, Wire
-from pi.coding_agent.messages import (
-    AnyMessage,
-    BashExecutionMessage,
-    BranchSummaryMessage,
-    CompactionSummaryMessage,
-    CustomMessage,
-)
+from pi.coding_agent.messages import (AnyMessage, BashExecutionMessage, BranchSummaryMessage,
+                                      CompactionSummaryMessage, CustomMessage)
 
 ThinkingLevel = Literal["off", "minimal", "low", "medium", "high", "xhigh", "max"]  # "max": Pi 1.x
 CURRENT_VERSION = 3

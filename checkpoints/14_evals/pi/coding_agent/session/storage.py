@@ -6,9 +6,8 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from pi.coding_agent.session.entries import CURRENT_VERSION, SessionHeader
-from pi.coding_agent.session.entries import SessionError
-from pi.coding_agent.session.entries import Clock, IdSource, iso_timestamp
+from pi.coding_agent.session.entries import (CURRENT_VERSION, Clock, IdSource, SessionError,
+                                             SessionHeader, iso_timestamp)
 from pi.coding_agent.session.writer import Opener, SessionWriter, open_text
 
 

@@ -6,24 +6,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from pi.ai import (
-    AssistantMessage,
-    SystemMessage,
-    TextContent,
-    ThinkingContent,
-    ToolCall,
-    ToolResultMessage,
-    Usage,
-    UserMessage,
-)
+from pi.ai import (AssistantMessage, SystemMessage, TextContent, ThinkingContent, ToolCall,
+                   ToolResultMessage, Usage, UserMessage)
 from pi.ai.messages import COMPACT_JSON
-from pi.coding_agent.messages import (
-    AnyMessage,
-    BashExecutionMessage,
-    BranchSummaryMessage,
-    CompactionSummaryMessage,
-    CustomMessage,
-)
+from pi.coding_agent.messages import (AnyMessage, BashExecutionMessage, BranchSummaryMessage,
+                                      CompactionSummaryMessage, CustomMessage)
 
 IMAGE_CHARS = 4800  # Pi: "estimate images as 4000 chars, or 1200 tokens" (it adds 4800)
 
@@ -97,18 +84,11 @@ def estimate_context_tokens(messages: Sequence[AnyMessage]) -> ContextTokens:
     to there; a usage of 0 measured nothing) plus estimates of every message after it;
     without such a reply, all estimated. That reply is looked for from the end, where it is,
     so a turn does not read the whole context."""
-    index = None
-    for position in reversed(range(len(messages))):
-        message = messages[position]
-        if (isinstance(message, AssistantMessage) and message.stop_reason not in ENDED_BADLY
-                and calculate_context_tokens(message.usage) > 0):
-            index = position
-            break
-    if index is None:
-        estimated = sum(estimate_tokens(message) for message in messages)
-        return ContextTokens(estimated, 0, estimated, None)
-    reply = messages[index]
-    assert isinstance(reply, AssistantMessage)
-    usage_tokens = calculate_context_tokens(reply.usage)
-    trailing = sum(estimate_tokens(message) for message in messages[index + 1:])
-    return ContextTokens(usage_tokens + trailing, usage_tokens, trailing, index)
+    for index in reversed(range(len(messages))):
+        reply = messages[index]
+        if (isinstance(reply, AssistantMessage) and reply.stop_reason not in ENDED_BADLY
+                and (usage_tokens := calculate_context_tokens(reply.usage)) > 0):
+            trailing = sum(estimate_tokens(message) for message in messages[index + 1:])
+            return ContextTokens(usage_tokens + trailing, usage_tokens, trailing, index)
+    estimated = sum(estimate_tokens(message) for message in messages)
+    return ContextTokens(estimated, 0, estimated, None)
