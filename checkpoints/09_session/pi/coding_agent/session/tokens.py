@@ -6,8 +6,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from pi.ai import (AssistantMessage, SystemMessage, TextContent, ThinkingContent, ToolCall,
-                   ToolResultMessage, Usage, UserMessage)
+from pi.ai import (AssistantMessage, ImageContent, SystemMessage, TextContent, ThinkingContent,
+                   ToolCall, ToolResultMessage, Usage, UserMessage)
 from pi.ai.messages import COMPACT_JSON
 from pi.coding_agent.messages import (AnyMessage, BashExecutionMessage, BranchSummaryMessage,
                                       CompactionSummaryMessage, CustomMessage)
@@ -34,22 +34,25 @@ def message_chars(message: AnyMessage) -> int:
         return js_length(message.command) + js_length(message.output)
     if isinstance(message, BranchSummaryMessage | CompactionSummaryMessage):
         return js_length(message.summary)
-    if not isinstance(message, UserMessage | ToolResultMessage | CustomMessage):
-        return 0
-    if isinstance(message.content, str):
-        return js_length(message.content)
+    if isinstance(message, UserMessage | ToolResultMessage | CustomMessage):
+        return content_chars(message.content)
+    return 0
+
+
+def content_chars(content: str | Sequence[TextContent | ImageContent]) -> int:
+    """A text's characters; for blocks, each text's and a fixed guess for each image."""
+    if isinstance(content, str):
+        return js_length(content)
     return sum(js_length(block.text) if isinstance(block, TextContent) else IMAGE_CHARS
-               for block in message.content)
+               for block in content)
 
 
 def system_chars(message: SystemMessage) -> int:
     """Pi 1.6: the content, every section still set, and the JSON of the tools it adds."""
-    content = message.content if isinstance(message.content, str) else "".join(
-        block.text for block in message.content)
     sections = sum(js_length(text) for text in (message.sections or {}).values() if text)
     tools = "" if message.tools_added is None else COMPACT_JSON.encode(
         [tool.model_dump() for tool in message.tools_added])  # as stored, nulls too
-    return js_length(content) + sections + js_length(tools)
+    return content_chars(message.content) + sections + js_length(tools)
 
 
 def block_text(block: TextContent | ThinkingContent | ToolCall) -> str:

@@ -20,14 +20,11 @@ def sessions_root(home: Path, override: Path | None = None) -> Path:
     return root
 
 
-def session_file_name(timestamp: str, session_id: str) -> str:
-    """`2026-11-30T16:31:02.345Z` and `abc` → `2026-11-30T16-31-02-345Z_abc.jsonl`."""
-    return f"{re.sub(r'[:.]', '-', timestamp)}_{session_id}.jsonl"
-
-
 def session_path(root: Path, cwd: str, timestamp: str, session_id: str) -> Path:
-    """The first free name for this session: Pi's name, else the same with `-2`, `-3`, …"""
-    return free_path(root / cwd_folder_name(cwd) / session_file_name(timestamp, session_id))
+    """The first free name for this session: Pi's (`2026-11-30T16:31:02.345Z` and `abc` →
+    `2026-11-30T16-31-02-345Z_abc.jsonl`), else the same with `-2`, `-3`, …"""
+    name = f"{re.sub(r'[:.]', '-', timestamp)}_{session_id}.jsonl"
+    return free_path(root / cwd_folder_name(cwd) / name)
 
 
 def cwd_folder_name(cwd: str) -> str:

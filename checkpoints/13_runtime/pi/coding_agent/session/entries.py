@@ -307,16 +307,6 @@ def summary_of(compaction: CompactionEntry) -> CompactionSummaryMessage:
                                     timestamp=ms_from_iso(compaction.timestamp))
 
 
-def spent(entry: SessionEntry) -> Usage | None:
-    """What an entry cost, as Pi's session totals count it (over every entry, compacted or on
-    another branch): a reply, a usage entry, a compaction or branch summary that records one."""
-    if isinstance(entry, MessageEntry) and isinstance(entry.message, AssistantMessage):
-        return entry.message.usage
-    if isinstance(entry, UsageEntry | CompactionEntry | BranchSummaryEntry):
-        return entry.usage
-    return None
-
-
 FIRST_KEYS = ("type", "id", "parentId", "timestamp")
 
 

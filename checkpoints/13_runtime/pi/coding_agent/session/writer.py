@@ -93,12 +93,10 @@ class SessionWriter:
         return entry.id
 
     def new(self, model: Callable[..., SessionEntry], /, **fields: Any) -> str:
-        """Append an entry of type `model` with a fresh id (unless given), the leaf as parent
-        and the clock's time."""
-        entry_id = fields.pop("id", None) or fresh_id(self.ids, self.tree.by_id)
-        timestamp = fields.pop("timestamp", None) or iso_timestamp(self.clock())
-        return self.append(model(id=entry_id, parent_id=self.leaf_id, timestamp=timestamp,
-                                 **fields))
+        """Append an entry of type `model` with a fresh id, the leaf as parent and the clock's
+        time."""
+        return self.append(model(id=fresh_id(self.ids, self.tree.by_id), parent_id=self.leaf_id,
+                                 timestamp=iso_timestamp(self.clock()), **fields))
 
     def append_message(self, message: AgentMessage | CodingMessage) -> str:
         return self.new(MessageEntry, message=message)
@@ -115,12 +113,11 @@ class SessionWriter:
         """A compaction, with the prompt replayed from the context (Pi 1.x's appendCompaction);
         keeping nothing (None) is written as Pi 1.x does, as its own id."""
         entry_id, now = fresh_id(self.ids, self.tree.by_id), self.clock()
-        return self.new(CompactionEntry, id=entry_id, timestamp=iso_timestamp(now),
-                        system_message=replayed_prompt(self.context().messages, now),
-                        summary=summary,
-                        first_kept_entry_id=first_kept_entry_id or entry_id,
-                        tokens_before=tokens_before, details=details, usage=usage,
-                        from_hook=from_hook)
+        return self.append(CompactionEntry(
+            id=entry_id, parent_id=self.leaf_id, timestamp=iso_timestamp(now), summary=summary,
+            first_kept_entry_id=first_kept_entry_id or entry_id, tokens_before=tokens_before,
+            details=details, usage=usage, from_hook=from_hook,
+            system_message=replayed_prompt(self.context().messages, now)))
 
     def append_usage(self, kind: str, provider: str, model: str, usage: Usage,
                      note: str | None = None) -> str:
