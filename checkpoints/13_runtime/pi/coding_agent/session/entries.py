@@ -45,12 +45,11 @@ def random_ids(rng: random.Random) -> IdSource:
 
 def fresh_id(source: IdSource, taken: Container[str]) -> str:
     """An id from `source` that no entry uses yet; refuses a source that keeps repeating."""
-    candidate, tries = source(), 1
-    while candidate in taken:
-        if tries == MAX_TRIES:
-            raise SessionError(f"the id source gave {MAX_TRIES} ids that are all taken")
-        candidate, tries = source(), tries + 1
-    return candidate
+    for _ in range(MAX_TRIES):
+        candidate = source()
+        if candidate not in taken:
+            return candidate
+    raise SessionError(f"the id source gave {MAX_TRIES} ids that are all taken")
 
 
 def iso_timestamp(ms: int) -> str:

@@ -23,23 +23,18 @@ def sessions_root(home: Path, override: Path | None = None) -> Path:
 def session_path(root: Path, cwd: str, timestamp: str, session_id: str) -> Path:
     """The first free name for this session: Pi's (`2026-11-30T16:31:02.345Z` and `abc` →
     `2026-11-30T16-31-02-345Z_abc.jsonl`), else the same with `-2`, `-3`, …"""
-    name = f"{re.sub(r'[:.]', '-', timestamp)}_{session_id}.jsonl"
-    return free_path(root / cwd_folder_name(cwd) / name)
+    folder, stem = root / cwd_folder_name(cwd), f"{re.sub(r'[:.]', '-', timestamp)}_{session_id}"
+    candidate, number = folder / f"{stem}.jsonl", 1
+    while candidate.exists():
+        number += 1
+        candidate = folder / f"{stem}-{number}.jsonl"
+    return candidate
 
 
 def cwd_folder_name(cwd: str) -> str:
     """Pi's folder name for a working directory: `/home/me/app` → `--home-me-app--`."""
     trimmed = cwd[1:] if cwd[:1] in ("/", "\\") else cwd
     return "--" + re.sub(r"[/\\:]", "-", trimmed) + "--"
-
-
-def free_path(path: Path) -> Path:
-    """`path` if nothing is there yet, else `stem-N.suffix` with the smallest free N ≥ 2."""
-    candidate, number = path, 1
-    while candidate.exists():
-        number += 1
-        candidate = path.with_name(f"{path.stem}-{number}{path.suffix}")
-    return candidate
 
 
 def start_session(root: Path, cwd: str, session_id: str, *, ids: IdSource, clock: Clock,
