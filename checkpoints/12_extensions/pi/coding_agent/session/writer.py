@@ -32,24 +32,26 @@ def open_text(path: Path, mode: str) -> TextIO:
 class SessionWriter:
     """Appends entries to one session file; `tree` and `leaf_id` follow what was written."""
 
-    def __init__(self, path: Path, file: TextIO, header: SessionHeader, tree: SessionTree,
+    def __init__(self, path: Path, mode: str, header: SessionHeader, tree: SessionTree,
                  *, ids: IdSource, clock: Clock, opener: Opener = open_text) -> None:
+        """Open `path` to append ("a"), or to start it ("x": it must not exist; its folder is
+        made); a failure to open is one SessionError line."""
+        try:
+            if mode == "x":
+                path.parent.mkdir(parents=True, exist_ok=True)
+            self._file = opener(path, mode)
+        except OSError as error:
+            raise SessionError(f"{path}: {error.strerror or error}") from None
         self.path, self.header, self.tree = path, header, tree
         self.leaf_id: str | None = tree.leaf_on_load
         self.ids, self.clock, self.opener = ids, clock, opener
-        self._file = file
         self._failure: Exception | None = None
 
     @classmethod
     def create(cls, path: Path, header: SessionHeader, *, ids: IdSource, clock: Clock,
                opener: Opener = open_text) -> SessionWriter:
         """Start a new file (it must not exist yet) and write its header line."""
-        try:
-            path.parent.mkdir(parents=True, exist_ok=True)
-            file = opener(path, "x")
-        except OSError as error:
-            raise SessionError(f"{path}: {error.strerror or error}") from None
-        writer = cls(path, file, header, SessionTree(), ids=ids, clock=clock, opener=opener)
+        writer = cls(path, "x", header, SessionTree(), ids=ids, clock=clock, opener=opener)
         writer.write(json_text(dump_line(header)) + "\n")
         return writer
 
@@ -62,11 +64,7 @@ class SessionWriter:
                                "appended to (it is only read)")
         if session.warnings:
             raise SessionError(f"{session.path}: ends with an unfinished line; not appended to")
-        try:
-            file = opener(session.path, "a")
-        except OSError as error:
-            raise SessionError(f"{session.path}: {error.strerror or error}") from None
-        return cls(session.path, file, session.header, session.tree, ids=ids, clock=clock,
+        return cls(session.path, "a", session.header, session.tree, ids=ids, clock=clock,
                    opener=opener)
 
     def write(self, line: str) -> None:
