@@ -117,9 +117,8 @@ def migrate_v2_to_v3(items: list[Any]) -> None:
     items[0]["version"] = 3
     for item in items[1:]:
         message = item.get("message") if isinstance(item, dict) else None
-        if isinstance(message, dict) and item.get("type") == "message" and (
-            message.get("role") == "hookMessage"
-        ):
+        if isinstance(message, dict) and message.get("role") == "hookMessage" and (
+                item.get("type") == "message"):
             message["role"] = "custom"
 
 
@@ -163,11 +162,10 @@ def read_session(path: Path, ids: IdSource | None = None) -> LoadedSession:
             tree.add(read_entry(raw, f"{path}:{number}"), f"{path}:{number}")
         return LoadedSession(path, header, tree, version, tuple(warnings))
     # Pi migrates the whole list at once (a v1 compaction names positions)
-    rest = list(lines)
-    places = [f"{path}:{number}" for number, _ in rest]
-    items = [first, *(decode(raw, place) for (_, raw), place in zip(rest, places, strict=True))]
+    rest = [(f"{path}:{number}", raw) for number, raw in lines]
+    items = [first, *(decode(raw, place) for place, raw in rest)]
     migrate(items, version, ids or sequential_ids())
     header = header_version(items[0], where)[0]
-    for place, item in zip(places, items[1:], strict=True):
+    for (place, _), item in zip(rest, items[1:], strict=True):
         tree.add(parse_entry(item, place), place)
     return LoadedSession(path, header, tree, version, tuple(warnings))

@@ -202,24 +202,19 @@ def describe(error: Exception) -> str:
     return str(strerror) if strerror else str(error) or type(error).__name__
 
 
-def file_lines(writer: SessionWriter) -> dict[str, bytes]:
-    """Each entry's line in the writer's file (the file holds the tree's entries in order)."""
-    lines = [raw for _, raw in committed_lines(writer.path, [])][1:]
-    if len(lines) != len(writer.tree.entries):
+def branched_path(writer: SessionWriter, leaf_id: str) -> list[tuple[SessionEntry, bytes]]:
+    """(entry, its line as read back from the file) root → `leaf_id` without label entries.
+    Pi leaves an entry below a dropped label pointing at a missing id (a second root); here
+    it hangs below the entry before it, its line changed in `parentId` only."""
+    lines = [raw for _, raw in committed_lines(writer.path, [])][1:]  # after the header
+    if len(lines) != len(writer.tree.entries):  # the file holds the tree's entries in order
         raise SessionError(f"{writer.path}: the file no longer holds what was written; "
                            "not forked")
-    return {entry.id: raw for entry, raw in zip(writer.tree.entries, lines, strict=True)}
-
-
-def branched_path(writer: SessionWriter, leaf_id: str) -> list[tuple[SessionEntry, bytes]]:
-    """(entry, its line) root → `leaf_id` without label entries. Pi leaves an entry below a
-    dropped label pointing at a missing id (a second root); here it hangs below the entry
-    before it, its line changed in `parentId` only."""
-    lines = file_lines(writer)
+    line_of = {entry.id: raw for entry, raw in zip(writer.tree.entries, lines, strict=True)}
     kept: list[tuple[SessionEntry, bytes]] = []
     dropped: set[str] = set()
     for entry in writer.tree.path_to(leaf_id):
-        line = lines[entry.id]
+        line = line_of[entry.id]
         if entry.type == "label":
             dropped.add(entry.id)
             continue
