@@ -171,24 +171,6 @@ AnyBlock = Annotated[TextContent | ThinkingContent | ToolCall | ImageContent,
 class Replacement(Wire):
     content: str | tuple[AnyBlock, ...]
 
-    @staticmethod
-    def apply(replacement: Replacement | None,
-              messages: tuple[AnyMessage, ...]) -> tuple[AnyMessage, ...]:
-        """Pi's projectContextEntry: None leaves the messages out; otherwise only a user,
-        assistant, tool result or custom message changes, and only its content (a string
-        becomes one text block for a reply or tool result)."""
-        if replacement is None:
-            return ()
-        content = replacement.content
-        changed = []
-        for message in messages:
-            if message.role in ("assistant", "toolResult") and isinstance(content, str):
-                message = message.model_copy(update={"content": (TextContent(text=content),)})
-            elif message.role in ("user", "assistant", "toolResult", "custom"):
-                message = message.model_copy(update={"content": content})
-            changed.append(message)
-        return tuple(changed)
-
 
 class ContextEditEntry(Entry):
     """Pi 1.x: from here on the branch, the target's content is replaced, or (None) the target

@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from pi.ai import AssistantMessage, Message
+from pi.ai import AssistantMessage, Message, TextContent
 from pi.coding_agent.messages import AnyMessage, convert_to_llm
 from pi.coding_agent.session.entries import (CompactionEntry, ContextEditEntry, MessageEntry,
                                              ModelChangeEntry, Replacement, SessionEntry,
@@ -63,8 +63,26 @@ def projection(path: Sequence[SessionEntry]) -> list[tuple[SessionEntry, tuple[A
         pairs.insert(0, (compaction, (*prompt, summary_of(compaction))))
     edits = {entry.target_id: entry.replacement for entry, _ in pairs
              if isinstance(entry, ContextEditEntry)}
-    return [(entry, Replacement.apply(edits[entry.id], messages) if entry.id in edits
-             else messages) for entry, messages in pairs]
+    return [(entry, edited(edits[entry.id], messages) if entry.id in edits else messages)
+            for entry, messages in pairs]
+
+
+def edited(replacement: Replacement | None,
+           messages: tuple[AnyMessage, ...]) -> tuple[AnyMessage, ...]:
+    """Pi's projectContextEntry: None leaves the messages out; otherwise only a user,
+    assistant, tool result or custom message changes, and only its content (a string
+    becomes one text block for a reply or tool result)."""
+    if replacement is None:
+        return ()
+    content = replacement.content
+    changed = []
+    for message in messages:
+        if message.role in ("assistant", "toolResult") and isinstance(content, str):
+            message = message.model_copy(update={"content": (TextContent(text=content),)})
+        elif message.role in ("user", "assistant", "toolResult", "custom"):
+            message = message.model_copy(update={"content": content})
+        changed.append(message)
+    return tuple(changed)
 
 
 def latest_compaction(path: Sequence[SessionEntry]) -> int:
