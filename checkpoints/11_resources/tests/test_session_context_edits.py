@@ -25,7 +25,6 @@ from pi.coding_agent.session.entries import (
     SessionError,
     fixed_clock,
     sequential_ids,
-    spent,
 )
 from pi.coding_agent.session.reader import read_session
 from pi.coding_agent.session.show import preview
@@ -141,18 +140,6 @@ def test_a_usage_entry_is_kept_but_never_shown_to_a_model(tmp_path) -> None:
     with_note, without = read_session(w.path).entries[-2:]
     assert with_note.type == "usage" and with_note.usage == USAGE
     assert (with_note.note, without.note) == ("warm-up", None), "an empty note is left out"
-
-
-def test_session_totals_count_usage_entries_and_what_summaries_cost(tmp_path) -> None:
-    w = new_writer(tmp_path)
-    w.append_message(user("q"))
-    w.append_message(reply("a"))
-    w.append_usage("cache_warm", "mock", "mock-1", USAGE)
-    w.append_compaction("summary", None, 100, usage=USAGE)
-    w.branch_with_summary(None, "left", usage=USAGE)
-    w.append_label(w.leaf_id, "x")
-    costs = [spent(entry) for entry in read_session(w.path).entries]
-    assert costs == [None, USAGE, USAGE, USAGE, USAGE, None]
 
 
 def test_a_system_message_is_part_of_the_context(tmp_path) -> None:

@@ -16,7 +16,7 @@ from pi.coding_agent.session.entries import (
 )
 from pi.coding_agent.session.storage import (
     cwd_folder_name,
-    session_file_name,
+    session_path,
     sessions_root,
     start_session,
 )
@@ -34,9 +34,9 @@ def test_a_folder_per_working_directory_like_pi(cwd: str, folder: str) -> None:
     assert cwd_folder_name(cwd) == folder
 
 
-def test_a_file_per_session_named_by_time_and_id() -> None:
-    name = session_file_name("2026-11-30T16:31:02.345Z", "bd11a9aa-66ba")
-    assert name == "2026-11-30T16-31-02-345Z_bd11a9aa-66ba.jsonl"
+def test_a_file_per_session_named_by_time_and_id(tmp_path: Path) -> None:
+    path = session_path(tmp_path, "/w", "2026-11-30T16:31:02.345Z", "bd11a9aa-66ba")
+    assert path.name == "2026-11-30T16-31-02-345Z_bd11a9aa-66ba.jsonl"
 
 
 def test_the_root_is_the_courses_own_never_pis(tmp_path: Path) -> None:

@@ -15,17 +15,9 @@ from pydantic_core import from_json
 
 from pi.ai.bounded import TooLarge, open_regular, read_json
 from pi.ai.messages import describe_error
-
 from pi.coding_agent.session.entries import (
-    CURRENT_VERSION,
-    ENTRY,
-    SessionEntry,
-    SessionHeader,
-    entry_problem,
-    parse_entry,
-)
-from pi.coding_agent.session.entries import SessionError
-from pi.coding_agent.session.entries import IdSource, fresh_id, sequential_ids
+    CURRENT_VERSION, ENTRY, IdSource, SessionEntry, SessionError, SessionHeader, entry_problem,
+    fresh_id, parse_entry, sequential_ids)
 from pi.coding_agent.session.tree import SessionTree
 
 REFUSE_TO_OVERWRITE = "Pi would start a new session in this file; it is left as it is"
@@ -125,9 +117,8 @@ def migrate_v2_to_v3(items: list[Any]) -> None:
     items[0]["version"] = 3
     for item in items[1:]:
         message = item.get("message") if isinstance(item, dict) else None
-        if isinstance(message, dict) and item.get("type") == "message" and (
-            message.get("role") == "hookMessage"
-        ):
+        if isinstance(message, dict) and message.get("role") == "hookMessage" and (
+                item.get("type") == "message"):
             message["role"] = "custom"
 
 
@@ -171,11 +162,10 @@ def read_session(path: Path, ids: IdSource | None = None) -> LoadedSession:
             tree.add(read_entry(raw, f"{path}:{number}"), f"{path}:{number}")
         return LoadedSession(path, header, tree, version, tuple(warnings))
     # Pi migrates the whole list at once (a v1 compaction names positions)
-    rest = list(lines)
-    places = [f"{path}:{number}" for number, _ in rest]
-    items = [first, *(decode(raw, place) for (_, raw), place in zip(rest, places, strict=True))]
+    rest = [(f"{path}:{number}", raw) for number, raw in lines]
+    items = [first, *(decode(raw, place) for place, raw in rest)]
     migrate(items, version, ids or sequential_ids())
     header = header_version(items[0], where)[0]
-    for place, item in zip(places, items[1:], strict=True):
+    for (place, _), item in zip(rest, items[1:], strict=True):
         tree.add(parse_entry(item, place), place)
     return LoadedSession(path, header, tree, version, tuple(warnings))

@@ -6,19 +6,12 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from pi.ai import AssistantMessage, Message
+from pi.ai import AssistantMessage, Message, TextContent
 from pi.coding_agent.messages import AnyMessage, convert_to_llm
-from pi.coding_agent.session.entries import (
-    CompactionEntry,
-    ContextEditEntry,
-    MessageEntry,
-    ModelChangeEntry,
-    SessionEntry,
-    ThinkingLevelChangeEntry,
-)
-from pi.coding_agent.session.entries import Replacement
-from pi.coding_agent.session.entries import message_of as message_of  # compaction uses them too
-from pi.coding_agent.session.entries import summary_of as summary_of
+from pi.coding_agent.session.entries import (CompactionEntry, ContextEditEntry, MessageEntry,
+                                             ModelChangeEntry, Replacement, SessionEntry,
+                                             ThinkingLevelChangeEntry)
+from pi.coding_agent.session.entries import message_of as message_of, summary_of as summary_of
 from pi.coding_agent.session.tree import SessionTree
 
 
@@ -52,15 +45,10 @@ def build_context(tree: SessionTree, leaf_id: str | None) -> SessionContext:
         return SessionContext(None, 0, (), ())
     leaf = leaf_id if leaf_id in tree.by_id else tree.entries[-1].id
     path = tree.path_to(leaf)
-    pairs = context_messages(path)
+    pairs = [(entry.id, message) for entry, messages in projection(path) for message in messages]
     thinking, model = settings_on(path)
     return SessionContext(leaf, len(path), tuple(message for _, message in pairs),
                           tuple(entry_id for entry_id, _ in pairs), thinking, model)
-
-
-def context_messages(path: Sequence[SessionEntry]) -> list[tuple[str, AnyMessage]]:
-    """(entry id, message) for each message a model is shown of the path."""
-    return [(entry.id, message) for entry, messages in projection(path) for message in messages]
 
 
 def projection(path: Sequence[SessionEntry]) -> list[tuple[SessionEntry, tuple[AnyMessage, ...]]]:
@@ -75,8 +63,26 @@ def projection(path: Sequence[SessionEntry]) -> list[tuple[SessionEntry, tuple[A
         pairs.insert(0, (compaction, (*prompt, summary_of(compaction))))
     edits = {entry.target_id: entry.replacement for entry, _ in pairs
              if isinstance(entry, ContextEditEntry)}
-    return [(entry, Replacement.apply(edits[entry.id], messages) if entry.id in edits
-             else messages) for entry, messages in pairs]
+    return [(entry, edited(edits[entry.id], messages) if entry.id in edits else messages)
+            for entry, messages in pairs]
+
+
+def edited(replacement: Replacement | None,
+           messages: tuple[AnyMessage, ...]) -> tuple[AnyMessage, ...]:
+    """Pi's projectContextEntry: None leaves the messages out; otherwise only a user,
+    assistant, tool result or custom message changes, and only its content (a string
+    becomes one text block for a reply or tool result)."""
+    if replacement is None:
+        return ()
+    content = replacement.content
+    changed = []
+    for message in messages:
+        if message.role in ("assistant", "toolResult") and isinstance(content, str):
+            message = message.model_copy(update={"content": (TextContent(text=content),)})
+        elif message.role in ("user", "assistant", "toolResult", "custom"):
+            message = message.model_copy(update={"content": content})
+        changed.append(message)
+    return tuple(changed)
 
 
 def latest_compaction(path: Sequence[SessionEntry]) -> int:

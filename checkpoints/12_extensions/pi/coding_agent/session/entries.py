@@ -10,32 +10,13 @@ from collections.abc import Callable, Container
 from datetime import UTC, datetime, timedelta
 from typing import Annotated, Any, Literal
 
-from pydantic import (
-    AfterValidator,
-    ConfigDict,
-    Discriminator,
-    Field,
-    Tag,
-    TypeAdapter,
-    ValidationError,
-)
+from pydantic import (AfterValidator, ConfigDict, Discriminator, Field, Tag, TypeAdapter,
+                      ValidationError)
 
-from pi.ai import (
-    AppMessage,
-    AssistantMessage,
-    SystemMessage,
-    ToolResultMessage,
-    Usage,
-    UserMessage,
-)
+from pi.ai import AppMessage, AssistantMessage, SystemMessage, ToolResultMessage, Usage, UserMessage
 from pi.ai.content import ImageContent, TextContent, ThinkingContent, ToolCall, UserBlock, Wire
-from pi.coding_agent.messages import (
-    AnyMessage,
-    BashExecutionMessage,
-    BranchSummaryMessage,
-    CompactionSummaryMessage,
-    CustomMessage,
-)
+from pi.coding_agent.messages import (AnyMessage, BashExecutionMessage, BranchSummaryMessage,
+                                      CompactionSummaryMessage, CustomMessage)
 
 ThinkingLevel = Literal["off", "minimal", "low", "medium", "high", "xhigh", "max"]  # "max": Pi 1.x
 CURRENT_VERSION = 3
@@ -64,12 +45,11 @@ def random_ids(rng: random.Random) -> IdSource:
 
 def fresh_id(source: IdSource, taken: Container[str]) -> str:
     """An id from `source` that no entry uses yet; refuses a source that keeps repeating."""
-    candidate, tries = source(), 1
-    while candidate in taken:
-        if tries == MAX_TRIES:
-            raise SessionError(f"the id source gave {MAX_TRIES} ids that are all taken")
-        candidate, tries = source(), tries + 1
-    return candidate
+    for _ in range(MAX_TRIES):
+        candidate = source()
+        if candidate not in taken:
+            return candidate
+    raise SessionError(f"the id source gave {MAX_TRIES} ids that are all taken")
 
 
 def iso_timestamp(ms: int) -> str:
@@ -191,24 +171,6 @@ AnyBlock = Annotated[TextContent | ThinkingContent | ToolCall | ImageContent,
 class Replacement(Wire):
     content: str | tuple[AnyBlock, ...]
 
-    @staticmethod
-    def apply(replacement: Replacement | None,
-              messages: tuple[AnyMessage, ...]) -> tuple[AnyMessage, ...]:
-        """Pi's projectContextEntry: None leaves the messages out; otherwise only a user,
-        assistant, tool result or custom message changes, and only its content (a string
-        becomes one text block for a reply or tool result)."""
-        if replacement is None:
-            return ()
-        content = replacement.content
-        changed = []
-        for message in messages:
-            if message.role in ("assistant", "toolResult") and isinstance(content, str):
-                message = message.model_copy(update={"content": (TextContent(text=content),)})
-            elif message.role in ("user", "assistant", "toolResult", "custom"):
-                message = message.model_copy(update={"content": content})
-            changed.append(message)
-        return tuple(changed)
-
 
 class ContextEditEntry(Entry):
     """Pi 1.x: from here on the branch, the target's content is replaced, or (None) the target
@@ -324,16 +286,6 @@ def summary_of(compaction: CompactionEntry) -> CompactionSummaryMessage:
     return CompactionSummaryMessage(summary=compaction.summary,
                                     tokens_before=compaction.tokens_before,
                                     timestamp=ms_from_iso(compaction.timestamp))
-
-
-def spent(entry: SessionEntry) -> Usage | None:
-    """What an entry cost, as Pi's session totals count it (over every entry, compacted or on
-    another branch): a reply, a usage entry, a compaction or branch summary that records one."""
-    if isinstance(entry, MessageEntry) and isinstance(entry.message, AssistantMessage):
-        return entry.message.usage
-    if isinstance(entry, UsageEntry | CompactionEntry | BranchSummaryEntry):
-        return entry.usage
-    return None
 
 
 FIRST_KEYS = ("type", "id", "parentId", "timestamp")

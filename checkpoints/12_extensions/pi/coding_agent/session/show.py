@@ -4,31 +4,13 @@ column and only a branch point indents."""
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
+from typing import Any
 
-from pi.ai import (
-    AssistantMessage,
-    SystemMessage,
-    TextContent,
-    ToolCall,
-    ToolResultMessage,
-    UserMessage,
-)
+from pi.ai import (AssistantMessage, SystemMessage, TextContent, ToolCall, ToolResultMessage,
+                   UserMessage)
 from pi.coding_agent.messages import BashExecutionMessage, CustomMessage
-from pi.coding_agent.session.entries import (
-    BranchSummaryEntry,
-    CompactionEntry,
-    ContextEditEntry,
-    CustomEntry,
-    CustomMessageEntry,
-    LabelEntry,
-    MessageEntry,
-    ModelChangeEntry,
-    SessionEntry,
-    SessionInfoEntry,
-    ThinkingLevelChangeEntry,
-    UsageEntry,
-)
+from pi.coding_agent.session.entries import MessageEntry, SessionEntry
 from pi.coding_agent.session.tree import SessionTree
 
 PREVIEW = 48
@@ -56,28 +38,27 @@ def row_parts(entry: SessionEntry, label: str | None, is_leaf: bool) -> list[tup
     return [*parts, (f"  {words}", "dim")] if words else parts
 
 
+# What each type of entry says, by its `type`; an entry of any other type is an UnknownEntry.
+ENTRY_TEXT: dict[str, Callable[[Any], str]] = {
+    "message": lambda entry: message_text(entry.message),
+    "compaction": lambda entry: entry.summary,
+    "branch_summary": lambda entry: entry.summary,
+    "custom_message": lambda entry: f"{entry.custom_type}: {blocks_text(entry.content)}",
+    "model_change": lambda entry: f"{entry.provider}/{entry.model_id}",
+    "thinking_level_change": lambda entry: entry.thinking_level,
+    "label": lambda entry: f"{entry.target_id} = {entry.label or '(cleared)'}",
+    "session_info": lambda entry: entry.name or "",
+    "custom": lambda entry: entry.custom_type,
+    "context_edit": lambda entry: f"{entry.target_id} "
+                                  f"{'omitted' if entry.replacement is None else 'replaced'}",
+    "usage": lambda entry: f"{entry.kind}: {entry.provider}/{entry.model}",
+}
+
+
 def entry_text(entry: SessionEntry) -> str:
-    if isinstance(entry, MessageEntry):
-        return message_text(entry.message)
-    if isinstance(entry, CompactionEntry | BranchSummaryEntry):
-        return entry.summary
-    if isinstance(entry, CustomMessageEntry):
-        return f"{entry.custom_type}: {blocks_text(entry.content)}"
-    if isinstance(entry, ModelChangeEntry):
-        return f"{entry.provider}/{entry.model_id}"
-    if isinstance(entry, ThinkingLevelChangeEntry):
-        return entry.thinking_level
-    if isinstance(entry, LabelEntry):
-        return f"{entry.target_id} = {entry.label or '(cleared)'}"
-    if isinstance(entry, SessionInfoEntry):
-        return entry.name or ""
-    if isinstance(entry, CustomEntry):
-        return entry.custom_type
-    if isinstance(entry, ContextEditEntry):
-        return f"{entry.target_id} {'omitted' if entry.replacement is None else 'replaced'}"
-    if isinstance(entry, UsageEntry):
-        return f"{entry.kind}: {entry.provider}/{entry.model}"
-    return "(an entry type this course does not know; kept as it is)"
+    if entry.type not in ENTRY_TEXT:
+        return "(an entry type this course does not know; kept as it is)"
+    return ENTRY_TEXT[entry.type](entry)
 
 
 def message_text(message: object) -> str:

@@ -6,9 +6,8 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from pi.coding_agent.session.entries import CURRENT_VERSION, SessionHeader
-from pi.coding_agent.session.entries import SessionError
-from pi.coding_agent.session.entries import Clock, IdSource, iso_timestamp
+from pi.coding_agent.session.entries import (CURRENT_VERSION, Clock, IdSource, SessionError,
+                                             SessionHeader, iso_timestamp)
 from pi.coding_agent.session.writer import Opener, SessionWriter, open_text
 
 
@@ -21,29 +20,21 @@ def sessions_root(home: Path, override: Path | None = None) -> Path:
     return root
 
 
-def session_file_name(timestamp: str, session_id: str) -> str:
-    """`2026-11-30T16:31:02.345Z` and `abc` → `2026-11-30T16-31-02-345Z_abc.jsonl`."""
-    return f"{re.sub(r'[:.]', '-', timestamp)}_{session_id}.jsonl"
-
-
 def session_path(root: Path, cwd: str, timestamp: str, session_id: str) -> Path:
-    """The first free name for this session: Pi's name, else the same with `-2`, `-3`, …"""
-    return free_path(root / cwd_folder_name(cwd) / session_file_name(timestamp, session_id))
+    """The first free name for this session: Pi's (`2026-11-30T16:31:02.345Z` and `abc` →
+    `2026-11-30T16-31-02-345Z_abc.jsonl`), else the same with `-2`, `-3`, …"""
+    folder, stem = root / cwd_folder_name(cwd), f"{re.sub(r'[:.]', '-', timestamp)}_{session_id}"
+    candidate, number = folder / f"{stem}.jsonl", 1
+    while candidate.exists():
+        number += 1
+        candidate = folder / f"{stem}-{number}.jsonl"
+    return candidate
 
 
 def cwd_folder_name(cwd: str) -> str:
     """Pi's folder name for a working directory: `/home/me/app` → `--home-me-app--`."""
     trimmed = cwd[1:] if cwd[:1] in ("/", "\\") else cwd
     return "--" + re.sub(r"[/\\:]", "-", trimmed) + "--"
-
-
-def free_path(path: Path) -> Path:
-    """`path` if nothing is there yet, else `stem-N.suffix` with the smallest free N ≥ 2."""
-    candidate, number = path, 1
-    while candidate.exists():
-        number += 1
-        candidate = path.with_name(f"{path.stem}-{number}{path.suffix}")
-    return candidate
 
 
 def start_session(root: Path, cwd: str, session_id: str, *, ids: IdSource, clock: Clock,

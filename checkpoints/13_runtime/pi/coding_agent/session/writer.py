@@ -14,26 +14,10 @@ from pi.ai.messages import json_text
 from pi.coding_agent.messages import AnyMessage, CodingMessage
 from pi.coding_agent.session.context import SessionContext, build_context
 from pi.coding_agent.session.entries import (
-    CURRENT_VERSION,
-    BranchSummaryEntry,
-    CompactionEntry,
-    ContextEditEntry,
-    CustomEntry,
-    CustomMessageEntry,
-    LabelEntry,
-    MessageEntry,
-    ModelChangeEntry,
-    Replacement,
-    SessionEntry,
-    SessionHeader,
-    SessionInfoEntry,
-    ThinkingLevel,
-    ThinkingLevelChangeEntry,
-    UsageEntry,
-    dump_line,
-)
-from pi.coding_agent.session.entries import SessionError
-from pi.coding_agent.session.entries import Clock, IdSource, fresh_id, iso_timestamp
+    CURRENT_VERSION, BranchSummaryEntry, Clock, CompactionEntry, ContextEditEntry, CustomEntry,
+    CustomMessageEntry, IdSource, LabelEntry, MessageEntry, ModelChangeEntry, Replacement,
+    SessionEntry, SessionError, SessionHeader, SessionInfoEntry, ThinkingLevel,
+    ThinkingLevelChangeEntry, UsageEntry, dump_line, fresh_id, iso_timestamp)
 from pi.coding_agent.session.reader import LoadedSession, committed_lines
 from pi.coding_agent.session.tree import SessionTree
 
@@ -48,24 +32,26 @@ def open_text(path: Path, mode: str) -> TextIO:
 class SessionWriter:
     """Appends entries to one session file; `tree` and `leaf_id` follow what was written."""
 
-    def __init__(self, path: Path, file: TextIO, header: SessionHeader, tree: SessionTree,
+    def __init__(self, path: Path, mode: str, header: SessionHeader, tree: SessionTree,
                  *, ids: IdSource, clock: Clock, opener: Opener = open_text) -> None:
+        """Open `path` to append ("a"), or to start it ("x": it must not exist; its folder is
+        made); a failure to open is one SessionError line."""
+        try:
+            if mode == "x":
+                path.parent.mkdir(parents=True, exist_ok=True)
+            self._file = opener(path, mode)
+        except OSError as error:
+            raise SessionError(f"{path}: {error.strerror or error}") from None
         self.path, self.header, self.tree = path, header, tree
         self.leaf_id: str | None = tree.leaf_on_load
         self.ids, self.clock, self.opener = ids, clock, opener
-        self._file = file
         self._failure: Exception | None = None
 
     @classmethod
     def create(cls, path: Path, header: SessionHeader, *, ids: IdSource, clock: Clock,
                opener: Opener = open_text) -> SessionWriter:
         """Start a new file (it must not exist yet) and write its header line."""
-        try:
-            path.parent.mkdir(parents=True, exist_ok=True)
-            file = opener(path, "x")
-        except OSError as error:
-            raise SessionError(f"{path}: {error.strerror or error}") from None
-        writer = cls(path, file, header, SessionTree(), ids=ids, clock=clock, opener=opener)
+        writer = cls(path, "x", header, SessionTree(), ids=ids, clock=clock, opener=opener)
         writer.write(json_text(dump_line(header)) + "\n")
         return writer
 
@@ -78,11 +64,7 @@ class SessionWriter:
                                "appended to (it is only read)")
         if session.warnings:
             raise SessionError(f"{session.path}: ends with an unfinished line; not appended to")
-        try:
-            file = opener(session.path, "a")
-        except OSError as error:
-            raise SessionError(f"{session.path}: {error.strerror or error}") from None
-        return cls(session.path, file, session.header, session.tree, ids=ids, clock=clock,
+        return cls(session.path, "a", session.header, session.tree, ids=ids, clock=clock,
                    opener=opener)
 
     def write(self, line: str) -> None:
@@ -109,12 +91,10 @@ class SessionWriter:
         return entry.id
 
     def new(self, model: Callable[..., SessionEntry], /, **fields: Any) -> str:
-        """Append an entry of type `model` with a fresh id (unless given), the leaf as parent
-        and the clock's time."""
-        entry_id = fields.pop("id", None) or fresh_id(self.ids, self.tree.by_id)
-        timestamp = fields.pop("timestamp", None) or iso_timestamp(self.clock())
-        return self.append(model(id=entry_id, parent_id=self.leaf_id, timestamp=timestamp,
-                                 **fields))
+        """Append an entry of type `model` with a fresh id, the leaf as parent and the clock's
+        time."""
+        return self.append(model(id=fresh_id(self.ids, self.tree.by_id), parent_id=self.leaf_id,
+                                 timestamp=iso_timestamp(self.clock()), **fields))
 
     def append_message(self, message: AgentMessage | CodingMessage) -> str:
         return self.new(MessageEntry, message=message)
@@ -131,12 +111,11 @@ class SessionWriter:
         """A compaction, with the prompt replayed from the context (Pi 1.x's appendCompaction);
         keeping nothing (None) is written as Pi 1.x does, as its own id."""
         entry_id, now = fresh_id(self.ids, self.tree.by_id), self.clock()
-        return self.new(CompactionEntry, id=entry_id, timestamp=iso_timestamp(now),
-                        system_message=replayed_prompt(self.context().messages, now),
-                        summary=summary,
-                        first_kept_entry_id=first_kept_entry_id or entry_id,
-                        tokens_before=tokens_before, details=details, usage=usage,
-                        from_hook=from_hook)
+        return self.append(CompactionEntry(
+            id=entry_id, parent_id=self.leaf_id, timestamp=iso_timestamp(now), summary=summary,
+            first_kept_entry_id=first_kept_entry_id or entry_id, tokens_before=tokens_before,
+            details=details, usage=usage, from_hook=from_hook,
+            system_message=replayed_prompt(self.context().messages, now)))
 
     def append_usage(self, kind: str, provider: str, model: str, usage: Usage,
                      note: str | None = None) -> str:
@@ -223,24 +202,19 @@ def describe(error: Exception) -> str:
     return str(strerror) if strerror else str(error) or type(error).__name__
 
 
-def file_lines(writer: SessionWriter) -> dict[str, bytes]:
-    """Each entry's line in the writer's file (the file holds the tree's entries in order)."""
-    lines = [raw for _, raw in committed_lines(writer.path, [])][1:]
-    if len(lines) != len(writer.tree.entries):
+def branched_path(writer: SessionWriter, leaf_id: str) -> list[tuple[SessionEntry, bytes]]:
+    """(entry, its line as read back from the file) root → `leaf_id` without label entries.
+    Pi leaves an entry below a dropped label pointing at a missing id (a second root); here
+    it hangs below the entry before it, its line changed in `parentId` only."""
+    lines = [raw for _, raw in committed_lines(writer.path, [])][1:]  # after the header
+    if len(lines) != len(writer.tree.entries):  # the file holds the tree's entries in order
         raise SessionError(f"{writer.path}: the file no longer holds what was written; "
                            "not forked")
-    return {entry.id: raw for entry, raw in zip(writer.tree.entries, lines, strict=True)}
-
-
-def branched_path(writer: SessionWriter, leaf_id: str) -> list[tuple[SessionEntry, bytes]]:
-    """(entry, its line) root → `leaf_id` without label entries. Pi leaves an entry below a
-    dropped label pointing at a missing id (a second root); here it hangs below the entry
-    before it, its line changed in `parentId` only."""
-    lines = file_lines(writer)
+    line_of = {entry.id: raw for entry, raw in zip(writer.tree.entries, lines, strict=True)}
     kept: list[tuple[SessionEntry, bytes]] = []
     dropped: set[str] = set()
     for entry in writer.tree.path_to(leaf_id):
-        line = lines[entry.id]
+        line = line_of[entry.id]
         if entry.type == "label":
             dropped.add(entry.id)
             continue

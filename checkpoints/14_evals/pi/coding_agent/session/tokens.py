@@ -6,24 +6,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from pi.ai import (
-    AssistantMessage,
-    SystemMessage,
-    TextContent,
-    ThinkingContent,
-    ToolCall,
-    ToolResultMessage,
-    Usage,
-    UserMessage,
-)
+from pi.ai import (AssistantMessage, ImageContent, SystemMessage, TextContent, ThinkingContent,
+                   ToolCall, ToolResultMessage, Usage, UserMessage)
 from pi.ai.messages import COMPACT_JSON
-from pi.coding_agent.messages import (
-    AnyMessage,
-    BashExecutionMessage,
-    BranchSummaryMessage,
-    CompactionSummaryMessage,
-    CustomMessage,
-)
+from pi.coding_agent.messages import (AnyMessage, BashExecutionMessage, BranchSummaryMessage,
+                                      CompactionSummaryMessage, CustomMessage)
 
 IMAGE_CHARS = 4800  # Pi: "estimate images as 4000 chars, or 1200 tokens" (it adds 4800)
 
@@ -47,22 +34,25 @@ def message_chars(message: AnyMessage) -> int:
         return js_length(message.command) + js_length(message.output)
     if isinstance(message, BranchSummaryMessage | CompactionSummaryMessage):
         return js_length(message.summary)
-    if not isinstance(message, UserMessage | ToolResultMessage | CustomMessage):
-        return 0
-    if isinstance(message.content, str):
-        return js_length(message.content)
+    if isinstance(message, UserMessage | ToolResultMessage | CustomMessage):
+        return content_chars(message.content)
+    return 0
+
+
+def content_chars(content: str | Sequence[TextContent | ImageContent]) -> int:
+    """A text's characters; for blocks, each text's and a fixed guess for each image."""
+    if isinstance(content, str):
+        return js_length(content)
     return sum(js_length(block.text) if isinstance(block, TextContent) else IMAGE_CHARS
-               for block in message.content)
+               for block in content)
 
 
 def system_chars(message: SystemMessage) -> int:
     """Pi 1.6: the content, every section still set, and the JSON of the tools it adds."""
-    content = message.content if isinstance(message.content, str) else "".join(
-        block.text for block in message.content)
     sections = sum(js_length(text) for text in (message.sections or {}).values() if text)
     tools = "" if message.tools_added is None else COMPACT_JSON.encode(
         [tool.model_dump() for tool in message.tools_added])  # as stored, nulls too
-    return js_length(content) + sections + js_length(tools)
+    return content_chars(message.content) + sections + js_length(tools)
 
 
 def block_text(block: TextContent | ThinkingContent | ToolCall) -> str:
@@ -97,18 +87,11 @@ def estimate_context_tokens(messages: Sequence[AnyMessage]) -> ContextTokens:
     to there; a usage of 0 measured nothing) plus estimates of every message after it;
     without such a reply, all estimated. That reply is looked for from the end, where it is,
     so a turn does not read the whole context."""
-    index = None
-    for position in reversed(range(len(messages))):
-        message = messages[position]
-        if (isinstance(message, AssistantMessage) and message.stop_reason not in ENDED_BADLY
-                and calculate_context_tokens(message.usage) > 0):
-            index = position
-            break
-    if index is None:
-        estimated = sum(estimate_tokens(message) for message in messages)
-        return ContextTokens(estimated, 0, estimated, None)
-    reply = messages[index]
-    assert isinstance(reply, AssistantMessage)
-    usage_tokens = calculate_context_tokens(reply.usage)
-    trailing = sum(estimate_tokens(message) for message in messages[index + 1:])
-    return ContextTokens(usage_tokens + trailing, usage_tokens, trailing, index)
+    for index in reversed(range(len(messages))):
+        reply = messages[index]
+        if (isinstance(reply, AssistantMessage) and reply.stop_reason not in ENDED_BADLY
+                and (usage_tokens := calculate_context_tokens(reply.usage)) > 0):
+            trailing = sum(estimate_tokens(message) for message in messages[index + 1:])
+            return ContextTokens(usage_tokens + trailing, usage_tokens, trailing, index)
+    estimated = sum(estimate_tokens(message) for message in messages)
+    return ContextTokens(estimated, 0, estimated, None)

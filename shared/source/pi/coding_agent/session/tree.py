@@ -5,9 +5,8 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from pi.coding_agent.session.entries import LabelEntry, SessionEntry, SessionInfoEntry
-from pi.coding_agent.session.entries import SessionError
-from pi.coding_agent.session.entries import ms_from_iso
+from pi.coding_agent.session.entries import (LabelEntry, SessionEntry, SessionError,
+                                             SessionInfoEntry, ms_from_iso)
 
 
 class SessionTree:
