@@ -13,7 +13,7 @@ from pi.agent.events import AgentEvent, ToolExecutionEnd, ToolExecutionStart, To
 from pi.agent.tool_calls import error_result, run_tool_call
 from pi.agent.tools import ToolRegistry, ToolResult
 from pi.ai import AbortSignal, AssistantMessage, ToolCall, ToolResultMessage
-from pi.agent.tool_calls import ToolHooks
+from pi.agent.tool_calls import ToolHooks, run_hooked_call
 
 ENDS_RUN = ("error", "aborted", "length")  # such a reply runs no tools, and ends the run
 ABORTED = "Operation aborted"  # the result of a call that had not started when the run stopped
@@ -74,8 +74,10 @@ class ToolBatch:
             self.emit(ToolExecutionUpdate(tool_call_id=call.id, tool_name=call.name,
                                           args=call.arguments, partial_result=partial))
 
-        return await run_tool_call(self.registry, call, self.signal, progress, self.clock,
-                                   hooks=self.hooks)
+        if self.hooks is not None:
+            return await run_hooked_call(self.registry, call, self.signal, progress, self.clock,
+                                         self.hooks)
+        return await run_tool_call(self.registry, call, self.signal, progress, self.clock)
 
     def finished(self, call: ToolCall, result: ToolResultMessage,
                  record: Record) -> ToolResultMessage:

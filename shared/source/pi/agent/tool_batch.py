@@ -14,7 +14,7 @@ from pi.agent.tool_calls import error_result, run_tool_call
 from pi.agent.tools import ToolRegistry, ToolResult
 from pi.ai import AbortSignal, AssistantMessage, ToolCall, ToolResultMessage
 # [from 12]
-from pi.agent.tool_calls import ToolHooks
+from pi.agent.tool_calls import ToolHooks, run_hooked_call
 # [end]
 
 ENDS_RUN = ("error", "aborted", "length")  # such a reply runs no tools, and ends the run
@@ -80,13 +80,12 @@ class ToolBatch:
             self.emit(ToolExecutionUpdate(tool_call_id=call.id, tool_name=call.name,
                                           args=call.arguments, partial_result=partial))
 
-        # [only 06-11]
-        #| return await run_tool_call(self.registry, call, self.signal, progress, self.clock)
-        # [end]
         # [from 12]
-        return await run_tool_call(self.registry, call, self.signal, progress, self.clock,
-                                   hooks=self.hooks)
+        if self.hooks is not None:
+            return await run_hooked_call(self.registry, call, self.signal, progress, self.clock,
+                                         self.hooks)
         # [end]
+        return await run_tool_call(self.registry, call, self.signal, progress, self.clock)
 
     def finished(self, call: ToolCall, result: ToolResultMessage,
                  record: Record) -> ToolResultMessage:
