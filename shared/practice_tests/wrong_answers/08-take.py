@@ -1,7 +1,7 @@
 # mistake: hands over the newest queued message instead of the oldest
 # expect: FIFO
-if not self._messages:
+if not self:
     return []
 if self.mode == "all":
     return self.drain()
-return [self._messages.pop()]
+return [self.pop()]

@@ -42,8 +42,7 @@ def validation_text(call: ToolCall, error: ValidationError) -> str:
 
 
 async def run_tool_call(registry: ToolRegistry, call: ToolCall, signal: AbortSignal,
-                        on_update: ProgressCallback, clock: Callable[[], int],
-                        ) -> ToolResultMessage:
+                        on_update: ProgressCallback, clock: Callable[[], int]) -> ToolResultMessage:
     """Look up, validate, execute: one toolResult, whatever happens."""
     tool = registry.get(call.name)
     if tool is None:

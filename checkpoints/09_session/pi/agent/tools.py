@@ -63,7 +63,6 @@ class ToolRegistry:
 
     def __init__(self, tools: Iterable[AnyTool] = ()) -> None:
         self._tools: dict[str, AnyTool] = {}
-        self._specs: tuple[Tool, ...] = ()
         for tool in tools:
             self.add(tool)
 
@@ -71,7 +70,6 @@ class ToolRegistry:
         if tool.name in self._tools:
             raise ValueError(f"a tool named {tool.name!r} is already registered")
         self._tools[tool.name] = tool
-        self._specs += (tool.spec(),)  # a tool's schema is fixed: built once, when it is added
 
     def get(self, name: str) -> AnyTool | None:
         return self._tools.get(name)
@@ -81,4 +79,4 @@ class ToolRegistry:
 
     def specs(self) -> tuple[Tool, ...]:
         """What the model sees of every tool, in the order they were added."""
-        return self._specs
+        return tuple(tool.spec() for tool in self._tools.values())

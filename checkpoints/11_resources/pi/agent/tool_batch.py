@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 
 from pi.agent.events import AgentEvent, ToolExecutionEnd, ToolExecutionStart, ToolExecutionUpdate
 from pi.agent.tool_calls import error_result, run_tool_call
@@ -36,13 +37,14 @@ def batches(calls: Sequence[ToolCall], registry: ToolRegistry) -> list[list[Tool
 Record = Callable[[ToolResultMessage], None]
 
 
+@dataclass
 class ToolBatch:
     """The tool calls of one reply: run, reported through `emit`, recorded through `record`."""
 
-    def __init__(self, registry: ToolRegistry, emit: Callable[[AgentEvent], None],
-                 signal: AbortSignal, clock: Callable[[], int],
-                 ) -> None:
-        self.registry, self.emit, self.signal, self.clock = registry, emit, signal, clock
+    registry: ToolRegistry
+    emit: Callable[[AgentEvent], None]
+    signal: AbortSignal
+    clock: Callable[[], int]
 
     async def run(self, reply: AssistantMessage, record: Record) -> list[ToolResultMessage]:
         """One result per tool call of `reply`, each ended and recorded in call order."""

@@ -7,12 +7,13 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 
 from pi.agent.events import AgentEvent, ToolExecutionEnd, ToolExecutionStart, ToolExecutionUpdate
 from pi.agent.tool_calls import error_result, run_tool_call
 from pi.agent.tools import ToolRegistry, ToolResult
 from pi.ai import AbortSignal, AssistantMessage, ToolCall, ToolResultMessage
-from pi.agent.tool_calls import ToolHooks
+from pi.agent.tool_calls import ToolHooks, run_hooked_call
 
 ENDS_RUN = ("error", "aborted", "length")  # such a reply runs no tools, and ends the run
 ABORTED = "Operation aborted"  # the result of a call that had not started when the run stopped
@@ -37,15 +38,15 @@ def batches(calls: Sequence[ToolCall], registry: ToolRegistry) -> list[list[Tool
 Record = Callable[[ToolResultMessage], None]
 
 
+@dataclass
 class ToolBatch:
     """The tool calls of one reply: run, reported through `emit`, recorded through `record`."""
 
-    def __init__(self, registry: ToolRegistry, emit: Callable[[AgentEvent], None],
-                 signal: AbortSignal, clock: Callable[[], int],
-                 hooks: ToolHooks | None = None,
-                 ) -> None:
-        self.registry, self.emit, self.signal, self.clock = registry, emit, signal, clock
-        self.hooks = hooks
+    registry: ToolRegistry
+    emit: Callable[[AgentEvent], None]
+    signal: AbortSignal
+    clock: Callable[[], int]
+    hooks: ToolHooks | None = None
 
     async def run(self, reply: AssistantMessage, record: Record) -> list[ToolResultMessage]:
         """One result per tool call of `reply`, each ended and recorded in call order."""
@@ -73,8 +74,10 @@ class ToolBatch:
             self.emit(ToolExecutionUpdate(tool_call_id=call.id, tool_name=call.name,
                                           args=call.arguments, partial_result=partial))
 
-        return await run_tool_call(self.registry, call, self.signal, progress, self.clock,
-                                   hooks=self.hooks)
+        if self.hooks is not None:
+            return await run_hooked_call(self.registry, call, self.signal, progress, self.clock,
+                                         self.hooks)
+        return await run_tool_call(self.registry, call, self.signal, progress, self.clock)
 
     def finished(self, call: ToolCall, result: ToolResultMessage,
                  record: Record) -> ToolResultMessage:

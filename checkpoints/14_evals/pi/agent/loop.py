@@ -6,7 +6,7 @@ error, never a hang). It reports events and returns what it added; the caller ow
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 
 from pi.agent.events import (
@@ -20,6 +20,7 @@ from pi.ai import (
     Message, Model, StreamFunction, StreamOptions, SystemMessage,
 )
 from pi.ai.transcript import initial_system_message
+from collections.abc import Awaitable
 
 
 def llm_messages(messages: Sequence[AgentMessage]) -> tuple[Message, ...]:

@@ -49,12 +49,8 @@ def validation_text(call: ToolCall, error: ValidationError) -> str:
 
 
 async def run_tool_call(registry: ToolRegistry, call: ToolCall, signal: AbortSignal,
-                        on_update: ProgressCallback, clock: Callable[[], int],
-                        hooks: ToolHooks | None = None,
-                        ) -> ToolResultMessage:
+                        on_update: ProgressCallback, clock: Callable[[], int]) -> ToolResultMessage:
     """Look up, validate, execute: one toolResult, whatever happens."""
-    if hooks is not None:
-        return await run_hooked_call(registry, call, signal, on_update, clock, hooks)
     tool = registry.get(call.name)
     if tool is None:
         return error_result(call, f"Tool {call.name} not found", clock)

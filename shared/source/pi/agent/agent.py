@@ -19,37 +19,31 @@ from pi.ai import AbortController, AgentMessage, AssistantMessage, UserMessage
 DeliveryMode = Literal["one-at-a-time", "all"]
 
 
-class MessageQueue:
+class MessageQueue(deque[AgentMessage]):
     """FIFO of messages; `take` hands out one or all, as the mode says. Steering arrives after
 the current tool calls, follow-ups when the run would stop; an abort hands them back."""
 
     def __init__(self, mode: DeliveryMode = "one-at-a-time") -> None:
+        super().__init__()
         self.mode: DeliveryMode = mode
-        self._messages: deque[AgentMessage] = deque()
-
-    def put(self, message: AgentMessage) -> None:
-        self._messages.append(message)
 
     def take(self) -> list[AgentMessage]:
         # [exercise 08-take]
-        if not self._messages:
+        if not self:
             return []
         if self.mode == "all":
             return self.drain()
-        return [self._messages.popleft()]
+        return [self.popleft()]
         # [end]
 
     def put_back(self, messages: list[AgentMessage]) -> None:
         """Return undelivered messages to the front, keeping their order."""
-        self._messages.extendleft(reversed(messages))
+        self.extendleft(reversed(messages))
 
     def drain(self) -> list[AgentMessage]:
-        taken = list(self._messages)
-        self._messages.clear()
+        taken = list(self)
+        self.clear()
         return taken
-
-    def __len__(self) -> int:
-        return len(self._messages)
 
 
 @dataclass(frozen=True)
@@ -151,10 +145,10 @@ class Agent:
         return result
 
     def steer(self, message: str | AgentMessage) -> None:
-        self.steering.put(self.as_message(message))
+        self.steering.append(self.as_message(message))
 
     def follow_up(self, message: str | AgentMessage) -> None:
-        self.follow_ups.put(self.as_message(message))
+        self.follow_ups.append(self.as_message(message))
 
     def abort(self) -> list[AgentMessage]:
         """Stop the run if one is going; every queued message comes back, steering first."""

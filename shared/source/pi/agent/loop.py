@@ -6,12 +6,7 @@ error, never a hang). It reports events and returns what it added; the caller ow
 
 from __future__ import annotations
 
-# [only 06-12]
-#| from collections.abc import Callable, Sequence
-# [end]
-# [from 13]
-from collections.abc import Awaitable, Callable, Sequence
-# [end]
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 
 from pi.agent.events import (
@@ -27,6 +22,9 @@ from pi.ai import (
     Message, Model, StreamFunction, StreamOptions, SystemMessage,
 )
 from pi.ai.transcript import initial_system_message
+# [from 13]
+from collections.abc import Awaitable
+# [end]
 
 
 def llm_messages(messages: Sequence[AgentMessage]) -> tuple[Message, ...]:

@@ -7,13 +7,14 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 
 from pi.agent.events import AgentEvent, ToolExecutionEnd, ToolExecutionStart, ToolExecutionUpdate
 from pi.agent.tool_calls import error_result, run_tool_call
 from pi.agent.tools import ToolRegistry, ToolResult
 from pi.ai import AbortSignal, AssistantMessage, ToolCall, ToolResultMessage
 # [from 12]
-from pi.agent.tool_calls import ToolHooks
+from pi.agent.tool_calls import ToolHooks, run_hooked_call
 # [end]
 
 ENDS_RUN = ("error", "aborted", "length")  # such a reply runs no tools, and ends the run
@@ -39,19 +40,17 @@ def batches(calls: Sequence[ToolCall], registry: ToolRegistry) -> list[list[Tool
 Record = Callable[[ToolResultMessage], None]
 
 
+@dataclass
 class ToolBatch:
     """The tool calls of one reply: run, reported through `emit`, recorded through `record`."""
 
-    def __init__(self, registry: ToolRegistry, emit: Callable[[AgentEvent], None],
-                 signal: AbortSignal, clock: Callable[[], int],
-                 # [from 12]
-                 hooks: ToolHooks | None = None,
-                 # [end]
-                 ) -> None:
-        self.registry, self.emit, self.signal, self.clock = registry, emit, signal, clock
-        # [from 12]
-        self.hooks = hooks
-        # [end]
+    registry: ToolRegistry
+    emit: Callable[[AgentEvent], None]
+    signal: AbortSignal
+    clock: Callable[[], int]
+    # [from 12]
+    hooks: ToolHooks | None = None
+    # [end]
 
     async def run(self, reply: AssistantMessage, record: Record) -> list[ToolResultMessage]:
         """One result per tool call of `reply`, each ended and recorded in call order."""
@@ -81,13 +80,12 @@ class ToolBatch:
             self.emit(ToolExecutionUpdate(tool_call_id=call.id, tool_name=call.name,
                                           args=call.arguments, partial_result=partial))
 
-        # [only 06-11]
-        #| return await run_tool_call(self.registry, call, self.signal, progress, self.clock)
-        # [end]
         # [from 12]
-        return await run_tool_call(self.registry, call, self.signal, progress, self.clock,
-                                   hooks=self.hooks)
+        if self.hooks is not None:
+            return await run_hooked_call(self.registry, call, self.signal, progress, self.clock,
+                                         self.hooks)
         # [end]
+        return await run_tool_call(self.registry, call, self.signal, progress, self.clock)
 
     def finished(self, call: ToolCall, result: ToolResultMessage,
                  record: Record) -> ToolResultMessage:

@@ -53,16 +53,8 @@ def validation_text(call: ToolCall, error: ValidationError) -> str:
 
 
 async def run_tool_call(registry: ToolRegistry, call: ToolCall, signal: AbortSignal,
-                        on_update: ProgressCallback, clock: Callable[[], int],
-                        # [from 12]
-                        hooks: ToolHooks | None = None,
-                        # [end]
-                        ) -> ToolResultMessage:
+                        on_update: ProgressCallback, clock: Callable[[], int]) -> ToolResultMessage:
     """Look up, validate, execute: one toolResult, whatever happens."""
-    # [from 12]
-    if hooks is not None:
-        return await run_hooked_call(registry, call, signal, on_update, clock, hooks)
-    # [end]
     # [exercise 05-one-result]
     tool = registry.get(call.name)
     if tool is None:

@@ -73,7 +73,8 @@ def load_extensions(paths: Sequence[Path], cwd: Path, ui: ExtensionUI | None = N
 
 def load_one(path: Path, cwd: Path, ui: ExtensionUI, core_tools: Collection[str],
              loaded: LoadedExtensions) -> tuple[str, str] | None:
-    """Import the file and run its `extension(api)`; (where, why) when it is refused."""
+    """Import the file and run its `extension(api)`; (where, why) when it is refused. All or
+    nothing: what the factory staged is added only if it returned without a problem."""
     try:
         factory = getattr(import_by_path(path), "extension", None)
     except (Exception, SystemExit) as error:
@@ -86,16 +87,11 @@ def load_one(path: Path, cwd: Path, ui: ExtensionUI, core_tools: Collection[str]
         returned = factory(api)
     except (Exception, SystemExit) as error:
         return failure(path, "factory failed", error)
-    return commit(api, returned, loaded)
-
-
-def commit(api: ExtensionAPI, returned: object, loaded: LoadedExtensions) -> tuple[str, str] | None:
-    """All or nothing: add everything the factory staged, or nothing and say why."""
     if inspect.iscoroutine(returned):
         returned.close()
-        return str(api.path), "the factory must be a plain (not async) function"
+        return str(path), "the factory must be a plain (not async) function"
     if api.problems:
-        return str(api.path), api.problems[0]
+        return str(path), api.problems[0]
     loaded.extensions.append(api)
     return None
 

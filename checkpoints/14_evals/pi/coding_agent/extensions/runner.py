@@ -67,12 +67,6 @@ class ExtensionRunner:
         self.diagnostics.append(line)
         raise HandlerFailed(line)
 
-    async def notify(self, event: EventName, payload: Any) -> None:
-        """An event handlers only watch: a failed handler is recorded and skipped."""
-        for ext, handler in self.handlers(event):
-            with contextlib.suppress(HandlerFailed):
-                await self.call(ext, f"{event} handler", handler, payload)
-
     async def tool_call(self, call: ToolCall) -> Decision:
         """The first block wins; argument changes chain; a failure reaches the caller."""
         arguments, changed = dict(call.arguments), False
@@ -133,7 +127,10 @@ another, so they see the loop's order without holding it up. `flush` waits for t
     async def _deliver(self, previous: asyncio.Future[None] | None, event: AgentEvent) -> None:
         if previous is not None:
             await previous
-        await self.runner.notify(cast(EventName, event.type), event)
+        # Handlers only watch these events: a failed one is recorded and skipped.
+        for ext, handler in self.runner.handlers(cast(EventName, event.type)):
+            with contextlib.suppress(HandlerFailed):
+                await self.runner.call(ext, f"{event.type} handler", handler, event)
 
     async def flush(self) -> None:
         if self._last is not None:
