@@ -17,7 +17,6 @@ from pathlib import Path
 from pi.coding_agent.resources.discovery import discover_skills, project_skill_dirs
 from pi.coding_agent.resources.loader import (
     ResourceLoader,
-    TrustedProjects,
     default_agent_dir,
     trust_everything,
     trust_nothing,
@@ -133,10 +132,7 @@ def test_trust_is_decided_before_the_project_is_read(tmp_path) -> None:
     assert [t.name for t in resources.templates] == ["deploy"]
 
 
-def test_trusted_projects_cover_their_subfolders_only(tmp_path) -> None:
-    policy = TrustedProjects([tmp_path / "work"])
-    assert policy(tmp_path / "work") and policy(tmp_path / "work" / "app")
-    assert not policy(tmp_path / "workshop") and not policy(tmp_path)
+def test_the_two_trust_policies_answer_yes_and_no(tmp_path) -> None:
     assert trust_everything(tmp_path) and not trust_nothing(tmp_path)
 
 

@@ -13,8 +13,8 @@ from pathlib import Path
 from pi.coding_agent.resources.loader import (
     ResourceLoader,
     Resources,
-    TrustedProjects,
     TrustPolicy,
+    trust_everything,
     trust_nothing,
 )
 
@@ -67,7 +67,7 @@ def show_catalog(resources: Resources) -> None:
 
 
 def main() -> None:
-    trusted = load(TrustedProjects([PROJECT]))
+    trusted = load(trust_everything)
     print("== the project is trusted ==")
     show_sections(trusted.system_prompt)
     show_catalog(trusted)

@@ -4,7 +4,7 @@ trust policy says so before anything in it is opened) and the `AGENTS.md` files.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from datetime import date
 from pathlib import Path
@@ -30,17 +30,6 @@ def trust_nothing(project: Path) -> bool:
 def trust_everything(project: Path) -> bool:
     """Pi's behaviour: every working directory's `.pi/` is used."""
     return True
-
-
-class TrustedProjects:
-    """Trust the listed folders and everything below them (symlinks resolved)."""
-
-    def __init__(self, folders: Iterable[Path]) -> None:
-        self.folders = tuple(Path(folder).resolve() for folder in folders)
-
-    def __call__(self, project: Path) -> bool:
-        real = project.resolve()
-        return any(real.is_relative_to(folder) for folder in self.folders)
 
 
 def default_agent_dir() -> Path:
