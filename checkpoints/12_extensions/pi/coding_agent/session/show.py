@@ -91,12 +91,6 @@ def printable(text: str) -> str:
                            else f"\\u{ord(found[0]):04x}", text)
 
 
-def in_loops(tree: SessionTree) -> list[SessionEntry]:
-    """The entries no root leads to: each one's chain of parents goes round in a loop."""
-    reached = {entry.id for _, entry in tree_rows(tree)}
-    return [entry for entry in tree.entries if entry.id not in reached]
-
-
 def tree_rows(tree: SessionTree) -> Iterator[tuple[str | None, SessionEntry]]:
     """(id of the row to draw it under, or None for the top; entry) in depth-first order."""
     roots = tree.children(None)
