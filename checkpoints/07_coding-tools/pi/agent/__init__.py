@@ -7,10 +7,8 @@ The facade lists what code outside this package uses.
 from pi.agent.tool_calls import run_tool_call
 from pi.agent.tools import AgentTool, ProgressCallback, ToolRegistry, ToolResult
 
-from pi.agent.events import (
-    AgentEvent, MessageEnd, MessageUpdate, ToolExecutionEnd, ToolExecutionStart,
-    ToolExecutionUpdate,
-)
+from pi.agent.events import (AgentEvent, MessageEnd, MessageUpdate, ToolExecutionEnd,
+                             ToolExecutionStart, ToolExecutionUpdate)
 from pi.agent.loop import LoopConfig, LoopResult, run_loop
 
 

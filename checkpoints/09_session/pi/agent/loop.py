@@ -9,15 +9,12 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 
-from pi.agent.events import (
-    AgentEnd, AgentEvent, AgentStart, MessageEnd, MessageStart, MessageUpdate, TurnEnd, TurnStart,
-)
+from pi.agent.events import (AgentEnd, AgentEvent, AgentStart, MessageEnd, MessageStart,
+                             MessageUpdate, TurnEnd, TurnStart)
 from pi.agent.tool_batch import ENDS_RUN, ToolBatch
 from pi.agent.tools import ToolRegistry
-from pi.ai import (
-    AbortSignal, AgentMessage, AppMessage, AssistantMessage, Context, DoneEvent, ErrorEvent,
-    Message, Model, StreamFunction, StreamOptions, SystemMessage,
-)
+from pi.ai import (AbortSignal, AgentMessage, AppMessage, AssistantMessage, Context, DoneEvent,
+                   ErrorEvent, Message, Model, StreamFunction, StreamOptions, SystemMessage)
 from pi.ai.transcript import initial_system_message
 
 

@@ -10,9 +10,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from typing import Literal
 
-from pi.agent.events import (
-    AgentEvent, MessageEnd, MessageStart, MessageUpdate, ToolExecutionEnd, ToolExecutionStart,
-)
+from pi.agent.events import (AgentEvent, MessageEnd, MessageStart, MessageUpdate, ToolExecutionEnd,
+                             ToolExecutionStart)
 from pi.agent.loop import LoopConfig, LoopResult, run_loop
 from pi.ai import AbortController, AgentMessage, AssistantMessage, UserMessage
 

@@ -8,10 +8,8 @@ from pi.agent.tool_calls import run_tool_call
 from pi.agent.tools import AgentTool, ProgressCallback, ToolRegistry, ToolResult
 
 # [from 06]
-from pi.agent.events import (
-    AgentEvent, MessageEnd, MessageUpdate, ToolExecutionEnd, ToolExecutionStart,
-    ToolExecutionUpdate,
-)
+from pi.agent.events import (AgentEvent, MessageEnd, MessageUpdate, ToolExecutionEnd,
+                             ToolExecutionStart, ToolExecutionUpdate)
 from pi.agent.loop import LoopConfig, LoopResult, run_loop
 
 # [end]

@@ -22,11 +22,8 @@ from pi.coding_agent.session.writer import SessionWriter
 
 # [end]
 # [from 10]
-from pi.coding_agent.compaction.compact import (
-    SummaryError,
-    collect_entries_for_branch_summary,
-    generate_branch_summary,
-)
+from pi.coding_agent.compaction.compact import (SummaryError, collect_entries_for_branch_summary,
+                                                generate_branch_summary)
 from pi.coding_agent.compaction.thresholds import DEFAULT_COMPACTION_SETTINGS, CompactionSettings
 
 # [end]

@@ -13,11 +13,13 @@ from pi.ai.transcript import replay
 from pi.ai.messages import json_text
 from pi.coding_agent.messages import AnyMessage, CodingMessage
 from pi.coding_agent.session.context import SessionContext, build_context
-from pi.coding_agent.session.entries import (
-    CURRENT_VERSION, BranchSummaryEntry, Clock, CompactionEntry, ContextEditEntry, CustomEntry,
-    CustomMessageEntry, IdSource, LabelEntry, MessageEntry, ModelChangeEntry, Replacement,
-    SessionEntry, SessionError, SessionHeader, SessionInfoEntry, ThinkingLevel,
-    ThinkingLevelChangeEntry, UsageEntry, dump_line, fresh_id, iso_timestamp)
+from pi.coding_agent.session.entries import (CURRENT_VERSION, BranchSummaryEntry, Clock,
+                                             CompactionEntry, ContextEditEntry, CustomEntry,
+                                             CustomMessageEntry, IdSource, LabelEntry, MessageEntry,
+                                             ModelChangeEntry, Replacement, SessionEntry,
+                                             SessionError, SessionHeader, SessionInfoEntry,
+                                             ThinkingLevel, ThinkingLevelChangeEntry, UsageEntry,
+                                             dump_line, fresh_id, iso_timestamp)
 from pi.coding_agent.session.reader import LoadedSession, committed_lines
 from pi.coding_agent.session.tree import SessionTree
 

@@ -9,13 +9,8 @@ from pydantic import Field
 
 from pi.agent import AgentTool, ProgressCallback, ToolResult
 from pi.ai import AbortSignal, ImageContent, TextContent
-from pi.coding_agent.tools.truncate import (
-    DEFAULT_MAX_BYTES,
-    DEFAULT_MAX_LINES,
-    format_size,
-    truncate_head,
-    utf8_len,
-)
+from pi.coding_agent.tools.truncate import (DEFAULT_MAX_BYTES, DEFAULT_MAX_LINES, format_size,
+                                            truncate_head, utf8_len)
 from pi.coding_agent.tools.workspace import ToolParams, Workspace, read_named
 
 MAGIC = ((b"\x89PNG\r\n\x1a\n", "image/png"), (b"\xff\xd8\xff", "image/jpeg"),

@@ -15,9 +15,9 @@ from pydantic_core import from_json
 
 from pi.ai.bounded import TooLarge, open_regular, read_json
 from pi.ai.messages import describe_error
-from pi.coding_agent.session.entries import (
-    CURRENT_VERSION, ENTRY, IdSource, SessionEntry, SessionError, SessionHeader, entry_problem,
-    fresh_id, parse_entry, sequential_ids)
+from pi.coding_agent.session.entries import (CURRENT_VERSION, ENTRY, IdSource, SessionEntry,
+                                             SessionError, SessionHeader, entry_problem, fresh_id,
+                                             parse_entry, sequential_ids)
 from pi.coding_agent.session.tree import SessionTree
 
 REFUSE_TO_OVERWRITE = "Pi would start a new session in this file; it is left as it is"

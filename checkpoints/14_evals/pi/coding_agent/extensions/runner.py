@@ -19,10 +19,10 @@ from pi.agent.events import AgentEvent
 from pi.agent.loop import LoopConfig, LoopResult, run_loop
 from pi.agent.tool_calls import ArgumentChange, BlockDecision, Decision, ToolCallContext, ToolHooks
 from pi.ai import AbortSignal, AgentMessage, ToolCall, ToolResultMessage, UserMessage
-from pi.coding_agent.extensions.api import (
-    LOOP_EVENTS, AgentStartChange, BeforeAgentStartEvent, EventName, ExtensionAPI, Handler,
-    InputChange, InputEvent, InputHandled, ToolCallEvent, ToolResultEvent,
-)
+from pi.coding_agent.extensions.api import (LOOP_EVENTS, AgentStartChange, BeforeAgentStartEvent,
+                                            EventName, ExtensionAPI, Handler, InputChange,
+                                            InputEvent, InputHandled, ToolCallEvent,
+                                            ToolResultEvent)
 
 DEFAULT_TIMEOUT = 60.0  # seconds; a confirmation waiting for a person counts too
 

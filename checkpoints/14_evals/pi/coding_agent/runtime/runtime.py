@@ -18,10 +18,9 @@ from pi.coding_agent.messages import CodingMessage
 from pi.coding_agent.runtime.config import (RuntimeConfig, assemble, clamp_thinking_level,
                                            open_writer)
 from pi.coding_agent.runtime.errors import is_context_overflow, is_transient, retry_delays
-from pi.coding_agent.runtime.events import (
-    AutoRetryEnd, AutoRetryStart, CompactionEnd, CompactionReason, CompactionStart,
-    RuntimeEvent, TurnLimitReached,
-)
+from pi.coding_agent.runtime.events import (AutoRetryEnd, AutoRetryStart, CompactionEnd,
+                                            CompactionReason, CompactionStart, RuntimeEvent,
+                                            TurnLimitReached)
 from pi.coding_agent.session.entries import CompactionEntry, MessageEntry, SessionError
 from pi.coding_agent.session.tokens import ENDED_BADLY, estimate_context_tokens
 

@@ -18,13 +18,8 @@ from pydantic import Field
 
 from pi.agent import AgentTool, ProgressCallback, ToolResult
 from pi.ai import AbortSignal
-from pi.coding_agent.tools.truncate import (
-    DEFAULT_MAX_BYTES,
-    DEFAULT_MAX_LINES,
-    TruncationResult,
-    format_size,
-    truncate_tail,
-)
+from pi.coding_agent.tools.truncate import (DEFAULT_MAX_BYTES, DEFAULT_MAX_LINES, TruncationResult,
+                                            format_size, truncate_tail)
 from pi.coding_agent.tools.workspace import ToolParams, Workspace
 
 GRACE = 0.5  # seconds the pipe is still read after the shell has gone
