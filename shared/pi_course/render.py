@@ -136,9 +136,10 @@ def changes_table(step: Step, rows: list[tuple[str, int, int]]) -> str:
         total = sum(added + removed for _, added, removed in group)
         lines = [f"### {title} ({total} lines changed)", ""]
         if group is groups[0][1] and step.exercises:
-            lines += [f"These files hold the exercises already solved: to write them yourself, "
-                      f"make your practice copy (`pi-course practice {step.id:02d} DIR`) before "
-                      f"you read the functions they name.", ""]
+            lines += [f"These files, and the chapter, hold the exercises already solved: to write "
+                      f"them yourself, make your practice copy (`pi-course practice {step.id:02d} "
+                      f"DIR`) before you read the functions they name, and read the chapter "
+                      f"there: its `CHAPTER.md` shows your stubs instead.", ""]
         lines += ["| file | lines | why |", "|---|---|---|"]
         for rel, added, removed in sorted(group, key=lambda r: order[r[0]]):
             why = step.why.get(
