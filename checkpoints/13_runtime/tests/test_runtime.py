@@ -299,7 +299,8 @@ def test_each_prompt_starts_from_the_base_system_prompt_so_additions_never_pile_
     asyncio.run(runtime.prompt("please fix it"))
     asyncio.run(runtime.prompt("please fix it again"))
     first, second = (request["systemPrompt"] for request in mock.requests)
-    assert first == second and first.count("Be terse.") == 1
+    assert first.count("Be terse.") == 1, "the extension's system prompt reaches the model once"
+    assert second == first, "the next prompt starts from the base system prompt again"
 
 
 SLOW_END = """
