@@ -395,14 +395,17 @@ def check(
     if as_json:
         report = {"step": f"{number:02d}", "exercises": [r.as_json() for r in results]}
         print(json.dumps(report, indent=1, ensure_ascii=False))
-    else:
-        grid = table("exercise", "status", "failing tests", "first message")
+    else:  # one line per exercise, then its first failing test and message: fits any width
         for r in results:
-            grid.add_row(r.id, "[green]pass" if r.passed else "[red]fail",
-                         "\n".join(r.failing), r.message)
-        out.print(grid)
+            out.print(f"[green]pass[/] {r.id}" if r.passed else f"[red]fail[/] {r.id} "
+                      f"({len(r.failing)} failing test{'s' if len(r.failing) != 1 else ''})")
+            if not r.passed and r.failing:
+                out.print(f"     first: {r.failing[0]}", markup=False, soft_wrap=True)
+            if not r.passed and r.message:
+                out.print(f"     {r.message}", markup=False, soft_wrap=True)
         if not all(r.passed for r in results):
-            out.print(f"stuck? `pi-course hint {number:02d} EXERCISE --dir {dest}`", markup=False)
+            out.print(f"stuck? `pi-course hint {number:02d} EXERCISE --dir {dest}`; every failing "
+                      "test: --json", markup=False)
     if not all(r.passed for r in results):
         raise typer.Exit(1)
 
