@@ -10,8 +10,7 @@ from pi.ai import AssistantMessage, Message, TextContent
 from pi.coding_agent.messages import AnyMessage, convert_to_llm
 from pi.coding_agent.session.entries import (CompactionEntry, ContextEditEntry, MessageEntry,
                                              ModelChangeEntry, Replacement, SessionEntry,
-                                             ThinkingLevelChangeEntry)
-from pi.coding_agent.session.entries import message_of as message_of, summary_of as summary_of
+                                             ThinkingLevelChangeEntry, message_of, summary_of)
 from pi.coding_agent.session.tree import SessionTree
 
 
