@@ -13,17 +13,17 @@ from typing import Any, Literal, NamedTuple
 from pi.ai import (AssistantMessage, Context, Cost, Model, StreamFunction, StreamOptions,
                    SystemMessage, TextContent, ToolCall, Usage, UserMessage)
 from pi.coding_agent.compaction.cut_points import (CutPoint, Shown, budget_index, cut_point,
-                                                   entry_messages, find_turn_start_index)
+                                                   find_turn_start_index)
 from pi.coding_agent.compaction.prompts import (BRANCH_INSTRUCTIONS, BRANCH_PREAMBLE,
                                                 HISTORY_INSTRUCTIONS, SYSTEM_PROMPT,
                                                 UPDATE_INSTRUCTIONS, serialize_conversation,
                                                 summary_prompt, turn_prefix_prompt)
 from pi.coding_agent.compaction.thresholds import CompactionSettings
-from pi.coding_agent.messages import AnyMessage, BranchSummaryMessage
+from pi.coding_agent.messages import AnyMessage
 from pi.coding_agent.session.context import projection
 from pi.coding_agent.session.entries import (BranchSummaryEntry, CompactionEntry, ContextEditEntry,
-                                             MessageEntry, SessionEntry, message_of, ms_from_iso,
-                                             summary_of)
+                                             MessageEntry, SessionEntry, entry_messages,
+                                             message_of)
 from pi.coding_agent.session.tokens import estimate_context_tokens, estimate_tokens
 from pi.coding_agent.session.writer import replayed_prompt
 
@@ -80,17 +80,6 @@ def format_file_operations(files: FileLists) -> str:
                 for tag, key in (("read-files", "readFiles"), ("modified-files", "modifiedFiles"))
                 if files[key]]
     return "\n\n" + "\n\n".join(sections) if sections else ""
-
-
-def entry_message(entry: SessionEntry) -> AnyMessage | None:
-    """The message `entry` contributes to a summary, or None for bookkeeping entries; unlike
-    in a context, a compaction stands for its summary and an empty branch summary counts."""
-    if isinstance(entry, CompactionEntry):
-        return summary_of(entry)
-    if isinstance(entry, BranchSummaryEntry):
-        return BranchSummaryMessage(summary=entry.summary, from_id=entry.from_id,
-                                    timestamp=ms_from_iso(entry.timestamp))
-    return message_of(entry)
 
 
 @dataclass(frozen=True)
@@ -347,7 +336,7 @@ def prepare_branch_entries(
     messages: list[AnyMessage] = []
     total = 0
     for entry in reversed(entries):
-        message = entry_message(entry)
+        message = message_of(entry)
         if message is None or message.role == "toolResult":
             continue
         add_message_ops(message, ops)
