@@ -67,10 +67,10 @@ def check_against_pi(ref: Reference, prep: CompactionPreparation | None,
     ops = prep.file_ops
     assert [sorted(ops.read), sorted(ops.written), sorted(ops.edited)] == [
         case["fileOps"]["read"], case["fileOps"]["written"], case["fileOps"]["edited"]]
-    read_files, modified_files = compute_file_lists(ops)
-    assert [read_files, modified_files] == [case["fileLists"]["readFiles"],
-                                            case["fileLists"]["modifiedFiles"]]
-    assert format_file_operations(read_files, modified_files) == case["fileOperationsBlock"]
+    files = compute_file_lists(ops)
+    assert files == {"readFiles": case["fileLists"]["readFiles"],
+                     "modifiedFiles": case["fileLists"]["modifiedFiles"]}
+    assert format_file_operations(files) == case["fileOperationsBlock"]
     assert digest(prep.messages_to_summarize) == case["serializedHistory"]
     assert digest(prep.turn_prefix_messages) == case["serializedTurnPrefix"]
 

@@ -54,8 +54,9 @@ def test_budgeted_preparation_matches_pi(data_dir) -> None:
             assert [sorted(ops.read), sorted(ops.written), sorted(ops.edited)] == [
                 expected["fileOps"]["read"], expected["fileOps"]["written"],
                 expected["fileOps"]["edited"]]
-            assert list(compute_file_lists(ops)) == [expected["fileLists"]["readFiles"],
-                                                     expected["fileLists"]["modifiedFiles"]]
+            assert compute_file_lists(ops) == {
+                "readFiles": expected["fileLists"]["readFiles"],
+                "modifiedFiles": expected["fileLists"]["modifiedFiles"]}
 
 
 def test_a_summary_entry_may_overshoot_the_budget_below_ninety_percent(data_dir) -> None:
@@ -101,7 +102,8 @@ def test_nothing_to_summarise_asks_no_model(data_dir) -> None:
     _ref, collected, _case = navigations(data_dir)[4]  # a5 -> a5
     recorder = Recorder(MockModel([]))
     summary = summarise(collected.entries, recorder)
-    assert summary == BranchSummary("No content to summarize", [], [])
+    assert summary == BranchSummary("No content to summarize",
+                                   {"readFiles": [], "modifiedFiles": []})
     assert recorder.calls == []
 
 
@@ -127,7 +129,8 @@ def test_the_summary_is_recorded_at_the_new_position(data_dir, tmp_path) -> None
     copy = tmp_path / "tree.jsonl"
     copy.write_bytes(ref.session.path.read_bytes())
     new_leaf = ref.path(case["to"]["id"])[-2].id
-    summary = BranchSummary("explored tests", ["diagram.png"], ["test_hello.py"])
+    summary = BranchSummary("explored tests",
+                            {"readFiles": ["diagram.png"], "modifiedFiles": ["test_hello.py"]})
     writer = SessionWriter.resume(read_session(copy), ids=sequential_ids(), clock=fixed_clock(0))
     entry_id = writer.branch_with_summary(new_leaf, summary.summary, summary.details)
     writer.close()

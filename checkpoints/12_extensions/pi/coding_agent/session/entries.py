@@ -269,23 +269,33 @@ def entry_problem(error: ValidationError, where: str) -> str:
 
 
 def message_of(entry: SessionEntry) -> AnyMessage | None:
-    """The message an entry puts into a context, if any (compactions are handled apart)."""
+    """Pi's `getMessageFromEntry`: the message an entry stands for (a compaction or a branch
+    summary: its summary, even an empty one), or None for bookkeeping entries."""
     if isinstance(entry, MessageEntry):
         return entry.message
     if isinstance(entry, CustomMessageEntry):
         return CustomMessage(custom_type=entry.custom_type, content=entry.content,
                              display=entry.display, details=entry.details,
                              timestamp=ms_from_iso(entry.timestamp))
-    if isinstance(entry, BranchSummaryEntry) and entry.summary:
+    if isinstance(entry, BranchSummaryEntry):
         return BranchSummaryMessage(summary=entry.summary, from_id=entry.from_id,
                                     timestamp=ms_from_iso(entry.timestamp))
+    if isinstance(entry, CompactionEntry):
+        return CompactionSummaryMessage(summary=entry.summary, tokens_before=entry.tokens_before,
+                                        timestamp=ms_from_iso(entry.timestamp))
     return None
 
 
-def summary_of(compaction: CompactionEntry) -> CompactionSummaryMessage:
-    return CompactionSummaryMessage(summary=compaction.summary,
-                                    tokens_before=compaction.tokens_before,
-                                    timestamp=ms_from_iso(compaction.timestamp))
+def entry_messages(entry: SessionEntry) -> tuple[AnyMessage, ...]:
+    """Pi's `sessionEntryToContextMessages`: what one entry of a raw path puts in a context
+    (a compaction: the prompt it recorded, if any, then its summary; an empty branch summary:
+    nothing)."""
+    message = message_of(entry)
+    if message is None or (isinstance(entry, BranchSummaryEntry) and not entry.summary):
+        return ()
+    if isinstance(entry, CompactionEntry) and entry.system_message is not None:
+        return (entry.system_message, message)
+    return (message,)
 
 
 FIRST_KEYS = ("type", "id", "parentId", "timestamp")

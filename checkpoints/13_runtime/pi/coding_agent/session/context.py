@@ -10,8 +10,7 @@ from pi.ai import AssistantMessage, Message, TextContent
 from pi.coding_agent.messages import AnyMessage, convert_to_llm
 from pi.coding_agent.session.entries import (CompactionEntry, ContextEditEntry, MessageEntry,
                                              ModelChangeEntry, Replacement, SessionEntry,
-                                             ThinkingLevelChangeEntry)
-from pi.coding_agent.session.entries import message_of as message_of, summary_of as summary_of
+                                             ThinkingLevelChangeEntry, entry_messages)
 from pi.coding_agent.session.tree import SessionTree
 
 
@@ -57,10 +56,10 @@ def projection(path: Sequence[SessionEntry]) -> list[tuple[SessionEntry, tuple[A
     edit of an entry among them replaces its content, or (null) leaves it out."""
     compaction, shown = visible_entries(path)
     pairs: list[tuple[SessionEntry, tuple[AnyMessage, ...]]] = [
-        (entry, () if (message := message_of(entry)) is None else (message,)) for entry in shown]
+        (entry, () if isinstance(entry, CompactionEntry) else entry_messages(entry))
+        for entry in shown]
     if compaction is not None:
-        prompt = () if compaction.system_message is None else (compaction.system_message,)
-        pairs.insert(0, (compaction, (*prompt, summary_of(compaction))))
+        pairs.insert(0, (compaction, entry_messages(compaction)))
     edits = {entry.target_id: entry.replacement for entry, _ in pairs
              if isinstance(entry, ContextEditEntry)}
     return [(entry, edited(edits[entry.id], messages) if entry.id in edits else messages)

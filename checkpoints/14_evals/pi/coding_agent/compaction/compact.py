@@ -13,16 +13,17 @@ from typing import Any, Literal, NamedTuple
 from pi.ai import (AssistantMessage, Context, Cost, Model, StreamFunction, StreamOptions,
                    SystemMessage, TextContent, ToolCall, Usage, UserMessage)
 from pi.coding_agent.compaction.cut_points import (CutPoint, Shown, budget_index, cut_point,
-                                                   entry_messages, find_turn_start_index)
+                                                   find_turn_start_index)
 from pi.coding_agent.compaction.prompts import (BRANCH_INSTRUCTIONS, BRANCH_PREAMBLE,
                                                 HISTORY_INSTRUCTIONS, SYSTEM_PROMPT,
                                                 UPDATE_INSTRUCTIONS, serialize_conversation,
                                                 summary_prompt, turn_prefix_prompt)
 from pi.coding_agent.compaction.thresholds import CompactionSettings
-from pi.coding_agent.messages import AnyMessage, BranchSummaryMessage
-from pi.coding_agent.session.context import message_of, projection, summary_of
+from pi.coding_agent.messages import AnyMessage
+from pi.coding_agent.session.context import projection
 from pi.coding_agent.session.entries import (BranchSummaryEntry, CompactionEntry, ContextEditEntry,
-                                             MessageEntry, SessionEntry, ms_from_iso)
+                                             MessageEntry, SessionEntry, entry_messages,
+                                             message_of)
 from pi.coding_agent.session.tokens import estimate_context_tokens, estimate_tokens
 from pi.coding_agent.session.writer import replayed_prompt
 
@@ -63,31 +64,22 @@ def js_sorted(items: Iterable[str]) -> list[str]:
     return sorted(items, key=lambda item: item.encode("utf-16-be", "surrogatepass"))
 
 
-def compute_file_lists(ops: FileOps) -> tuple[list[str], list[str]]:
-    """(read-only files, modified files): a file both read and changed counts as modified."""
+FileLists = dict[str, list[str]]  # a summary entry's `details`: readFiles, modifiedFiles
+
+
+def compute_file_lists(ops: FileOps) -> FileLists:
+    """The read-only files and the modified files: a file both read and changed counts as
+    modified."""
     modified = ops.edited | ops.written
-    return js_sorted(ops.read - modified), js_sorted(modified)
+    return {"readFiles": js_sorted(ops.read - modified), "modifiedFiles": js_sorted(modified)}
 
 
-def format_file_operations(read_files: list[str], modified_files: list[str]) -> str:
+def format_file_operations(files: FileLists) -> str:
     """The block appended to a summary; empty when no file was touched."""
-    sections = []
-    if read_files:
-        sections.append("<read-files>\n" + "\n".join(read_files) + "\n</read-files>")
-    if modified_files:
-        sections.append("<modified-files>\n" + "\n".join(modified_files) + "\n</modified-files>")
+    sections = [f"<{tag}>\n" + "\n".join(files[key]) + f"\n</{tag}>"
+                for tag, key in (("read-files", "readFiles"), ("modified-files", "modifiedFiles"))
+                if files[key]]
     return "\n\n" + "\n\n".join(sections) if sections else ""
-
-
-def entry_message(entry: SessionEntry) -> AnyMessage | None:
-    """The message `entry` contributes to a summary, or None for bookkeeping entries; unlike
-    in a context, a compaction stands for its summary and an empty branch summary counts."""
-    if isinstance(entry, CompactionEntry):
-        return summary_of(entry)
-    if isinstance(entry, BranchSummaryEntry):
-        return BranchSummaryMessage(summary=entry.summary, from_id=entry.from_id,
-                                    timestamp=ms_from_iso(entry.timestamp))
-    return message_of(entry)
 
 
 @dataclass(frozen=True)
@@ -249,7 +241,7 @@ class CompactionResult:
     summary: str
     first_kept_entry_id: str
     tokens_before: int
-    details: dict[str, list[str]] = field(default_factory=dict)  # readFiles, modifiedFiles
+    details: FileLists = field(default_factory=dict)
     usage: Usage | None = None  # what the summary calls used
 
 
@@ -288,12 +280,12 @@ async def compact(
     summary = await summary_text(prep, model, stream, focus, options or StreamOptions(), thinking)
     if isinstance(summary, SummaryError):
         return summary
-    read_files, modified_files = compute_file_lists(prep.file_ops)
+    files = compute_file_lists(prep.file_ops)
     return CompactionResult(
-        summary=summary[0] + format_file_operations(read_files, modified_files),
+        summary=summary[0] + format_file_operations(files),
         first_kept_entry_id=prep.first_kept_entry_id,
         tokens_before=prep.tokens_before,
-        details={"readFiles": read_files, "modifiedFiles": modified_files},
+        details=files,
         usage=summary[1],
     )
 
@@ -317,13 +309,8 @@ class BranchSummary:
     """The text to record, and the file lists for the entry's `details`."""
 
     summary: str
-    read_files: list[str]
-    modified_files: list[str]
+    details: FileLists
     usage: Usage | None = None  # what the summary call used
-
-    @property
-    def details(self) -> dict[str, list[str]]:
-        return {"readFiles": self.read_files, "modifiedFiles": self.modified_files}
 
 
 def collect_entries_for_branch_summary(
@@ -349,7 +336,7 @@ def prepare_branch_entries(
     messages: list[AnyMessage] = []
     total = 0
     for entry in reversed(entries):
-        message = entry_message(entry)
+        message = message_of(entry)
         if message is None or message.role == "toolResult":
             continue
         add_message_ops(message, ops)
@@ -374,7 +361,7 @@ async def generate_branch_summary(
     """Pi's `generateBranchSummary`: preamble + the model's summary + the file lists."""
     prep = prepare_branch_entries(entries, model.context_window - reserve_tokens)
     if not prep.messages:
-        return BranchSummary(NOTHING_TO_SUMMARIZE, [], [])
+        return BranchSummary(NOTHING_TO_SUMMARIZE, {"readFiles": [], "modifiedFiles": []})
     conversation = serialize_conversation(prep.messages)
     if focus and replace_instructions:
         prompt = summary_prompt(conversation, focus)
@@ -383,6 +370,6 @@ async def generate_branch_summary(
     answer = await ask_summariser(stream, model, prompt, options or StreamOptions(), thinking)
     if isinstance(answer, SummaryError):
         return answer
-    read_files, modified_files = compute_file_lists(prep.file_ops)
-    text = BRANCH_PREAMBLE + answer[0] + format_file_operations(read_files, modified_files)
-    return BranchSummary(text, read_files, modified_files, answer[1])
+    files = compute_file_lists(prep.file_ops)
+    text = BRANCH_PREAMBLE + answer[0] + format_file_operations(files)
+    return BranchSummary(text, files, answer[1])

@@ -10,7 +10,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from pi.coding_agent.messages import AnyMessage
-from pi.coding_agent.session.entries import CompactionEntry, SessionEntry, message_of, summary_of
+from pi.coding_agent.session.entries import SessionEntry, entry_messages
 from pi.coding_agent.session.tokens import estimate_tokens
 
 Shown = tuple[SessionEntry, Sequence[AnyMessage]]  # an entry and the messages it puts in a context
@@ -21,16 +21,6 @@ class CutPoint:
     first_kept_entry_index: int
     turn_start_index: int  # -1 when the cut is not inside a turn
     is_split_turn: bool
-
-
-def entry_messages(entry: SessionEntry) -> list[AnyMessage]:
-    """Pi's `sessionEntryToContextMessages`: what one entry of a raw path puts in a context
-    (a compaction: the prompt it recorded, if any, then its summary)."""
-    if isinstance(entry, CompactionEntry):
-        prompt = [] if entry.system_message is None else [entry.system_message]
-        return [*prompt, summary_of(entry)]
-    message = message_of(entry)
-    return [] if message is None else [message]
 
 
 def shows_role(item: Shown, roles: set[str]) -> bool:
