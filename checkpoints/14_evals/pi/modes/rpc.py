@@ -29,8 +29,8 @@ from pi.coding_agent.extensions.api import NotifyLevel
 from pi.coding_agent.runtime import commands as session_commands
 from pi.coding_agent.runtime.config import THINKING_LEVELS, supported_thinking_levels
 from pi.coding_agent.runtime.events import CompactionEnd, CompactionStart, RuntimeEvent
-from pi.coding_agent.runtime.runtime import Compacted, Runtime, RuntimePoisoned
-from pi.coding_agent.session.entries import CompactionEntry, SessionError, dump_line
+from pi.coding_agent.runtime.runtime import Runtime, RuntimePoisoned
+from pi.coding_agent.session.entries import SessionError, dump_line
 from pi.coding_agent.session.tree import SessionTree
 from pi.coding_agent.session.tokens import estimate_context_tokens
 from pi.modes.print_mode import (Write, compaction_result_json, event_json, run_to_end,
@@ -156,7 +156,7 @@ class RpcServer:
     def on_event(self, event: RuntimeEvent) -> None:
         if isinstance(event, CompactionStart | CompactionEnd):
             self.compacting = isinstance(event, CompactionStart)
-        self.write(event_json(event, self.runtime.writer.tree.by_id))
+        self.write(event_json(event))
 
     async def switch(self, opening: Awaitable[Runtime]) -> dict[str, Any]:
         """Stop the run (as Pi does), then go on with the runtime `opening` gives: a new
@@ -421,11 +421,9 @@ async def compact(server: RpcServer, command: dict[str, Any]) -> dict[str, Any]:
     if server.streaming:
         raise CommandError("compact: the agent is running; abort or wait for agent_end first")
     result = await server.runtime.compact(optional_text(command, "customInstructions"))
-    if not isinstance(result, Compacted):
+    if isinstance(result, str):
         raise CommandError(result)
-    entry = server.runtime.writer.tree.by_id[result.entry_id]
-    assert isinstance(entry, CompactionEntry), "the runtime just wrote this compaction"
-    return compaction_result_json(entry)
+    return compaction_result_json(result)
 
 
 async def bash(server: RpcServer, command: dict[str, Any]) -> dict[str, Any]:
