@@ -89,13 +89,11 @@ class Runtime:
             raise ValueError(f"model {model.provider}/{model.id} does not accept images; "
                              f"switch to one that does (get_available_models lists them)")
 
-    def user_message(self, text: str, images: tuple[ImageContent, ...]) -> str | UserMessage:
-        """Pi's user content with images: the text block first, then the images."""
+    def user_message(self, text: str, images: tuple[ImageContent, ...]) -> UserMessage:
+        """Pi's user content: the text alone, or with images the text block first, then them."""
         self.check_images(images)
-        if not images:
-            return text
-        return UserMessage(content=(TextContent(text=text), *images),
-                           timestamp=self.agent.config.options.clock())
+        content = (TextContent(text=text), *images) if images else text
+        return UserMessage(content=content, timestamp=self.agent.config.options.clock())
 
     def abort(self) -> list[AgentMessage]:
         self._retry_aborted = True
