@@ -140,8 +140,8 @@ def response(command: dict[str, Any], success: bool, **rest: Any) -> dict[str, A
 class RpcServer:
     """One runtime (replaced by new_session, fork, clone, switch), its run, the open commands."""
 
-    def __init__(self, runtime: Runtime, ui: RpcUI, write: Write) -> None:
-        self.ui, self.write = ui, write
+    def __init__(self, runtime: Runtime, ui: RpcUI) -> None:
+        self.ui, self.write = ui, ui.write  # responses and events go where the questions go
         self.run: asyncio.Task[None] | None = None
         self.bash: AbortController | None = None
         self.compacting = False
@@ -518,13 +518,13 @@ COMMANDS: dict[str, Handler] = {
 }
 
 
-def run_rpc(runtime: Runtime, ui: RpcUI, write: Write) -> int:
+def run_rpc(runtime: Runtime, ui: RpcUI) -> int:
     """Serve until stdin ends; 0, or 1 when the session could not be written."""
 
     async def serve() -> int:
         lines: asyncio.Queue[str | None] = asyncio.Queue()
         read_lines_in_thread(sys.stdin, lines)
-        await RpcServer(runtime, ui, write).serve(lines)
+        await RpcServer(runtime, ui).serve(lines)
         return 0
 
     return run_to_end(runtime, serve, sys.stderr)
