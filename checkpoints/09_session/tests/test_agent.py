@@ -14,10 +14,9 @@ STEP = 8
 MOCK = Model(id="mock-1", api="mock", provider="mock")
 
 
-def agent_for(mock: MockModel, *tools, **modes) -> Agent:
+def agent_for(mock: MockModel, *tools) -> Agent:
     providers = Providers({"mock": MockProvider(mock)})
-    return Agent(LoopConfig(model=MOCK, stream=providers.stream, tools=ToolRegistry(tools)),
-                 **modes)
+    return Agent(LoopConfig(model=MOCK, stream=providers.stream, tools=ToolRegistry(tools)))
 
 
 def pi_scenario(data_dir, name: str) -> dict:
@@ -103,7 +102,8 @@ def test_steering_arrives_after_the_tool_calls_and_before_the_next_request() -> 
                                                 ("all", "followups-all")])
 def test_follow_ups_wait_until_the_run_would_stop_like_pi(data_dir, mode, scenario) -> None:
     mock = MockModel([turn(text("first")), turn(text("second")), turn(text("third"))])
-    agent = agent_for(mock, follow_up_mode=mode)
+    agent = agent_for(mock)
+    agent.follow_ups.mode = mode
     events: list[str] = []
     agent.subscribe(lambda e, s: events.append(e.type))
     agent.follow_up("follow one")

@@ -150,7 +150,7 @@ async def over_rpc(case: dict[str, Any], runtime: Runtime, responses: list[dict[
         if line.get("type") == "response":
             responses.append(line)
 
-    server = RpcServer(runtime, RpcUI(write), write)
+    server = RpcServer(runtime, RpcUI(write))
     for command in [{"type": "prompt", "message": case["prompt"]}, *case["rpc"]]:
         server.accept(json.dumps(command))
         await idle(server)

@@ -82,11 +82,11 @@ def test_tool_events_use_pis_names_and_its_result_shape() -> None:
 def test_compaction_events_take_pi_1x_names_and_the_end_carries_its_reason_and_result() -> None:
     entry = CompactionEntry(id="c9", parent_id="p", timestamp="t", summary="## Goal",
                             first_kept_entry_id="k1", tokens_before=1234)
-    ended = CompactionEnd(reason="overflow", entry_id="c9", tokens_before=1234, will_retry=True)
-    assert event_json(ended, {"c9": entry}) == {
+    ended = CompactionEnd(reason="overflow", entry=entry, will_retry=True)
+    assert event_json(ended) == {
         "type": "compaction_end", "reason": "overflow", "aborted": False, "willRetry": True,
         "result": {"summary": "## Goal", "firstKeptEntryId": "k1", "tokensBefore": 1234}}
-    failed = CompactionEnd(reason="manual", entry_id=None, tokens_before=0, will_retry=False,
+    failed = CompactionEnd(reason="manual", entry=None, will_retry=False,
                            error_message="compaction failed")
     assert event_json(failed) == {"type": "compaction_end", "reason": "manual", "aborted": False,
                                   "willRetry": False, "errorMessage": "compaction failed"}

@@ -359,7 +359,7 @@ def test_a_failed_summary_between_turns_records_nothing_and_the_run_goes_on(tmp_
     ends: list = []
     runtime.subscribe(lambda e: ends.append(e) if e.type == "compaction_end" else None)
     asyncio.run(runtime.prompt("please list the folder " + "y" * 400))
-    assert [e.entry_id is not None for e in ends[:2]] == [True, False]
+    assert [e.entry is not None for e in ends[:2]] == [True, False]
     assert "nothing recorded" in ends[1].error_message
     kinds = [json.loads(line)["type"] for line in
              (tmp_path / "session.jsonl").read_text().splitlines()]

@@ -15,9 +15,9 @@ from mock_model import MockModel, fail, text, tool_call, turn
 from pi.ai import AssistantMessage, MockProvider, Model, Providers, Usage
 from pi.coding_agent.compaction.thresholds import CompactionSettings
 from pi.coding_agent.runtime.config import RuntimeConfig
-from pi.coding_agent.runtime.runtime import Compacted, Runtime, RuntimePoisoned
+from pi.coding_agent.runtime.runtime import Runtime, RuntimePoisoned
 from pi.coding_agent.session.context import build_context
-from pi.coding_agent.session.entries import fixed_clock, sequential_ids
+from pi.coding_agent.session.entries import CompactionEntry, fixed_clock, sequential_ids
 from pi.coding_agent.session.reader import read_session
 from pi.coding_agent.session.writer import open_text
 
@@ -122,22 +122,22 @@ def test_a_manual_compaction_replaces_the_agents_messages_between_runs(tmp_path)
     starts, ends = recorded(runtime, "compaction_start"), recorded(runtime,
                                                                         "compaction_end")
     result = asyncio.run(runtime.compact())
-    assert isinstance(result, Compacted)
+    assert isinstance(result, CompactionEntry)
     assert [s.reason for s in starts] == ["manual"]
-    assert (ends[0].entry_id, ends[0].will_retry) == (result.entry_id, False)
-    assert ends[0].tokens_before == result.tokens_before > 0
+    assert (ends[0].entry, ends[0].will_retry) == (result, False)
+    assert result.tokens_before > 0
     assert runtime.messages[0].role == "compactionSummary"
     assert list(runtime.messages) == session_context(tmp_path / "session.jsonl")
 
 
-def test_a_failed_compaction_announces_its_error_and_no_tokens(tmp_path) -> None:
+def test_a_failed_compaction_announces_its_error_and_no_entry(tmp_path) -> None:
     mock = MockModel([turn(text("early answer " * 50)), fail("server_error")])
     runtime = make_runtime(tmp_path, mock, compaction=SMALL)
     asyncio.run(runtime.prompt("x" * 4_000))
     ends = recorded(runtime, "compaction_end")
     result = asyncio.run(runtime.compact())
     assert isinstance(result, str)
-    assert (ends[0].entry_id, ends[0].tokens_before, ends[0].will_retry) == (None, 0, False)
+    assert (ends[0].entry, ends[0].will_retry) == (None, False)
     assert ends[0].error_message == result
 
 
@@ -168,7 +168,7 @@ def test_compactions_before_a_prompt_and_between_turns_are_announced_as_threshol
     ends = [e for e in events if e.type == "compaction_end"]
     assert [s.reason for s in starts] == ["threshold", "threshold"]
     assert [e.will_retry for e in ends] == [False, False]
-    assert all(e.tokens_before > 0 and e.entry_id for e in ends)
+    assert all(e.entry and e.entry.tokens_before > 0 for e in ends)
     first_request = mock.requests[3]["messages"]
     assert "<summary>" in first_request[0]["content"][0]["text"], (
         "compacted before the prompt, the run starts from the summary")
@@ -351,7 +351,7 @@ def test_a_context_overflow_is_compacted_announcing_a_retry_then_resumed(tmp_pat
                                                                         "compaction_end")
     asyncio.run(runtime.prompt("second question"))
     assert [s.reason for s in starts] == ["overflow"]
-    assert [e.will_retry for e in ends] == [True] and ends[0].entry_id
+    assert [e.will_retry for e in ends] == [True] and ends[0].entry
     assert list(runtime.messages) == session_context(tmp_path / "session.jsonl")
 
 
@@ -494,7 +494,7 @@ def test_a_manual_compaction_with_nothing_to_summarise_says_why_and_records_noth
                            compaction=CompactionSettings(keep_recent_tokens=1))
     assert asyncio.run(runtime.compact()) == "Nothing to compact (session too small)"
     asyncio.run(runtime.prompt("go"))
-    assert isinstance(asyncio.run(runtime.compact()), Compacted)
+    assert isinstance(asyncio.run(runtime.compact()), CompactionEntry)
     assert asyncio.run(runtime.compact()) == "Already compacted"
     kinds = [json.loads(line)["type"] for line in
              (tmp_path / "session.jsonl").read_text().splitlines()]

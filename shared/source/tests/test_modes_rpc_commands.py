@@ -39,7 +39,7 @@ class Harness:
             agent_dir=tmp_path / "agent", system_prompt="You are a test agent.", ui=self.ui,
             **options)
         config.cwd.mkdir(exist_ok=True)
-        self.server = RpcServer(Runtime(config), self.ui, self.write)
+        self.server = RpcServer(Runtime(config), self.ui)
         self.lines: asyncio.Queue[str | None] = asyncio.Queue()
 
     def write(self, data: dict[str, Any]) -> None:

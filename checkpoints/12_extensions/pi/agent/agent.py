@@ -22,9 +22,7 @@ class MessageQueue(deque[AgentMessage]):
     """FIFO of messages; `take` hands out one or all, as the mode says. Steering arrives after
 the current tool calls, follow-ups when the run would stop; an abort hands them back."""
 
-    def __init__(self, mode: DeliveryMode = "one-at-a-time") -> None:
-        super().__init__()
-        self.mode: DeliveryMode = mode
+    mode: DeliveryMode = "one-at-a-time"  # set per queue; "all" hands out everything at once
 
     def take(self) -> list[AgentMessage]:
         if not self:
@@ -32,10 +30,6 @@ the current tool calls, follow-ups when the run would stop; an abort hands them 
         if self.mode == "all":
             return self.drain()
         return [self.popleft()]
-
-    def put_back(self, messages: list[AgentMessage]) -> None:
-        """Return undelivered messages to the front, keeping their order."""
-        self.extendleft(reversed(messages))
 
     def drain(self) -> list[AgentMessage]:
         taken = list(self)
@@ -84,10 +78,8 @@ class ListenerFailure:
 
 
 class Agent:
-    def __init__(self, config: LoopConfig, messages: Sequence[AgentMessage] = (),
-                 steering_mode: DeliveryMode = "one-at-a-time",
-                 follow_up_mode: DeliveryMode = "one-at-a-time") -> None:
-        self.steering, self.follow_ups = MessageQueue(steering_mode), MessageQueue(follow_up_mode)
+    def __init__(self, config: LoopConfig, messages: Sequence[AgentMessage] = ()) -> None:
+        self.steering, self.follow_ups = MessageQueue(), MessageQueue()
         self.config = replace(config, get_steering=self.steering.take,
                               get_follow_ups=self.follow_ups.take)
         self._state = AgentState(messages=tuple(messages))
@@ -123,7 +115,7 @@ class Agent:
             self._controller = None
         if result.error:
             self._state = replace(self._state, last_error=result.error)
-        self.steering.put_back(list(result.unsent))
+        self.steering.extendleft(reversed(result.unsent))  # undelivered: to the front, in order
         return result
 
     def steer(self, message: str | AgentMessage) -> None:

@@ -22,7 +22,7 @@ from pi.agent import MessageEnd, MessageUpdate, ToolExecutionEnd, ToolExecutionS
 from pi.ai import AssistantMessage, TextContent, UserMessage
 from pi.coding_agent.runtime import commands
 from pi.coding_agent.runtime.events import CompactionEnd, CompactionStart, RuntimeEvent
-from pi.coding_agent.runtime.runtime import Compacted, Runtime, RuntimePoisoned
+from pi.coding_agent.runtime.runtime import Runtime, RuntimePoisoned
 from pi.coding_agent.session.entries import SessionError
 from pi.coding_agent.session.show import blocks_text, row_parts, tree_rows
 from pi.modes.print_mode import first_line, progress_note
@@ -110,10 +110,10 @@ class Terminal:
             if not self.manual_compaction:
                 self.say(f"⟳ compacting ({event.reason})…", "yellow")
         elif isinstance(event, CompactionEnd) and not self.manual_compaction:
-            if event.error_message:
+            if event.entry is None:
                 self.say(f"⟳ compaction failed: {event.error_message}", "red")
             else:
-                self.say(f"⟳ compacted: {event.tokens_before} tokens before", "yellow")
+                self.say(f"⟳ compacted: {event.entry.tokens_before} tokens before", "yellow")
         elif (note := progress_note(event)) is not None:  # a retry, the turn limit
             self.say(note, "yellow")
 
@@ -158,11 +158,10 @@ async def new(screen: Terminal, _: str) -> None:
 
 
 async def compact(screen: Terminal, focus: str) -> None:
-    if isinstance(result := await screen.runtime.compact(focus or None), Compacted):
-        screen.say(f"compacted: {result.tokens_before} tokens before, new entry "
-                   f"{result.entry_id}")
-    else:
+    if isinstance(result := await screen.runtime.compact(focus or None), str):
         screen.say(f"nothing compacted: {result}", "yellow")
+    else:
+        screen.say(f"compacted: {result.tokens_before} tokens before, new entry {result.id}")
 
 
 async def model(screen: Terminal, ref: str) -> None:

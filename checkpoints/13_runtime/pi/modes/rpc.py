@@ -29,8 +29,8 @@ from pi.coding_agent.extensions.api import NotifyLevel
 from pi.coding_agent.runtime import commands as session_commands
 from pi.coding_agent.runtime.config import THINKING_LEVELS, supported_thinking_levels
 from pi.coding_agent.runtime.events import CompactionEnd, CompactionStart, RuntimeEvent
-from pi.coding_agent.runtime.runtime import Compacted, Runtime, RuntimePoisoned
-from pi.coding_agent.session.entries import CompactionEntry, SessionError, dump_line
+from pi.coding_agent.runtime.runtime import Runtime, RuntimePoisoned
+from pi.coding_agent.session.entries import SessionError, dump_line
 from pi.coding_agent.session.tree import SessionTree
 from pi.coding_agent.session.tokens import estimate_context_tokens
 from pi.modes.print_mode import (Write, compaction_result_json, event_json, run_to_end,
@@ -140,8 +140,8 @@ def response(command: dict[str, Any], success: bool, **rest: Any) -> dict[str, A
 class RpcServer:
     """One runtime (replaced by new_session, fork, clone, switch), its run, the open commands."""
 
-    def __init__(self, runtime: Runtime, ui: RpcUI, write: Write) -> None:
-        self.ui, self.write = ui, write
+    def __init__(self, runtime: Runtime, ui: RpcUI) -> None:
+        self.ui, self.write = ui, ui.write  # responses and events go where the questions go
         self.run: asyncio.Task[None] | None = None
         self.bash: AbortController | None = None
         self.compacting = False
@@ -156,7 +156,7 @@ class RpcServer:
     def on_event(self, event: RuntimeEvent) -> None:
         if isinstance(event, CompactionStart | CompactionEnd):
             self.compacting = isinstance(event, CompactionStart)
-        self.write(event_json(event, self.runtime.writer.tree.by_id))
+        self.write(event_json(event))
 
     async def switch(self, opening: Awaitable[Runtime]) -> dict[str, Any]:
         """Stop the run (as Pi does), then go on with the runtime `opening` gives: a new
@@ -421,11 +421,9 @@ async def compact(server: RpcServer, command: dict[str, Any]) -> dict[str, Any]:
     if server.streaming:
         raise CommandError("compact: the agent is running; abort or wait for agent_end first")
     result = await server.runtime.compact(optional_text(command, "customInstructions"))
-    if not isinstance(result, Compacted):
+    if isinstance(result, str):
         raise CommandError(result)
-    entry = server.runtime.writer.tree.by_id[result.entry_id]
-    assert isinstance(entry, CompactionEntry), "the runtime just wrote this compaction"
-    return compaction_result_json(entry)
+    return compaction_result_json(result)
 
 
 async def bash(server: RpcServer, command: dict[str, Any]) -> dict[str, Any]:
@@ -520,13 +518,13 @@ COMMANDS: dict[str, Handler] = {
 }
 
 
-def run_rpc(runtime: Runtime, ui: RpcUI, write: Write) -> int:
+def run_rpc(runtime: Runtime, ui: RpcUI) -> int:
     """Serve until stdin ends; 0, or 1 when the session could not be written."""
 
     async def serve() -> int:
         lines: asyncio.Queue[str | None] = asyncio.Queue()
         read_lines_in_thread(sys.stdin, lines)
-        await RpcServer(runtime, ui, write).serve(lines)
+        await RpcServer(runtime, ui).serve(lines)
         return 0
 
     return run_to_end(runtime, serve, sys.stderr)

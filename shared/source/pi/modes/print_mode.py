@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import sys
-from collections.abc import Awaitable, Callable, Mapping, Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import fields
 from typing import Any, TextIO
 
@@ -48,12 +48,10 @@ def compaction_result_json(entry: CompactionEntry) -> dict[str, Any]:
                          "tokensBefore": entry.tokens_before, "details": entry.details})
 
 
-def event_json(event: RuntimeEvent, entries: Mapping[str, object] | None = None,
-               ) -> dict[str, Any]:
-    """The event as Pi writes it; `entries` (the session's by_id) finds a compaction's entry."""
+def event_json(event: RuntimeEvent) -> dict[str, Any]:
+    """The event as Pi writes it; a compaction's end carries the entry it recorded."""
     if isinstance(event, CompactionEnd):
-        entry = (entries or {}).get(event.entry_id or "")
-        result = compaction_result_json(entry) if isinstance(entry, CompactionEntry) else None
+        result = compaction_result_json(event.entry) if event.entry is not None else None
         return without_none({"type": event.type, "reason": event.reason, "result": result,
                              "aborted": False, "willRetry": event.will_retry,
                              "errorMessage": event.error_message})
@@ -121,7 +119,7 @@ async def answer(runtime: Runtime, prompts: Sequence[str], out: TextIO, err: Tex
     if as_json:
         write = json_lines(out)
         write(dump_line(runtime.writer.header))
-        runtime.subscribe(lambda event: write(event_json(event, runtime.writer.tree.by_id)))
+        runtime.subscribe(lambda event: write(event_json(event)))
     else:
         runtime.subscribe(note)
     for text in prompts:

@@ -174,9 +174,8 @@ def open_runtime(options: AgentOptions, ui: ExtensionUI) -> Runtime:
 def run_mode(mode: str, options: AgentOptions, prompts: list[str]) -> int:
     """Run `mode` ("print", "json", "rpc" or "interactive") to its end; the exit code."""
     if mode == "rpc":
-        write = json_lines(sys.stdout)
-        ui = RpcUI(write)
-        return run_rpc(open_runtime(options, ui), ui, write)
+        ui = RpcUI(json_lines(sys.stdout))
+        return run_rpc(open_runtime(options, ui), ui)
     runtime = open_runtime(options, NoUI())  # nobody to ask (or a person who typed it): "no"
     if mode != "interactive":
         return run_print(runtime, prompts, as_json=mode == "json")

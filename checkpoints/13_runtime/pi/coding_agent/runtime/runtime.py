@@ -7,7 +7,7 @@ policies: compaction, one overflow recovery, retry of transient failures with ba
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import replace
 
 from pi.agent import Agent, AgentEvent, AgentState, MessageEnd
 from pi.ai import AgentMessage, AssistantMessage, ImageContent, Model, TextContent, UserMessage
@@ -30,12 +30,6 @@ TURN_LIMIT_ERROR = "max_turns_exceeded"  # how the loop (step 06) words a run cu
 
 class RuntimePoisoned(RuntimeError):
     """A session write failed earlier; reopen the runtime to go on."""
-
-
-@dataclass(frozen=True)
-class Compacted:
-    entry_id: str
-    tokens_before: int
 
 
 class Runtime:
@@ -81,11 +75,9 @@ class Runtime:
         await self._after_run()
 
     def steer(self, text: str, images: tuple[ImageContent, ...] = ()) -> None:
-        self.check_images(images)
         self.agent.steer(self.user_message(text, images))
 
     def follow_up(self, text: str, images: tuple[ImageContent, ...] = ()) -> None:
-        self.check_images(images)
         self.agent.follow_up(self.user_message(text, images))
 
     def check_images(self, images: tuple[ImageContent, ...]) -> None:
@@ -95,12 +87,11 @@ class Runtime:
             raise ValueError(f"model {model.provider}/{model.id} does not accept images; "
                              f"switch to one that does (get_available_models lists them)")
 
-    def user_message(self, text: str, images: tuple[ImageContent, ...]) -> str | UserMessage:
-        """Pi's user content with images: the text block first, then the images."""
-        if not images:
-            return text
-        return UserMessage(content=(TextContent(text=text), *images),
-                           timestamp=self.agent.config.options.clock())
+    def user_message(self, text: str, images: tuple[ImageContent, ...]) -> UserMessage:
+        """Pi's user content: the text alone, or with images the text block first, then them."""
+        self.check_images(images)
+        content = (TextContent(text=text), *images) if images else text
+        return UserMessage(content=content, timestamp=self.agent.config.options.clock())
 
     def abort(self) -> list[AgentMessage]:
         self._retry_aborted = True
@@ -180,26 +171,25 @@ class Runtime:
     async def _before_turn(self) -> list[AgentMessage] | None:
         if not self.auto_compaction or not self._over_threshold() or self.poisoned:
             return None
-        compacted = isinstance(await self.compact(reason="threshold"), Compacted)
+        compacted = isinstance(await self.compact(reason="threshold"), CompactionEntry)
         return self._session_context() if compacted else None  # a failed summary changed nothing
 
     async def compact(self, focus: str | None = None, reason: CompactionReason = "manual",
-                      will_retry: bool = False) -> Compacted | str:
+                      will_retry: bool = False) -> CompactionEntry | str:
         """Compact the current branch (`/compact [focus]`, or by a policy below); the new
         entry, or why nothing was recorded."""
         self._emit(CompactionStart(reason=reason))
         result = await self._summarise(focus)
         if isinstance(result, str):
-            self._emit(CompactionEnd(reason=reason, entry_id=None, tokens_before=0,
-                                     will_retry=False, error_message=result))
+            self._emit(CompactionEnd(reason=reason, entry=None, will_retry=False,
+                                     error_message=result))
             return result
-        self._emit(CompactionEnd(reason=reason, entry_id=result.entry_id,
-                                 will_retry=will_retry, tokens_before=result.tokens_before))
+        self._emit(CompactionEnd(reason=reason, entry=result, will_retry=will_retry))
         if not self.agent.state.is_running:  # between turns, before_turn hands the loop the context
             self.reseed()
         return result
 
-    async def _summarise(self, focus: str | None) -> Compacted | str:
+    async def _summarise(self, focus: str | None) -> CompactionEntry | str:
         leaf = self.writer.leaf_id
         path = self.writer.tree.path_to(leaf) if leaf is not None else []
         prep = prepare_compaction(path, self.config.compaction)
@@ -213,7 +203,9 @@ class Runtime:
             return f"compaction failed, nothing recorded: {result.text}"
         entry_id = self.writer.append_compaction(result.summary, result.first_kept_entry_id,
                                                  result.tokens_before, result.details)
-        return Compacted(entry_id, result.tokens_before)
+        entry = self.writer.tree.by_id[entry_id]
+        assert isinstance(entry, CompactionEntry), "append_compaction just wrote this entry"
+        return entry
 
     def _session_context(self) -> list[AgentMessage]:
         # The Agent carries the coding agent's own messages too, as Pi's declaration-merged
@@ -243,7 +235,7 @@ class Runtime:
         if self.auto_retry and is_transient(last, window):
             await self._retry(last)
         elif self.auto_compaction and is_context_overflow(last, window):
-            if isinstance(await self.compact(reason="overflow", will_retry=True), Compacted):
+            if isinstance(await self.compact(reason="overflow", will_retry=True), CompactionEntry):
                 await self._resume()
         elif self.auto_compaction and self._over_threshold():
             await self.compact(reason="threshold")

@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 from pi.agent import AgentEvent
+from pi.coding_agent.session.entries import CompactionEntry
 
 
 CompactionReason = Literal["threshold", "overflow", "manual"]
@@ -22,8 +23,7 @@ class CompactionStart:
 class CompactionEnd:
     type: Literal["compaction_end"] = "compaction_end"
     reason: CompactionReason
-    entry_id: str | None
-    tokens_before: int
+    entry: CompactionEntry | None  # None: nothing was recorded (error_message says why)
     will_retry: bool
     error_message: str | None = None
 
