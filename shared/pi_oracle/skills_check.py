@@ -70,8 +70,9 @@ def make_root(rng: random.Random, root: Path) -> None:
 
 def course_load(root: Path) -> dict[str, Any]:
     from pi.coding_agent.resources.discovery import load_skills_from_dir
+    from pi.coding_agent.resources.frontmatter import pi_json
 
-    loaded = load_skills_from_dir(root, "oracle").to_json()
+    loaded = pi_json(load_skills_from_dir(root, "oracle"))
     for skill in loaded["skills"]:
         skill.pop("source", None)
     return loaded  # type: ignore[no-any-return]

@@ -9,8 +9,7 @@ from pi.coding_agent.tools.truncate import (
     DEFAULT_MAX_BYTES,
     DEFAULT_MAX_LINES,
     format_size,
-    truncate_head,
-    truncate_tail,
+    truncate,
 )
 
 STEP = 7
@@ -71,8 +70,8 @@ def test_truncate_head_and_tail_match_pi_on_every_reference_input(data_dir) -> N
         text, options = INPUTS[case["input"]], limits(case["generator"])
         if "inputChars" in case:
             assert utf16_len(text) == case["inputChars"], case["input"]
-        assert summary(truncate_head(text, **options)) == case["head"], case["input"]
-        assert summary(truncate_tail(text, **options)) == case["tail"], case["input"]
+        assert summary(truncate(text, "head", **options)) == case["head"], case["input"]
+        assert summary(truncate(text, "tail", **options)) == case["tail"], case["input"]
 
 
 def test_format_size_matches_pi(data_dir) -> None:
@@ -87,5 +86,5 @@ def test_format_size_rounds_halves_up_like_javascript(size: int, text: str) -> N
 
 
 def test_a_trailing_newline_counts_as_one_more_empty_line() -> None:
-    result = truncate_tail("1\n2\n3\n", max_lines=2)
+    result = truncate("1\n2\n3\n", "tail", max_lines=2)
     assert (result.total_lines, result.content, result.output_lines) == (4, "3\n", 2)

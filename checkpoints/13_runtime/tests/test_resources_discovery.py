@@ -15,6 +15,7 @@ from datetime import date
 from pathlib import Path
 
 from pi.coding_agent.resources.discovery import discover_skills, project_skill_dirs
+from pi.coding_agent.resources.frontmatter import pi_json
 from pi.coding_agent.resources.loader import (
     ResourceLoader,
     default_agent_dir,
@@ -58,9 +59,9 @@ def test_app_discovery_matches_pi_project_first_and_every_skill_md(data_dir, tmp
     found = discover_skills(tmp_path / "project", tmp_path / "home/.pi/agent", trusted=True,
                             home=tmp_path / "home")
 
-    ours = [{key: skill.to_json()[key] for key in expected["skills"][0]} for skill in found.skills]
+    ours = [{key: pi_json(skill)[key] for key in expected["skills"][0]} for skill in found.skills]
     assert ours == expected["skills"]
-    diagnostics = [d.to_json() for d in found.diagnostics]
+    diagnostics = [pi_json(d) for d in found.diagnostics]
     yaml_error = [i for i, d in enumerate(diagnostics) if "invalid-yaml" in d["path"]]
     for i in yaml_error:
         diagnostics[i]["message"] = expected["diagnostics"][i]["message"]

@@ -15,6 +15,7 @@ from pi.coding_agent.resources.discovery import discover_skills, load_skills_fro
 from pi.coding_agent.resources.frontmatter import (
     FrontmatterError,
     parse_markdown,
+    pi_json,
     strip_frontmatter,
 )
 from pi.coding_agent.resources.skills import format_skills_for_prompt, validate_name
@@ -48,7 +49,7 @@ def test_each_fixture_folder_loads_like_pi(skills_root, expected) -> None:
     cases = expected["loadSkillsFromDir_perFixtureDir"]
     assert sorted(p.name for p in (skills_root / "skills").iterdir()) == sorted(cases)
     for name, case in cases.items():
-        ours = load_skills_from_dir(skills_root / "skills" / name, "test").to_json()
+        ours = pi_json(load_skills_from_dir(skills_root / "skills" / name, "test"))
         assert comparable(ours) == comparable(case), name
 
 
@@ -56,7 +57,7 @@ def test_the_whole_tree_loads_in_pis_order_with_pis_warnings(skills_root, expect
     case = expected["loadSkillsFromDir_wholeSkillsDir"]
     ours = load_skills_from_dir(skills_root / "skills", "test")
     assert [skill.name for skill in ours.skills] == case["skillOrder"]
-    assert comparable(ours.to_json()) == comparable(
+    assert comparable(pi_json(ours)) == comparable(
         {"skills": case["skills"], "diagnostics": case["diagnostics"]})
 
 
@@ -89,7 +90,7 @@ def test_the_first_calendar_wins_and_the_second_is_a_collision(skills_root, expe
     ours = discover_skills(skills_root / "empty-cwd", skills_root / "empty-agent", trusted=False,
                            skill_paths=[str(collision / "first"), str(collision / "second")])
     reference = expected[case]
-    assert ours.to_json() == {"skills": reference["skills"],
+    assert pi_json(ours) == {"skills": reference["skills"],
                               "diagnostics": reference["diagnostics"]}
 
 
@@ -99,7 +100,7 @@ def test_mixed_paths_skip_repeats_silently_and_warn_about_missing_ones(skills_ro
     case = expected["loadSkills_mixedPaths"]
     ours = discover_skills(skills_root / "empty-cwd", skills_root / "empty-agent", trusted=False,
                            skill_paths=case["call"]["skillPaths"])
-    assert comparable(ours.to_json()) == comparable(
+    assert comparable(pi_json(ours)) == comparable(
         {"skills": case["skills"], "diagnostics": case["diagnostics"]})
 
 

@@ -10,7 +10,7 @@ from pydantic import Field
 from pi.agent import AgentTool, ProgressCallback, ToolResult
 from pi.ai import AbortSignal, ImageContent, TextContent
 from pi.coding_agent.tools.truncate import (DEFAULT_MAX_BYTES, DEFAULT_MAX_LINES, format_size,
-                                            truncate_head, utf8_len)
+                                            truncate, utf8_len)
 from pi.coding_agent.tools.workspace import ToolParams, Workspace, read_named
 
 MAGIC = ((b"\x89PNG\r\n\x1a\n", "image/png"), (b"\xff\xd8\xff", "image/jpeg"),
@@ -65,7 +65,7 @@ def read_text(text: str, shown: str, params: ReadParams) -> ToolResult:
     if start >= len(lines):
         raise ValueError(f"Offset {params.offset} is beyond end of file ({len(lines)} lines total)")
     end = len(lines) if params.limit is None else min(start + params.limit, len(lines))
-    result = truncate_head("\n".join(lines[start:end]))
+    result = truncate("\n".join(lines[start:end]), keep="head")
     limit = format_size(DEFAULT_MAX_BYTES)
     if result.first_line_exceeds_limit:
         size = format_size(utf8_len(lines[start]))

@@ -15,7 +15,7 @@ DEFAULT_TOOL_NAMES = ("read", "bash", "edit", "write")
 
 
 def coding_tools(workspace: Workspace, temp_dir: Path | None = None) -> list[AnyTool]:
-    """`read, bash, edit, write`, sharing `workspace` (and so its file locks). Pi also offers
+    """`read, bash, edit, write`, all on one `workspace`. Pi also offers
     grep, find and ls behind `--tools`; the course leaves them out (docs/divergences.md)."""
     return [ReadTool(workspace), BashTool(workspace, temp_dir), EditTool(workspace),
             WriteTool(workspace)]

@@ -56,8 +56,6 @@ class Diagnostic:
     path: Path
     collision: Collision | None = None
 
-    to_json = pi_json
-
     def line(self) -> str:
         """One line for a terminal: `path: warning: message`."""
         return f"{self.path}: {self.type}: {self.message}"

@@ -38,21 +38,12 @@ def utf8_len(text: str) -> int:
     return len(text.encode("utf-8"))
 
 
-def truncate_head(
-    text: str, max_lines: int = DEFAULT_MAX_LINES, max_bytes: int = DEFAULT_MAX_BYTES
-) -> TruncationResult:
-    """Keep whole lines from the start; a first line over the limit gives empty content."""
-    return _truncate(text, max_lines, max_bytes, from_end=False)
-
-
-def truncate_tail(
-    text: str, max_lines: int = DEFAULT_MAX_LINES, max_bytes: int = DEFAULT_MAX_BYTES
-) -> TruncationResult:
-    """Keep whole lines from the end; a last line over the limit keeps its final bytes."""
-    return _truncate(text, max_lines, max_bytes, from_end=True)
-
-
-def _truncate(text: str, max_lines: int, max_bytes: int, from_end: bool) -> TruncationResult:
+def truncate(text: str, keep: Literal["head", "tail"], max_lines: int = DEFAULT_MAX_LINES,
+             max_bytes: int = DEFAULT_MAX_BYTES) -> TruncationResult:
+    """Keep whole lines from the start (`head`, a file) or the end (`tail`, a command's output).
+    A first line over the limit gives empty content at the head; a last line over the limit
+    keeps its final bytes at the tail."""
+    from_end = keep == "tail"
     lines = text.split("\n")
 
     def result(kept: str, by: Literal["lines", "bytes"] | None, count: int,

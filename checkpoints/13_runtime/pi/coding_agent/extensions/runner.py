@@ -67,8 +67,9 @@ class ExtensionRunner:
         self.diagnostics.append(line)
         raise HandlerFailed(line)
 
-    async def tool_call(self, call: ToolCall) -> Decision:
-        """The first block wins; argument changes chain; a failure reaches the caller."""
+    async def tool_call(self, call: ToolCall, context: ToolCallContext | None = None) -> Decision:
+        """The first block wins; argument changes chain; a failure reaches the caller. The
+        loop's `context` (the tool, the validated arguments) is not handed on."""
         arguments, changed = dict(call.arguments), False
         for ext, handler in self.handlers("tool_call"):
             event = ToolCallEvent(call.id, call.name, read_only(arguments))
@@ -98,15 +99,8 @@ class ExtensionRunner:
 
 def tool_hooks(runner: ExtensionRunner) -> ToolHooks:
     """The loop's hooks for the extensions' tool handlers (none, when nobody listens)."""
-
-    async def before(call: ToolCall, context: ToolCallContext) -> Decision:
-        return await runner.tool_call(call)
-
-    async def after(call: ToolCall, result: ToolResultMessage) -> ToolResultMessage | None:
-        return await runner.tool_result(call, result)
-
-    return ToolHooks(before_tool_call=before if runner.has("tool_call") else None,
-                     after_tool_call=after if runner.has("tool_result") else None)
+    return ToolHooks(before_tool_call=runner.tool_call if runner.has("tool_call") else None,
+                     after_tool_call=runner.tool_result if runner.has("tool_result") else None)
 
 
 class EventRelay:

@@ -19,7 +19,7 @@ from pydantic import Field
 from pi.agent import AgentTool, ProgressCallback, ToolResult
 from pi.ai import AbortSignal
 from pi.coding_agent.tools.truncate import (DEFAULT_MAX_BYTES, DEFAULT_MAX_LINES, TruncationResult,
-                                            format_size, truncate_tail)
+                                            format_size, truncate)
 from pi.coding_agent.tools.workspace import ToolParams, Workspace
 
 GRACE = 0.5  # seconds the pipe is still read after the shell has gone
@@ -50,18 +50,15 @@ class BashTool(AgentTool[BashParams]):
         if signal.aborted:
             raise RuntimeError("Command aborted")  # never start a process for a dead call
         safe_id = re.sub(r"[^A-Za-z0-9_.-]", "_", call_id)  # the log is named after the call
-        output = OutputCollector(self.temp_dir / f"pi-bash-{safe_id}.log")
+        log_path = self.temp_dir / f"pi-bash-{safe_id}.log"
+        with contextlib.closing(OutputCollector(log_path)) as output:
+            def on_output(chunk: bytes) -> None:
+                output.add(chunk)
+                on_update(ToolResult.text(output.text()[-DEFAULT_MAX_BYTES:]))
 
-        def on_output(chunk: bytes) -> None:
-            output.add(chunk)
-            on_update(ToolResult.text(output.text()[-DEFAULT_MAX_BYTES:]))
-
-        try:
             ending = await run_command(
                 params.command, self.workspace.root, on_output, signal, params.timeout)
             cut, log = output.finish()
-        finally:
-            output.close()
         if not cut.truncated:
             return report(ending, cut.content, None, params.timeout)
         end = cut.total_lines
@@ -123,7 +120,7 @@ class OutputCollector:
 
     def finish(self) -> tuple[TruncationResult, Path | None]:
         """The truncated tail and the log's path (written now if lines alone were too many)."""
-        result = truncate_tail(self.text())
+        result = truncate(self.text(), keep="tail")
         if not result.truncated:
             return result, None
         if self.log is None:

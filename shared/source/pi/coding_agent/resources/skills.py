@@ -15,8 +15,8 @@ from pathlib import Path
 from xml.sax.saxutils import escape
 
 from pi.ai.bounded import read_file
-from pi.coding_agent.resources.frontmatter import (Diagnostic, pi_json, read_markdown,
-                                                   strip_frontmatter, warning)
+from pi.coding_agent.resources.frontmatter import (Diagnostic, read_markdown, strip_frontmatter,
+                                                   warning)
 from pi.coding_agent.session.tokens import js_length
 
 MAX_NAME_LENGTH = 64
@@ -42,8 +42,6 @@ class Skill:
     source: str
     disable_model_invocation: bool = False
 
-    to_json = pi_json
-
 
 @dataclass(frozen=True)
 class LoadedSkills:
@@ -51,8 +49,6 @@ class LoadedSkills:
 
     skills: tuple[Skill, ...] = ()
     diagnostics: tuple[Diagnostic, ...] = ()
-
-    to_json = pi_json
 
 
 def validate_name(name: str) -> list[str]:

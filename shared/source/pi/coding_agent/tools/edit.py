@@ -62,17 +62,16 @@ class EditTool(AgentTool[EditParams]):
             raise RuntimeError("Operation aborted")
         path = self.workspace.resolve(params.path)
         shown = params.path.removeprefix("@")
-        edits = params.edits
         # No `await` from the read to the write, so no parallel call can come in between.
         try:
             before = read_named(path, shown).decode("utf-8")
         except UnicodeDecodeError as error:  # editing it would corrupt the bytes
             raise EditError(f"{shown} is not UTF-8 text ({error.reason}); cannot edit it") \
                 from None
-        after = apply_edits(before, edits, shown)
+        after = apply_edits(before, params.edits, shown)
         atomic_write(path, after.encode("utf-8"))
         diff, first_line = unified_diff(before, after, shown)
-        what = "text" if len(edits) == 1 else f"{len(edits)} blocks of text"
+        what = "text" if len(params.edits) == 1 else f"{len(params.edits)} blocks of text"
         return ToolResult.text(
             f"Successfully replaced {what} in {shown}.",
             {"diff": diff, "firstChangedLine": first_line},
