@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import math
+from collections.abc import Mapping
 from typing import Any, Literal
 
 from pi.ai.content import AssistantBlock, ToolCall
@@ -16,7 +17,8 @@ from pi.ai.messages import AssistantMessage, Usage
 from pi.ai.providers.reply_blocks import Block, WireError, strict_arguments
 from pi.ai.stream import AssistantMessageEventStream, error_event
 
-FINISH_REASONS: dict[str, Literal["stop", "length", "toolUse"]] = {
+Finished = Literal["stop", "length", "toolUse"]
+FINISH_REASONS: dict[str, Finished] = {
     "stop": "stop", "length": "length", "tool_calls": "toolUse", "function_call": "toolUse"}
 REASONING_FIELDS = ("reasoning_content", "reasoning")
 STARTS: dict[str, type[TextStartEvent] | type[ThinkingStartEvent] | type[ToolCallStartEvent]] = {
@@ -203,14 +205,18 @@ def complete(call: Block) -> bool:
     return text.endswith("}") and not strict_arguments(text)[1]
 
 
-def terminal_event(message: AssistantMessage, finish_reason: str | None) -> TerminalEvent:
+def terminal_event(
+    message: AssistantMessage, finish_reason: str | None,
+    reasons: Mapping[str, Finished] = FINISH_REASONS, what: str = "finish reason",
+) -> TerminalEvent:
     """The event that ends a reply. An unknown finish reason (`content_filter`) is an error,
-    never a guess: calling it `stop` would present a cut-off answer as complete."""
+    never a guess: calling it `stop` would present a cut-off answer as complete. Another wire
+    passes its own table of `reasons` and its own word for them (`what`)."""
     if finish_reason is None:
-        return error_event(message, "stream ended without a finish reason", "error")
-    reason = FINISH_REASONS.get(finish_reason)
+        return error_event(message, f"stream ended without a {what}", "error")
+    reason = reasons.get(finish_reason)
     if reason is None:
-        return error_event(message, f"unknown finish reason {finish_reason!r}", "error")
+        return error_event(message, f"unknown {what} {finish_reason!r}", "error")
     return DoneEvent(reason=reason, message=message.model_copy(update={"stop_reason": reason}))
 
 
