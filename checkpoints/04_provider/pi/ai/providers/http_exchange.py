@@ -128,12 +128,8 @@ class HttpProvider:
 
         async def pump(out: AssistantMessageEventStream) -> None:
             work = asyncio.ensure_future(self.exchange(model, context, options, out))
-
-            def cancel() -> None:
-                work.cancel()
-
             if options.signal is not None:
-                options.signal.on_abort(cancel)
+                options.signal.on_abort(work.cancel)
             try:
                 await work
             except asyncio.CancelledError:
