@@ -43,14 +43,10 @@ class OpenAICompletionsProvider(HttpProvider):
         return headers
 
     async def read(self, response: httpx.Response, builder: ReplyBuilder) -> None:
-        await read_stream(response, builder)
-
-
-async def read_stream(response: httpx.Response, builder: ReplyBuilder) -> None:
-    """Feed each SSE chunk to the builder until `[DONE]` or the end of the body."""
-    async for _, chunk in sse_objects(response):
-        builder.feed(chunk)
-    builder.finish()
+        """Feed each SSE chunk to the builder until `[DONE]` or the end of the body."""
+        async for _, chunk in sse_objects(response):
+            builder.feed(chunk)
+        builder.finish()
 
 
 def chat_completions_body(model: Model, context: Context, options: StreamOptions) -> Json:
