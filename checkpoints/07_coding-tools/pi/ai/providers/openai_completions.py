@@ -31,8 +31,23 @@ class OpenAICompletionsProvider(HttpProvider):
 
     path = "/chat/completions"
 
-    def body(self, model: Model, context: Context, options: StreamOptions) -> dict[str, object]:
-        return chat_completions_body(model, context, options)
+    def body(self, model: Model, context: Context, options: StreamOptions) -> Json:
+        """The JSON body POSTed to `/chat/completions`, asking for a stream with usage at the
+        end."""
+        prompt, tools, turns = request_parts(context)
+        body: Json = {
+            "model": model.id,
+            "messages": wire_messages(prompt, turns, model),
+            "stream": True,
+            "stream_options": {"include_usage": True},
+        }
+        if tools:  # no tools: the field is left out, never `[]`
+            body["tools"] = [wire_tool(tool) for tool in tools]
+        if options.max_tokens is not None:
+            body["max_tokens"] = options.max_tokens
+        if options.temperature is not None:
+            body["temperature"] = options.temperature
+        return body
 
     def headers(self, options: StreamOptions) -> dict[str, str]:
         """The only place the API key goes: the Authorization header."""
@@ -47,24 +62,6 @@ class OpenAICompletionsProvider(HttpProvider):
         async for _, chunk in sse_objects(response):
             builder.feed(chunk)
         builder.finish()
-
-
-def chat_completions_body(model: Model, context: Context, options: StreamOptions) -> Json:
-    """The JSON body POSTed to `/chat/completions`, asking for a stream with usage at the end."""
-    prompt, tools, turns = request_parts(context)
-    body: Json = {
-        "model": model.id,
-        "messages": wire_messages(prompt, turns, model),
-        "stream": True,
-        "stream_options": {"include_usage": True},
-    }
-    if tools:  # no tools: the field is left out, never `[]`
-        body["tools"] = [wire_tool(tool) for tool in tools]
-    if options.max_tokens is not None:
-        body["max_tokens"] = options.max_tokens
-    if options.temperature is not None:
-        body["temperature"] = options.temperature
-    return body
 
 
 def wire_messages(prompt: str | None, turns: Sequence[Turn], model: Model) -> list[Json]:

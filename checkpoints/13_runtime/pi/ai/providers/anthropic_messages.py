@@ -44,7 +44,18 @@ class AnthropicMessagesProvider(HttpProvider):
     path = "/v1/messages"
 
     def body(self, model: Model, context: Context, options: StreamOptions) -> Json:
-        return messages_body(model, context, options)
+        """The JSON body POSTed to `/v1/messages`, asking for a stream of events."""
+        body: Json = {"model": model.id, "max_tokens": options.max_tokens or model.max_tokens}
+        prompt, tools, turns = request_parts(context)
+        if prompt:
+            body["system"] = prompt
+        body["messages"] = wire_messages(turns, model)
+        if tools:
+            body["tools"] = [wire_tool(tool) for tool in tools]
+        if options.temperature is not None:
+            body["temperature"] = options.temperature
+        body["stream"] = True
+        return body
 
     def headers(self, options: StreamOptions) -> dict[str, str]:
         """The only place the API key goes: the `x-api-key` header."""
@@ -63,21 +74,6 @@ class AnthropicMessagesProvider(HttpProvider):
             if reader.stopped:
                 break
         reader.finish()
-
-
-def messages_body(model: Model, context: Context, options: StreamOptions) -> Json:
-    """The JSON body POSTed to `/v1/messages`, asking for a stream of events."""
-    body: Json = {"model": model.id, "max_tokens": options.max_tokens or model.max_tokens}
-    prompt, tools, turns = request_parts(context)
-    if prompt:
-        body["system"] = prompt
-    body["messages"] = wire_messages(turns, model)
-    if tools:
-        body["tools"] = [wire_tool(tool) for tool in tools]
-    if options.temperature is not None:
-        body["temperature"] = options.temperature
-    body["stream"] = True
-    return body
 
 
 def wire_messages(messages: Sequence[Turn], model: Model) -> list[Json]:
