@@ -157,7 +157,6 @@ class ReplyBuilder:
         if block is None:
             return
         if block.type == "toolCall":
-            del self.open_calls[block.position]
             self.close_call(block)
             return
         end = TextEndEvent if block.type == "text" else ThinkingEndEvent
@@ -174,21 +173,19 @@ class ReplyBuilder:
         else:
             ending = list(self.open_calls.values())
         self.fed_calls.clear()
-        for block in ending:
-            del self.open_calls[block.position]
         if self.open in ending:
             self.open = None
         for block in ending:
             self.close_call(block)
 
     def close_call(self, block: Block) -> None:
-        """End one tool call; its arguments are parsed strictly now, or refused."""
+        """End one open tool call; its arguments are parsed strictly now, or refused."""
+        del self.open_calls[block.position]
         block.arguments, problem = strict_arguments(block.text)
         call = ToolCall(id=block.id, name=block.name, arguments=block.arguments)
         self.show(block, exact=True)
-        partial = self.snapshot()
         self.out.push(ToolCallEndEvent(content_index=block.position, tool_call=call,
-                                       partial=partial))
+                                       partial=self.snapshot()))
         if problem:
             raise WireError(f"tool call {block.name} ({block.id}): {problem}")
 

@@ -84,9 +84,7 @@ def server_wait(headers: Mapping[str, str], now_ms: int) -> float | None:
     millis = number(headers.get("retry-after-ms"))
     if millis is not None:
         return max(millis / 1000, 0.0)
-    value = headers.get("retry-after")
-    if value is None:
-        return None
+    value = headers.get("retry-after", "")
     seconds = number(value)
     if seconds is not None:
         return max(seconds, 0.0)
