@@ -21,7 +21,7 @@ from pi.ai.messages import json_text
 from pi.ai.model import Context, Model, StreamOptions, empty_reply
 from pi.ai.providers.openai_wire import ReplyBuilder
 from pi.ai.providers.reply_blocks import WireError
-from pi.ai.redact import clip, redact
+from pi.ai.redact import clip, redact, usable_key
 from pi.ai.stream import AssistantMessageEventStream, produce
 
 TIMEOUT = httpx.Timeout(300.0, connect=10.0)  # a slow model may think for minutes
@@ -149,7 +149,7 @@ class HttpProvider:
         request = client.build_request(
             "POST", f"{model.base_url.rstrip('/')}{self.path}",
             content=json_text(self.body(model, context, options)).encode("utf-8"),
-            headers=self.headers(options),
+            headers=self.headers(usable_key(options.api_key)),
         )
         try:
             response = await send_with_retry(client, request, self.retry, options)
@@ -169,7 +169,7 @@ class HttpProvider:
     def body(self, model: Model, context: Context, options: StreamOptions) -> dict[str, object]:
         raise NotImplementedError
 
-    def headers(self, options: StreamOptions) -> dict[str, str]:
+    def headers(self, key: str | None) -> dict[str, str]:
         raise NotImplementedError
 
     async def read(self, response: httpx.Response, builder: ReplyBuilder) -> None:

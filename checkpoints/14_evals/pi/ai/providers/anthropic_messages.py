@@ -19,7 +19,6 @@ from pi.ai.providers.compat import compat_messages
 from pi.ai.providers.http_exchange import HttpProvider, sse_objects
 from pi.ai.providers.openai_wire import Finished, ReplyBuilder, terminal_event
 from pi.ai.providers.reply_blocks import Block, WireError
-from pi.ai.redact import usable_key
 from pi.ai.stream import error_event
 from pi.ai.transcript import Turn, request_parts
 
@@ -57,11 +56,10 @@ class AnthropicMessagesProvider(HttpProvider):
         body["stream"] = True
         return body
 
-    def headers(self, options: StreamOptions) -> dict[str, str]:
+    def headers(self, key: str | None) -> dict[str, str]:
         """The only place the API key goes: the `x-api-key` header."""
         headers = {"content-type": "application/json", "accept": "text/event-stream",
                    "anthropic-version": ANTHROPIC_VERSION}
-        key = usable_key(options.api_key)
         if key:
             headers["x-api-key"] = key
         return headers

@@ -17,7 +17,6 @@ from pi.ai.model import Context, Model, StreamOptions
 from pi.ai.providers.compat import compat_messages
 from pi.ai.providers.http_exchange import HttpProvider, sse_objects
 from pi.ai.providers.openai_wire import ReplyBuilder
-from pi.ai.redact import usable_key
 from pi.ai.transcript import Turn, request_parts
 
 API = "openai-completions"
@@ -49,10 +48,9 @@ class OpenAICompletionsProvider(HttpProvider):
             body["temperature"] = options.temperature
         return body
 
-    def headers(self, options: StreamOptions) -> dict[str, str]:
+    def headers(self, key: str | None) -> dict[str, str]:
         """The only place the API key goes: the Authorization header."""
         headers = {"Content-Type": "application/json", "Accept": "text/event-stream"}
-        key = usable_key(options.api_key)
         if key:
             headers["Authorization"] = f"Bearer {key}"
         return headers
