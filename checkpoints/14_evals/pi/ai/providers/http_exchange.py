@@ -154,7 +154,6 @@ class HttpProvider:
         try:
             response = await send_with_retry(client, request, self.retry, options)
             builder = ReplyBuilder(out)
-            builder.start()
             try:
                 await self.read(response, builder)
             except BaseException:  # a failure or an abort keeps the whole reply so far

@@ -28,7 +28,7 @@ DELTAS: dict[str, type[TextDeltaEvent] | type[ThinkingDeltaEvent] | type[ToolCal
 
 
 class ReplyBuilder:
-    """Grows one reply from chunks and pushes its events into `out`."""
+    """Grows one reply from chunks and pushes its events into `out`, from `start` on."""
 
     def __init__(self, out: AssistantMessageEventStream) -> None:
         self.out = out
@@ -42,6 +42,7 @@ class ReplyBuilder:
         self.fed_calls: set[int] = set()  # open calls given a piece since the last one began
         self.open: Block | None = None  # the text or thinking block now growing
         self.finish_reason: str | None = None
+        out.push(StartEvent(partial=self.snapshot()))  # the reply has begun
 
     def show(self, block: Block, exact: bool) -> None:
         """Bring one block's shown content up to date; the others have not changed."""
@@ -62,9 +63,6 @@ class ReplyBuilder:
         for block in self.blocks:
             self.show(block, exact=True)
         self.out.partial = self.snapshot()
-
-    def start(self) -> None:
-        self.out.push(StartEvent(partial=self.snapshot()))
 
     def feed(self, chunk: dict[str, Any]) -> None:
         """Take one parsed chunk: ids, usage, then the first choice's delta."""
