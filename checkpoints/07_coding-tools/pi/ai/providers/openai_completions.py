@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import json
 from collections.abc import Sequence
-from typing import Any
 
 import httpx
 
@@ -15,12 +14,11 @@ from pi.ai.messages import AssistantMessage, ToolResultMessage, UserMessage
 from pi.ai.messages import Tool
 from pi.ai.model import Context, Model, StreamOptions
 from pi.ai.providers.compat import compat_messages
-from pi.ai.providers.http_exchange import HttpProvider, sse_objects
+from pi.ai.providers.http_exchange import HttpProvider, Json, sse_objects
 from pi.ai.providers.openai_wire import ReplyBuilder
 from pi.ai.transcript import Turn, request_parts
 
 API = "openai-completions"
-Json = dict[str, Any]
 TOOL_IMAGES = "Attached image(s) from tool result:"
 IMAGE_ONLY_RESULT = "(the result is an image, attached in the next message)"
 

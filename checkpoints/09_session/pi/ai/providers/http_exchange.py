@@ -26,6 +26,7 @@ from pi.ai.stream import AssistantMessageEventStream, produce
 
 TIMEOUT = httpx.Timeout(300.0, connect=10.0)  # a slow model may think for minutes
 RETRY_STATUSES = frozenset({408, 409, 429})
+Json = dict[str, Any]  # a JSON object: a request body, a stream event
 
 
 @dataclass(frozen=True)
@@ -165,7 +166,7 @@ class HttpProvider:
             if self.client is None:
                 await client.aclose()
 
-    def body(self, model: Model, context: Context, options: StreamOptions) -> dict[str, object]:
+    def body(self, model: Model, context: Context, options: StreamOptions) -> Json:
         raise NotImplementedError
 
     def headers(self, key: str | None) -> dict[str, str]:
@@ -200,7 +201,7 @@ async def send_with_retry(
         attempt += 1
 
 
-async def sse_objects(response: httpx.Response) -> AsyncIterator[tuple[str, dict[str, Any]]]:
+async def sse_objects(response: httpx.Response) -> AsyncIterator[tuple[str, Json]]:
     """Each SSE event's name and JSON object, until `[DONE]` or the end of the body; data
     that is not a JSON object within the bounds is a WireError."""
     async for event in EventSource(response).aiter_sse():

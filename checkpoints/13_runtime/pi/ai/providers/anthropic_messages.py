@@ -16,7 +16,7 @@ from pi.ai.messages import AssistantMessage, ToolResultMessage, Usage, UserMessa
 from pi.ai.messages import Tool
 from pi.ai.model import Context, Model, StreamOptions
 from pi.ai.providers.compat import compat_messages
-from pi.ai.providers.http_exchange import HttpProvider, sse_objects
+from pi.ai.providers.http_exchange import HttpProvider, Json, sse_objects
 from pi.ai.providers.openai_wire import Finished, ReplyBuilder, terminal_event
 from pi.ai.providers.reply_blocks import Block, WireError
 from pi.ai.stream import error_event
@@ -24,7 +24,6 @@ from pi.ai.transcript import Turn, request_parts
 
 API = "anthropic-messages"
 ANTHROPIC_VERSION = "2023-06-01"  # the API version this adapter speaks, sent with every request
-Json = dict[str, Any]
 IMAGE_ONLY_RESULT = "(see attached image)"
 STOP_REASONS: dict[str, Finished] = {"end_turn": "stop", "max_tokens": "length",
                                      "tool_use": "toolUse"}
