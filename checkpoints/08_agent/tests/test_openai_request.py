@@ -9,7 +9,7 @@ from pi.ai.content import ImageContent, TextContent, ThinkingContent, ToolCall
 from pi.ai.messages import AssistantMessage, ToolResultMessage, Usage, UserMessage, dump_message
 from pi.ai.model import Context, Model, StreamOptions, Tool
 from pi.ai.providers.compat import IMAGE_OMITTED, NO_RESULT, compat_messages
-from pi.ai.providers.openai_completions import OpenAICompletionsProvider, chat_completions_body
+from pi.ai.providers.openai_completions import OpenAICompletionsProvider
 
 STEP = 4
 KEY = "sk-test-0123456789abcdef"
@@ -17,6 +17,7 @@ VISION = Model(id="gpt-4.1-mini", api="openai-completions", provider="openai",
                base_url="https://api.openai.test/v1", input=("text", "image"))
 TEXT_ONLY = VISION.model_copy(update={"input": ("text",)})
 PNG = "iVBORw0KGgo="
+chat_completions_body = OpenAICompletionsProvider().body  # the request body, as sent
 READ = Tool(name="read", description="Read a file", parameters={
     "type": "object", "properties": {"path": {"type": "string"}}, "required": ["path"]})
 

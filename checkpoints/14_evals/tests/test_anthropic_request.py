@@ -13,7 +13,6 @@ from pi.ai.model import Context, Model, StreamOptions, Tool
 from pi.ai.providers.anthropic_messages import (
     IMAGE_ONLY_RESULT,
     AnthropicMessagesProvider,
-    messages_body,
     wire_messages,
 )
 from pi.ai.providers.compat import IMAGE_OMITTED, NO_RESULT
@@ -25,6 +24,7 @@ CLAUDE = Model(id="claude-sonnet-4-5", api="anthropic-messages", provider="anthr
 TEXT_ONLY = CLAUDE.model_copy(update={"input": ("text",)})
 PNG = "iVBORw0KGgo="
 IMAGE = ImageContent(data=PNG, mime_type="image/png")
+messages_body = AnthropicMessagesProvider().body  # the request body, as the provider builds it
 READ = Tool(name="read", description="Read a file", parameters={
     "type": "object", "properties": {"path": {"type": "string"}}, "required": ["path"]})
 

@@ -23,7 +23,6 @@ from pi.ai import (
     Usage,
     UserMessage,
 )
-from pi.ai.providers.openai_completions import chat_completions_body
 
 GPT = Model(id="gpt-4.1-mini", api="openai-completions", provider="openai",
             base_url="https://api.openai.test/v1")
@@ -104,7 +103,7 @@ def outbound() -> None:
     answer = ToolResultMessage(tool_call_id="call_1", tool_name="read", is_error=False,
                                content=(TextContent(text="- ship step 04\n"),), timestamp=2)
     context = ASK.model_copy(update={"messages": (*ASK.messages, earlier, answer)})
-    body = chat_completions_body(GPT, context, StreamOptions(max_tokens=512))
+    body = OpenAICompletionsProvider().body(GPT, context, StreamOptions(max_tokens=512))
     print("\n--- the request body after one tool round (POST /chat/completions)")
     print(json.dumps(body, indent=2, sort_keys=True))
 

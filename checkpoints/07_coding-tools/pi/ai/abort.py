@@ -12,9 +12,9 @@ class AbortSignal:
     def __init__(self) -> None:
         self.aborted = False
         self.reason = ""
-        self._listeners: list[Callable[[], None]] = []
+        self._listeners: list[Callable[[], object]] = []
 
-    def on_abort(self, listener: Callable[[], None]) -> None:
+    def on_abort(self, listener: Callable[[], object]) -> None:
         """Call `listener` once when the abort happens (at once if it already has)."""
         if self.aborted:
             listener()

@@ -89,8 +89,6 @@ def open_regular(path: Path) -> BinaryIO:
     checked once open (a FIFO or /dev/zero is never read); NotAFile says what was there."""
     try:
         descriptor = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
-    except IsADirectoryError:
-        raise NotAFile(path, "a folder") from None
     except OSError as error:
         if error.errno == errno.ELOOP:
             raise NotAFile(path, "a link loop") from None

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import json
 from collections.abc import Sequence
-from typing import Any
 
 import httpx
 
@@ -15,13 +14,11 @@ from pi.ai.messages import AssistantMessage, ToolResultMessage, UserMessage
 from pi.ai.messages import Tool
 from pi.ai.model import Context, Model, StreamOptions
 from pi.ai.providers.compat import compat_messages
-from pi.ai.providers.http_exchange import HttpProvider, sse_objects
+from pi.ai.providers.http_exchange import HttpProvider, Json, sse_objects
 from pi.ai.providers.openai_wire import ReplyBuilder
-from pi.ai.redact import usable_key
 from pi.ai.transcript import Turn, request_parts
 
 API = "openai-completions"
-Json = dict[str, Any]
 TOOL_IMAGES = "Attached image(s) from tool result:"
 IMAGE_ONLY_RESULT = "(the result is an image, attached in the next message)"
 
@@ -31,44 +28,36 @@ class OpenAICompletionsProvider(HttpProvider):
 
     path = "/chat/completions"
 
-    def body(self, model: Model, context: Context, options: StreamOptions) -> dict[str, object]:
-        return chat_completions_body(model, context, options)
+    def body(self, model: Model, context: Context, options: StreamOptions) -> Json:
+        """The JSON body POSTed to `/chat/completions`, asking for a stream with usage at the
+        end."""
+        prompt, tools, turns = request_parts(context)
+        body: Json = {
+            "model": model.id,
+            "messages": wire_messages(prompt, turns, model),
+            "stream": True,
+            "stream_options": {"include_usage": True},
+        }
+        if tools:  # no tools: the field is left out, never `[]`
+            body["tools"] = [wire_tool(tool) for tool in tools]
+        if options.max_tokens is not None:
+            body["max_tokens"] = options.max_tokens
+        if options.temperature is not None:
+            body["temperature"] = options.temperature
+        return body
 
-    def headers(self, options: StreamOptions) -> dict[str, str]:
+    def headers(self, key: str | None) -> dict[str, str]:
         """The only place the API key goes: the Authorization header."""
         headers = {"Content-Type": "application/json", "Accept": "text/event-stream"}
-        key = usable_key(options.api_key)
         if key:
             headers["Authorization"] = f"Bearer {key}"
         return headers
 
     async def read(self, response: httpx.Response, builder: ReplyBuilder) -> None:
-        await read_stream(response, builder)
-
-
-async def read_stream(response: httpx.Response, builder: ReplyBuilder) -> None:
-    """Feed each SSE chunk to the builder until `[DONE]` or the end of the body."""
-    async for _, chunk in sse_objects(response):
-        builder.feed(chunk)
-    builder.finish()
-
-
-def chat_completions_body(model: Model, context: Context, options: StreamOptions) -> Json:
-    """The JSON body POSTed to `/chat/completions`, asking for a stream with usage at the end."""
-    prompt, tools, turns = request_parts(context)
-    body: Json = {
-        "model": model.id,
-        "messages": wire_messages(prompt, turns, model),
-        "stream": True,
-        "stream_options": {"include_usage": True},
-    }
-    if tools:  # no tools: the field is left out, never `[]`
-        body["tools"] = [wire_tool(tool) for tool in tools]
-    if options.max_tokens is not None:
-        body["max_tokens"] = options.max_tokens
-    if options.temperature is not None:
-        body["temperature"] = options.temperature
-    return body
+        """Feed each SSE chunk to the builder until `[DONE]` or the end of the body."""
+        async for _, chunk in sse_objects(response):
+            builder.feed(chunk)
+        builder.finish()
 
 
 def wire_messages(prompt: str | None, turns: Sequence[Turn], model: Model) -> list[Json]:

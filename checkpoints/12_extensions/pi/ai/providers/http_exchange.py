@@ -21,11 +21,12 @@ from pi.ai.messages import json_text
 from pi.ai.model import Context, Model, StreamOptions, empty_reply
 from pi.ai.providers.openai_wire import ReplyBuilder
 from pi.ai.providers.reply_blocks import WireError
-from pi.ai.redact import clip, redact
+from pi.ai.redact import clip, redact, usable_key
 from pi.ai.stream import AssistantMessageEventStream, produce
 
 TIMEOUT = httpx.Timeout(300.0, connect=10.0)  # a slow model may think for minutes
 RETRY_STATUSES = frozenset({408, 409, 429})
+Json = dict[str, Any]  # a JSON object: a request body, a stream event
 
 
 @dataclass(frozen=True)
@@ -84,9 +85,7 @@ def server_wait(headers: Mapping[str, str], now_ms: int) -> float | None:
     millis = number(headers.get("retry-after-ms"))
     if millis is not None:
         return max(millis / 1000, 0.0)
-    value = headers.get("retry-after")
-    if value is None:
-        return None
+    value = headers.get("retry-after", "")
     seconds = number(value)
     if seconds is not None:
         return max(seconds, 0.0)
@@ -128,12 +127,8 @@ class HttpProvider:
 
         async def pump(out: AssistantMessageEventStream) -> None:
             work = asyncio.ensure_future(self.exchange(model, context, options, out))
-
-            def cancel() -> None:
-                work.cancel()
-
             if options.signal is not None:
-                options.signal.on_abort(cancel)
+                options.signal.on_abort(work.cancel)
             try:
                 await work
             except asyncio.CancelledError:
@@ -155,12 +150,11 @@ class HttpProvider:
         request = client.build_request(
             "POST", f"{model.base_url.rstrip('/')}{self.path}",
             content=json_text(self.body(model, context, options)).encode("utf-8"),
-            headers=self.headers(options),
+            headers=self.headers(usable_key(options.api_key)),
         )
         try:
             response = await send_with_retry(client, request, self.retry, options)
             builder = ReplyBuilder(out)
-            builder.start()
             try:
                 await self.read(response, builder)
             except BaseException:  # a failure or an abort keeps the whole reply so far
@@ -172,10 +166,10 @@ class HttpProvider:
             if self.client is None:
                 await client.aclose()
 
-    def body(self, model: Model, context: Context, options: StreamOptions) -> dict[str, object]:
+    def body(self, model: Model, context: Context, options: StreamOptions) -> Json:
         raise NotImplementedError
 
-    def headers(self, options: StreamOptions) -> dict[str, str]:
+    def headers(self, key: str | None) -> dict[str, str]:
         raise NotImplementedError
 
     async def read(self, response: httpx.Response, builder: ReplyBuilder) -> None:
@@ -207,7 +201,7 @@ async def send_with_retry(
         attempt += 1
 
 
-async def sse_objects(response: httpx.Response) -> AsyncIterator[tuple[str, dict[str, Any]]]:
+async def sse_objects(response: httpx.Response) -> AsyncIterator[tuple[str, Json]]:
     """Each SSE event's name and JSON object, until `[DONE]` or the end of the body; data
     that is not a JSON object within the bounds is a WireError."""
     async for event in EventSource(response).aiter_sse():

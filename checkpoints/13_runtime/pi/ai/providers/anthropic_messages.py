@@ -7,28 +7,24 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Mapping, Sequence
-from typing import Any, Literal
+from typing import Any
 
 import httpx
 
 from pi.ai.content import ImageContent, TextContent, ThinkingContent, ToolCall
-from pi.ai.events import DoneEvent, TerminalEvent
 from pi.ai.messages import AssistantMessage, ToolResultMessage, Usage, UserMessage
 from pi.ai.messages import Tool
 from pi.ai.model import Context, Model, StreamOptions
 from pi.ai.providers.compat import compat_messages
-from pi.ai.providers.http_exchange import HttpProvider, sse_objects
-from pi.ai.providers.openai_wire import ReplyBuilder
+from pi.ai.providers.http_exchange import HttpProvider, Json, sse_objects
+from pi.ai.providers.openai_wire import Finished, ReplyBuilder, terminal_event
 from pi.ai.providers.reply_blocks import Block, WireError
-from pi.ai.redact import usable_key
 from pi.ai.stream import error_event
 from pi.ai.transcript import Turn, request_parts
 
 API = "anthropic-messages"
 ANTHROPIC_VERSION = "2023-06-01"  # the API version this adapter speaks, sent with every request
-Json = dict[str, Any]
 IMAGE_ONLY_RESULT = "(see attached image)"
-Finished = Literal["stop", "length", "toolUse"]
 STOP_REASONS: dict[str, Finished] = {"end_turn": "stop", "max_tokens": "length",
                                      "tool_use": "toolUse"}
 USAGE_FIELDS = {"input_tokens": "input", "output_tokens": "output",
@@ -46,13 +42,23 @@ class AnthropicMessagesProvider(HttpProvider):
     path = "/v1/messages"
 
     def body(self, model: Model, context: Context, options: StreamOptions) -> Json:
-        return messages_body(model, context, options)
+        """The JSON body POSTed to `/v1/messages`, asking for a stream of events."""
+        body: Json = {"model": model.id, "max_tokens": options.max_tokens or model.max_tokens}
+        prompt, tools, turns = request_parts(context)
+        if prompt:
+            body["system"] = prompt
+        body["messages"] = wire_messages(turns, model)
+        if tools:
+            body["tools"] = [wire_tool(tool) for tool in tools]
+        if options.temperature is not None:
+            body["temperature"] = options.temperature
+        body["stream"] = True
+        return body
 
-    def headers(self, options: StreamOptions) -> dict[str, str]:
+    def headers(self, key: str | None) -> dict[str, str]:
         """The only place the API key goes: the `x-api-key` header."""
         headers = {"content-type": "application/json", "accept": "text/event-stream",
                    "anthropic-version": ANTHROPIC_VERSION}
-        key = usable_key(options.api_key)
         if key:
             headers["x-api-key"] = key
         return headers
@@ -65,21 +71,6 @@ class AnthropicMessagesProvider(HttpProvider):
             if reader.stopped:
                 break
         reader.finish()
-
-
-def messages_body(model: Model, context: Context, options: StreamOptions) -> Json:
-    """The JSON body POSTed to `/v1/messages`, asking for a stream of events."""
-    body: Json = {"model": model.id, "max_tokens": options.max_tokens or model.max_tokens}
-    prompt, tools, turns = request_parts(context)
-    if prompt:
-        body["system"] = prompt
-    body["messages"] = wire_messages(turns, model)
-    if tools:
-        body["tools"] = [wire_tool(tool) for tool in tools]
-    if options.temperature is not None:
-        body["temperature"] = options.temperature
-    body["stream"] = True
-    return body
 
 
 def wire_messages(messages: Sequence[Turn], model: Model) -> list[Json]:
@@ -255,25 +246,16 @@ class AnthropicReader:
                         f"{error.get('message') or json.dumps(data)}")
 
     def finish(self) -> None:
-        """The stream is over: close a block left open and push the one terminal event."""
+        """The stream is over: close a block left open and push the one terminal event. A stop
+        reason we do not know (`refusal`, `pause_turn`) is an error naming it, never a guess
+        that would present an unfinished answer as finished."""
         self.builder.close()
         snapshot = self.builder.snapshot()
-        self.builder.out.push(terminal_event(snapshot, self.stop_reason, self.stopped))
-
-
-def terminal_event(
-    message: AssistantMessage, stop_reason: str | None, stopped: bool
-) -> TerminalEvent:
-    """The event that ends a reply. A stop reason we do not know (`refusal`, `pause_turn`) is
-    an error naming it, never a guess that would present an unfinished answer as finished."""
-    if stop_reason is None:
-        return error_event(message, "stream ended without a stop reason", "error")
-    reason = STOP_REASONS.get(stop_reason)
-    if reason is None:
-        return error_event(message, f"unknown stop reason {stop_reason!r}", "error")
-    if not stopped:
-        return error_event(message, "stream ended before message_stop", "error")
-    return DoneEvent(reason=reason, message=message.model_copy(update={"stop_reason": reason}))
+        if self.stop_reason in STOP_REASONS and not self.stopped:
+            event = error_event(snapshot, "stream ended before message_stop", "error")
+        else:
+            event = terminal_event(snapshot, self.stop_reason, STOP_REASONS, "stop reason")
+        self.builder.out.push(event)
 
 
 def usage_from(usage: Usage, data: Mapping[str, Any]) -> Usage:

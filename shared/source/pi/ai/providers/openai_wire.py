@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import math
+from collections.abc import Mapping
 from typing import Any, Literal
 
 from pi.ai.content import AssistantBlock, ToolCall
@@ -16,7 +17,8 @@ from pi.ai.messages import AssistantMessage, Usage
 from pi.ai.providers.reply_blocks import Block, WireError, strict_arguments
 from pi.ai.stream import AssistantMessageEventStream, error_event
 
-FINISH_REASONS: dict[str, Literal["stop", "length", "toolUse"]] = {
+Finished = Literal["stop", "length", "toolUse"]
+FINISH_REASONS: dict[str, Finished] = {
     "stop": "stop", "length": "length", "tool_calls": "toolUse", "function_call": "toolUse"}
 REASONING_FIELDS = ("reasoning_content", "reasoning")
 STARTS: dict[str, type[TextStartEvent] | type[ThinkingStartEvent] | type[ToolCallStartEvent]] = {
@@ -26,7 +28,7 @@ DELTAS: dict[str, type[TextDeltaEvent] | type[ThinkingDeltaEvent] | type[ToolCal
 
 
 class ReplyBuilder:
-    """Grows one reply from chunks and pushes its events into `out`."""
+    """Grows one reply from chunks and pushes its events into `out`, from `start` on."""
 
     def __init__(self, out: AssistantMessageEventStream) -> None:
         self.out = out
@@ -40,6 +42,7 @@ class ReplyBuilder:
         self.fed_calls: set[int] = set()  # open calls given a piece since the last one began
         self.open: Block | None = None  # the text or thinking block now growing
         self.finish_reason: str | None = None
+        out.push(StartEvent(partial=self.snapshot()))  # the reply has begun
 
     def show(self, block: Block, exact: bool) -> None:
         """Bring one block's shown content up to date; the others have not changed."""
@@ -60,9 +63,6 @@ class ReplyBuilder:
         for block in self.blocks:
             self.show(block, exact=True)
         self.out.partial = self.snapshot()
-
-    def start(self) -> None:
-        self.out.push(StartEvent(partial=self.snapshot()))
 
     def feed(self, chunk: dict[str, Any]) -> None:
         """Take one parsed chunk: ids, usage, then the first choice's delta."""
@@ -155,7 +155,6 @@ class ReplyBuilder:
         if block is None:
             return
         if block.type == "toolCall":
-            del self.open_calls[block.position]
             self.close_call(block)
             return
         end = TextEndEvent if block.type == "text" else ThinkingEndEvent
@@ -172,21 +171,19 @@ class ReplyBuilder:
         else:
             ending = list(self.open_calls.values())
         self.fed_calls.clear()
-        for block in ending:
-            del self.open_calls[block.position]
         if self.open in ending:
             self.open = None
         for block in ending:
             self.close_call(block)
 
     def close_call(self, block: Block) -> None:
-        """End one tool call; its arguments are parsed strictly now, or refused."""
+        """End one open tool call; its arguments are parsed strictly now, or refused."""
+        del self.open_calls[block.position]
         block.arguments, problem = strict_arguments(block.text)
         call = ToolCall(id=block.id, name=block.name, arguments=block.arguments)
         self.show(block, exact=True)
-        partial = self.snapshot()
         self.out.push(ToolCallEndEvent(content_index=block.position, tool_call=call,
-                                       partial=partial))
+                                       partial=self.snapshot()))
         if problem:
             raise WireError(f"tool call {block.name} ({block.id}): {problem}")
 
@@ -203,15 +200,19 @@ def complete(call: Block) -> bool:
     return text.endswith("}") and not strict_arguments(text)[1]
 
 
-def terminal_event(message: AssistantMessage, finish_reason: str | None) -> TerminalEvent:
+def terminal_event(
+    message: AssistantMessage, finish_reason: str | None,
+    reasons: Mapping[str, Finished] = FINISH_REASONS, what: str = "finish reason",
+) -> TerminalEvent:
     """The event that ends a reply. An unknown finish reason (`content_filter`) is an error,
-    never a guess: calling it `stop` would present a cut-off answer as complete."""
+    never a guess: calling it `stop` would present a cut-off answer as complete. Another wire
+    passes its own table of `reasons` and its own word for them (`what`)."""
     # [exercise 04-finish-reason]
     if finish_reason is None:
-        return error_event(message, "stream ended without a finish reason", "error")
-    reason = FINISH_REASONS.get(finish_reason)
+        return error_event(message, f"stream ended without a {what}", "error")
+    reason = reasons.get(finish_reason)
     if reason is None:
-        return error_event(message, f"unknown finish reason {finish_reason!r}", "error")
+        return error_event(message, f"unknown {what} {finish_reason!r}", "error")
     return DoneEvent(reason=reason, message=message.model_copy(update={"stop_reason": reason}))
     # [end]
 
