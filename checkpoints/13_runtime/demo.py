@@ -18,6 +18,7 @@ import sys
 import tempfile
 from pathlib import Path
 
+from course.session_view import preview
 from mock_model import MockModel, fail, load_script, text, turn
 from pi.ai import MockProvider, Model, Providers
 from pi.coding_agent.runtime.config import RuntimeConfig
@@ -25,7 +26,7 @@ from pi.coding_agent.runtime.events import AutoRetryEnd, AutoRetryStart
 from pi.coding_agent.runtime.runtime import Runtime, RuntimePoisoned
 from pi.coding_agent.session.entries import fixed_clock, parse_entry, sequential_ids
 from pi.coding_agent.session.reader import read_session
-from pi.coding_agent.session.show import entry_kind, preview
+from pi.coding_agent.session.show import entry_kind
 from pi.coding_agent.session.writer import open_text
 
 HERE = Path(__file__).resolve().parent

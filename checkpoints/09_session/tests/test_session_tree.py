@@ -5,6 +5,7 @@ from pathlib import Path
 
 import pytest
 
+from course.session_view import tree_rows
 from pi.coding_agent.session.entries import (
     LabelEntry,
     SessionEntry,
@@ -13,7 +14,6 @@ from pi.coding_agent.session.entries import (
     ThinkingLevelChangeEntry,
 )
 from pi.coding_agent.session.reader import read_session
-from pi.coding_agent.session.show import tree_rows
 from pi.coding_agent.session.tree import SessionTree
 
 STEP = 9

@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+from course.session_view import preview
 from pi.ai import (
     AssistantMessage,
     Cost,
@@ -27,7 +28,6 @@ from pi.coding_agent.session.entries import (
     sequential_ids,
 )
 from pi.coding_agent.session.reader import read_session
-from pi.coding_agent.session.show import preview
 from pi.coding_agent.session.storage import start_session
 from pi.coding_agent.session.writer import SessionWriter
 

@@ -23,20 +23,14 @@ from pi.coding_agent.session.entries import MessageEntry, SessionEntry
 from pi.coding_agent.session.entries import SessionError
 from pi.coding_agent.session.reader import read_session
 from pi.ai.messages import json_text
-from pi.coding_agent.session.show import entry_kind, printable, row_parts, tree_rows
+from course.session_view import in_loops, row_parts, tree_rows
+from pi.coding_agent.session.show import entry_kind, printable
 from pi.coding_agent.session.tokens import estimate_context_tokens, estimate_tokens
-from pi.coding_agent.session.tree import SessionTree
 
 session_app = typer.Typer(no_args_is_help=True, help="Look inside a Pi session file (.jsonl).")
 P = ParamSpec("P")
 MAX_INDENT = 12  # levels drawn as indentation (4 columns each); deeper ones say their level
 FileArg = Annotated[Path, typer.Argument(help="a Pi session file (.jsonl), any version")]
-
-
-def in_loops(tree: SessionTree) -> list[SessionEntry]:
-    """The entries no root leads to: each one's chain of parents goes round in a loop."""
-    reached = {entry.id for _, entry in tree_rows(tree)}
-    return [entry for entry in tree.entries if entry.id not in reached]
 
 
 def console() -> Console:

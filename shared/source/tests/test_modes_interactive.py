@@ -138,14 +138,6 @@ def test_ctrl_c_at_the_prompt_only_says_how_to_leave(tmp_path) -> None:
     assert said == ["^C"]
 
 
-def test_tree_marks_the_current_leaf(tmp_path, data_dir) -> None:
-    runtime = make_runtime(tmp_path, data_dir)
-    output = drive(runtime, "read the greeting", "/tree")
-    marked = [line for line in lines_after(output, "/tree") if "◀ leaf" in line]
-    assert len(marked) == 1 and runtime.writer.leaf_id in marked[0]
-    assert "message/assistant" in marked[0]
-
-
 def test_compact_prints_the_tokens_before_and_the_new_entry(tmp_path, data_dir) -> None:
     runtime = make_runtime(tmp_path, data_dir, keep=1)  # Pi 1.6 summarises only what it cuts
     output = drive(runtime, "read the greeting", "/compact", "and now?")

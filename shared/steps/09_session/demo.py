@@ -13,6 +13,7 @@ import json
 import tempfile
 from pathlib import Path
 
+from course.session_view import preview, tree_rows
 from pi.ai import (
     AssistantMessage,
     Cost,
@@ -25,7 +26,7 @@ from pi.ai import (
 from pi.coding_agent.session.context import build_context
 from pi.coding_agent.session.entries import SessionError, fixed_clock, sequential_ids
 from pi.coding_agent.session.reader import read_session
-from pi.coding_agent.session.show import entry_kind, preview, tree_rows
+from pi.coding_agent.session.show import entry_kind
 from pi.coding_agent.session.storage import start_session
 from pi.coding_agent.session.tokens import estimate_context_tokens, estimate_tokens
 from pi.coding_agent.session.tree import SessionTree

@@ -16,7 +16,6 @@ from typing import TYPE_CHECKING, Any
 
 from rich.console import Console
 from rich.text import Text
-from rich.tree import Tree
 
 from pi.agent import MessageEnd, MessageUpdate, ToolExecutionEnd, ToolExecutionStart
 from pi.ai import AssistantMessage, TextContent, UserMessage
@@ -24,14 +23,13 @@ from pi.coding_agent.runtime import commands
 from pi.coding_agent.runtime.events import CompactionEnd, CompactionStart, RuntimeEvent
 from pi.coding_agent.runtime.runtime import Runtime, RuntimePoisoned
 from pi.coding_agent.session.entries import SessionError
-from pi.coding_agent.session.show import blocks_text, row_parts, tree_rows
 from pi.modes.print_mode import first_line, progress_note
 
 if TYPE_CHECKING:
     from prompt_toolkit import PromptSession
 
 PROMPT = "> "
-HINT = "/new /compact /model /tree /fork /export /quit; Ctrl-C aborts a run; Ctrl-D quits"
+HINT = "/new /compact /model /fork /export /quit; Ctrl-C aborts a run; Ctrl-D quits"
 ARGS_WIDTH = 60  # a tool call's arguments, flattened onto one line
 PREVIEW_LINES = 4  # a tool's result as a person sees it scroll by (the model gets it all)
 PREVIEW_WIDTH = 100
@@ -177,16 +175,6 @@ async def model(screen: Terminal, ref: str) -> None:
         screen.say(f"model is now {ref}")
 
 
-async def show_tree(screen: Terminal, _: str) -> None:
-    writer = screen.runtime.writer
-    top = Tree(Text(f"session {writer.header.id}", "bold"))
-    nodes: dict[str | None, Tree] = {None: top}
-    for parent_id, entry in tree_rows(writer.tree):
-        parts = row_parts(entry, writer.tree.labels.get(entry.id), entry.id == writer.leaf_id)
-        nodes[entry.id] = nodes[parent_id].add(Text.assemble(*parts))
-    screen.console.print(top)
-
-
 async def fork(screen: Terminal, entry_id: str) -> None:
     """Without an id, the user messages to fork from; with one, Pi's fork into a new file."""
     if not entry_id:
@@ -207,8 +195,7 @@ async def export(screen: Terminal, file: str) -> None:
 
 
 COMMANDS: dict[str, Callable[[Terminal, str], Awaitable[None]]] = {
-    "new": new, "compact": compact, "model": model, "tree": show_tree, "fork": fork,
-    "export": export}
+    "new": new, "compact": compact, "model": model, "fork": fork, "export": export}
 
 
 async def given_lines(console: Console, lines: Iterator[str]) -> AsyncIterator[str]:
@@ -238,7 +225,7 @@ async def edited_lines(earlier: Sequence[str], on_ctrl_c: Callable[[], None],
 
 def earlier_prompts(runtime: Runtime) -> list[str]:
     """What was typed before on this branch, oldest first: Up recalls it after a restart."""
-    return [blocks_text(m.content) for m in runtime.messages if isinstance(m, UserMessage)]
+    return [commands.message_text(m) for m in runtime.messages if isinstance(m, UserMessage)]
 
 
 async def run_interactive(runtime: Runtime, console: Console,

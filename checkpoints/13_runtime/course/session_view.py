@@ -1,0 +1,98 @@
+"""How the course's tools show a session: each entry in one short line, and a tree laid out as
+in Pi's tree view, where a chain stays in one column and only a branch point indents."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from typing import Any
+
+from pi.ai import (AssistantMessage, SystemMessage, TextContent, ToolCall, ToolResultMessage,
+                   UserMessage)
+from pi.coding_agent.messages import BashExecutionMessage, CustomMessage
+from pi.coding_agent.session.entries import SessionEntry
+from pi.coding_agent.session.show import entry_kind, printable
+from pi.coding_agent.session.tree import SessionTree
+
+PREVIEW = 48
+
+
+def preview(entry: SessionEntry) -> str:
+    """The first words of what an entry says, on one line."""
+    flat = printable(" ".join(entry_text(entry).split()))
+    return flat if len(flat) <= PREVIEW else flat[: PREVIEW - 1] + "…"
+
+
+def row_parts(entry: SessionEntry, label: str | None, is_leaf: bool) -> list[tuple[str, str]]:
+    """`id kind [label] ◀ leaf  preview` as (text, style) pairs, for any screen to colour."""
+    parts = [(printable(entry.id), "bold"), (" ", ""), (printable(entry_kind(entry)), "cyan")]
+    if label:  # a session file is data: an id or a label may hold terminal escapes
+        parts.append((f" [{printable(label)}]", "yellow"))
+    if is_leaf:
+        parts.append((" ◀ leaf", "bold green"))
+    words = preview(entry)
+    return [*parts, (f"  {words}", "dim")] if words else parts
+
+
+# What each type of entry says, by its `type`; an entry of any other type is an UnknownEntry.
+ENTRY_TEXT: dict[str, Callable[[Any], str]] = {
+    "message": lambda entry: message_text(entry.message),
+    "compaction": lambda entry: entry.summary,
+    "branch_summary": lambda entry: entry.summary,
+    "custom_message": lambda entry: f"{entry.custom_type}: {blocks_text(entry.content)}",
+    "model_change": lambda entry: f"{entry.provider}/{entry.model_id}",
+    "thinking_level_change": lambda entry: entry.thinking_level,
+    "label": lambda entry: f"{entry.target_id} = {entry.label or '(cleared)'}",
+    "session_info": lambda entry: entry.name or "",
+    "custom": lambda entry: entry.custom_type,
+    "context_edit": lambda entry: f"{entry.target_id} "
+                                  f"{'omitted' if entry.replacement is None else 'replaced'}",
+    "usage": lambda entry: f"{entry.kind}: {entry.provider}/{entry.model}",
+}
+
+
+def entry_text(entry: SessionEntry) -> str:
+    if entry.type not in ENTRY_TEXT:
+        return "(an entry type this course does not know; kept as it is)"
+    return ENTRY_TEXT[entry.type](entry)
+
+
+def message_text(message: object) -> str:
+    if isinstance(message, SystemMessage | UserMessage | CustomMessage):
+        return blocks_text(message.content)
+    if isinstance(message, AssistantMessage):
+        calls = [f"{b.name}(…)" for b in message.content if isinstance(b, ToolCall)]
+        text = " ".join(b.text for b in message.content if isinstance(b, TextContent))
+        return " ".join([text, *calls]) or (message.error_message or message.stop_reason)
+    if isinstance(message, ToolResultMessage):
+        return f"{message.tool_name}: {blocks_text(message.content)}"
+    if isinstance(message, BashExecutionMessage):
+        return f"$ {message.command}"
+    return ""
+
+
+def blocks_text(content: str | tuple[object, ...]) -> str:
+    if isinstance(content, str):
+        return content
+    return " ".join(b.text for b in content if isinstance(b, TextContent))
+
+
+def tree_rows(tree: SessionTree) -> Iterator[tuple[str | None, SessionEntry]]:
+    """(id of the row to draw it under, or None for the top; entry) in depth-first order."""
+    roots = tree.children(None)
+    stack: list[tuple[str | None, SessionEntry, bool]] = [
+        (None, root, len(roots) > 1) for root in reversed(roots)
+    ]
+    while stack:
+        anchor, entry, opens_level = stack.pop()
+        yield anchor, entry
+        kids = tree.children(entry.id)
+        if len(kids) == 1:
+            stack.append((entry.id if opens_level else anchor, kids[0], False))
+        else:
+            stack.extend((entry.id, kid, True) for kid in reversed(kids))
+
+
+def in_loops(tree: SessionTree) -> list[SessionEntry]:
+    """The entries no root leads to: each one's chain of parents goes round in a loop."""
+    reached = {entry.id for _, entry in tree_rows(tree)}
+    return [entry for entry in tree.entries if entry.id not in reached]
