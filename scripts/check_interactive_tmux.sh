@@ -6,7 +6,7 @@
 # in a temporary folder) and calls pi.modes.interactive.run_interactive with a terminal Console.
 # Keys are typed with `tmux send-keys`; after each, the pane is polled (`tmux capture-pane`)
 # until the expected text appears, for at most ~10 s. Checked: streamed reply text, a tool
-# call line with a preview of its result, `/tree` with the leaf marked, `/compact` with its
+# call line with a preview of its result, `/fork` listing the user messages, `/compact` with its
 # result, a prompt after it, line editing (Home moves the cursor: "model" then Home and "/"
 # runs /model) and history (Up recalls the previous line: /model runs a second time), Ctrl-D.
 #
@@ -113,13 +113,11 @@ pane | grep -A1 -F "✓ read ok" | grep -qF "  Hello from the fixture workspace!
     || fail "a preview of the tool's result under its outcome line"
 echo "ok: a tool result preview"
 
-type_line "/tree"
-wait_for "message/assistant ◀ leaf" "/tree marks the current leaf"
+type_line "/fork"
+wait_for "  read the greeting" "/fork lists the user messages"
 
 type_line "/compact"
 wait_for "tokens before, new entry" "/compact printed its result"
-type_line "/tree"
-wait_for "compaction ◀ leaf" "/tree shows the compaction as the leaf"
 
 type_line "what now?"
 wait_for "Still here after the compaction" "a prompt after /compact"

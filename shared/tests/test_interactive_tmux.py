@@ -2,7 +2,7 @@
 
 The script starts the mode in a detached tmux session on the MockModel, types a prompt and
 the commands, and checks the screen: streamed reply text, a tool call line and a preview of
-its result, `/tree` with the leaf marked, `/compact` with its result, line editing and Up
+its result, `/fork` listing the user messages, `/compact` with its result, line editing and Up
 recalling the previous prompt. It runs on the marked source, so it needs no
 generated checkpoint. Without tmux the test is skipped, saying what to install.
 """
@@ -29,7 +29,7 @@ def test_interactive_mode_in_a_real_terminal_edits_recalls_previews_and_runs_com
                           check=False, env={**os.environ, "PYTHON": sys.executable})
     assert done.returncode == 0, done.stdout + done.stderr
     for check in ("streamed reply text", "a tool call line", "a tool result preview",
-                  "/tree marks the current leaf", "/compact printed its result",
+                  "/fork lists the user messages", "/compact printed its result",
                   "line editing: Home then / made /model", "Up recalls the previous prompt"):
         assert f"ok: {check}" in done.stdout
     assert done.stdout.rstrip().endswith("check_interactive_tmux: all checks passed")
