@@ -106,6 +106,27 @@ def test_a_string_replacement_is_stored_as_pi_stores_it(tmp_path) -> None:
                                                          (TextContent(text="short"),)]
 
 
+def test_a_string_replacement_read_from_a_file_becomes_one_text_block_for_replies(
+        tmp_path) -> None:
+    w = new_writer(tmp_path)
+    answered = w.append_message(reply("long answer"))
+    result = w.append_message(ToolResultMessage(
+        tool_call_id="c1", tool_name="read", content=(TextContent(text="x"),), is_error=False,
+        timestamp=START))
+    w.close()
+    parent = result
+    with w.path.open("a", encoding="utf-8") as file:  # as another writer may store them
+        for number, target in enumerate((answered, result)):
+            edit = {"type": "context_edit", "id": f"edit{number}", "parentId": parent,
+                    "timestamp": "2026-12-01T00:00:00.000Z", "targetId": target,
+                    "replacement": {"content": "short"}}
+            file.write(json.dumps(edit) + "\n")
+            parent = edit["id"]
+    tree = read_session(w.path).tree
+    messages = build_context(tree, tree.leaf_on_load).messages
+    assert [m.content for m in messages] == [(TextContent(text="short"),)] * 2
+
+
 def test_a_tool_result_replacement_keeps_the_call_it_answers(tmp_path) -> None:
     w = new_writer(tmp_path)
     result = w.append_message(ToolResultMessage(
