@@ -7,8 +7,7 @@ import asyncio
 from collections.abc import AsyncIterator, Awaitable, Callable
 from typing import Literal
 
-from pi.ai.events import AssistantMessageEvent, DoneEvent, ErrorEvent, TerminalEvent
-from pi.ai.events import event_message
+from pi.ai.events import AssistantMessageEvent, DoneEvent, ErrorEvent, TerminalEvent, event_message
 from pi.ai.messages import AssistantMessage
 
 ErrorReason = Literal["error", "aborted"]

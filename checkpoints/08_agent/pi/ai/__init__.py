@@ -1,9 +1,9 @@
 """pi.ai: the bottom layer, like Pi's pi-ai: messages, reply streams and the model boundary."""
 
 from pi.ai.content import ImageContent, TextContent, ThinkingContent, ToolCall
-from pi.ai.messages import AgentMessage, AppMessage, AssistantMessage, Cost, Message
-from pi.ai.messages import ProtocolError, SystemMessage, ToolResultMessage, Usage, UserMessage
-from pi.ai.messages import dump_message, parse_message
+from pi.ai.messages import (AgentMessage, AppMessage, AssistantMessage, Cost, Message,
+                            ProtocolError, SystemMessage, ToolResultMessage, Usage, UserMessage,
+                            dump_message, parse_message)
 
 from pi.ai.events import AssistantMessageEvent, DoneEvent, ErrorEvent, dump_event, parse_event
 from pi.ai.stream import AssistantMessageEventStream, StreamEndedError, produce

@@ -9,8 +9,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from pi.ai.messages import AssistantMessage, Message, SystemMessage, Tool, ToolResultMessage
-from pi.ai.messages import UserMessage
+from pi.ai.messages import (AssistantMessage, Message, SystemMessage, Tool, ToolResultMessage,
+                            UserMessage)
 from pi.ai.model import Context
 
 Turn = UserMessage | AssistantMessage | ToolResultMessage  # what a request sends as messages

@@ -10,8 +10,7 @@ from collections.abc import Sequence
 import httpx
 
 from pi.ai.content import ImageContent, TextContent
-from pi.ai.messages import AssistantMessage, ToolResultMessage, UserMessage
-from pi.ai.messages import Tool
+from pi.ai.messages import AssistantMessage, ToolResultMessage, UserMessage, Tool
 from pi.ai.model import Context, Model, StreamOptions
 from pi.ai.providers.compat import compat_messages
 from pi.ai.providers.http_exchange import HttpProvider, Json, sse_objects

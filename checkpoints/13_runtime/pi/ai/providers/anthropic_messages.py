@@ -12,8 +12,7 @@ from typing import Any
 import httpx
 
 from pi.ai.content import ImageContent, TextContent, ThinkingContent, ToolCall
-from pi.ai.messages import AssistantMessage, ToolResultMessage, Usage, UserMessage
-from pi.ai.messages import Tool
+from pi.ai.messages import AssistantMessage, ToolResultMessage, Usage, UserMessage, Tool
 from pi.ai.model import Context, Model, StreamOptions
 from pi.ai.providers.compat import compat_messages
 from pi.ai.providers.http_exchange import HttpProvider, Json, sse_objects

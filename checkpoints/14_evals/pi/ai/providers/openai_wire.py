@@ -10,9 +10,9 @@ from collections.abc import Mapping
 from typing import Any, Literal
 
 from pi.ai.content import AssistantBlock, ToolCall
-from pi.ai.events import DoneEvent, StartEvent, TerminalEvent, TextDeltaEvent, TextEndEvent
-from pi.ai.events import TextStartEvent, ThinkingDeltaEvent, ThinkingEndEvent, ThinkingStartEvent
-from pi.ai.events import ToolCallDeltaEvent, ToolCallEndEvent, ToolCallStartEvent
+from pi.ai.events import (DoneEvent, StartEvent, TerminalEvent, TextDeltaEvent, TextEndEvent,
+                          TextStartEvent, ThinkingDeltaEvent, ThinkingEndEvent, ThinkingStartEvent,
+                          ToolCallDeltaEvent, ToolCallEndEvent, ToolCallStartEvent)
 from pi.ai.messages import AssistantMessage, Usage
 from pi.ai.providers.reply_blocks import Block, WireError, strict_arguments
 from pi.ai.stream import AssistantMessageEventStream, error_event

@@ -18,8 +18,7 @@ from pi.coding_agent.session.entries import MessageEntry, SessionError, dump_lin
 from pi.coding_agent.session.writer import fork_session
 from pi.coding_agent.session.show import entry_kind
 from pi.coding_agent.session.storage import session_path
-from pi.coding_agent.tools.bash import OutputCollector
-from pi.coding_agent.tools.bash import run_command as run_process
+from pi.coding_agent.tools.bash import OutputCollector, run_command
 
 
 def message_text(message: AgentMessage | CodingMessage) -> str:
@@ -92,7 +91,7 @@ async def run_bash(runtime: Runtime, command: str, signal: AbortSignal) -> BashE
     log = Path(tempfile.gettempdir()) / f"pi-bash-{runtime.writer.header.id}-{started}.log"
     output = OutputCollector(log)
     try:
-        ending = await run_process(command, runtime.config.cwd, output.add, signal, None)
+        ending = await run_command(command, runtime.config.cwd, output.add, signal, None)
         truncation, full = output.finish()
     finally:
         output.close()
