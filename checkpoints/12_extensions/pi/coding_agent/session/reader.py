@@ -116,9 +116,10 @@ def migrate_v2_to_v3(items: list[Any]) -> None:
     """Pi's migrateV2ToV3: a message with role `hookMessage` becomes role `custom`."""
     items[0]["version"] = 3
     for item in items[1:]:
-        message = item.get("message") if isinstance(item, dict) else None
-        if isinstance(message, dict) and message.get("role") == "hookMessage" and (
-                item.get("type") == "message"):
+        if not isinstance(item, dict) or item.get("type") != "message":
+            continue
+        message = item.get("message")
+        if isinstance(message, dict) and message.get("role") == "hookMessage":
             message["role"] = "custom"
 
 
