@@ -1,9 +1,10 @@
 """Exercises as a learner meets them: the README section, the hint ladder, and no answer leaked.
 
 The manifest holds each exercise's task, time estimate, hint ladder and test ids. The README
-shows only the first rung; `pi-course hint` climbs the ladder one rung at a time and remembers
-in the practice folder how far the learner has climbed. A practice copy must never contain
-the answer it asks for: `solution_leaks` finds any solution line in its markdown or diff.
+and the stub show only the first rung; `pi-course hint` climbs the rest of the ladder one rung
+at a time and remembers in the practice folder how far the learner has climbed. A practice
+copy must never contain the answer it asks for: `solution_leaks` finds any solution line in
+its markdown or diff.
 """
 
 from __future__ import annotations
@@ -58,9 +59,10 @@ def seen_levels(folder: Path | None) -> dict[str, int]:
 
 
 def next_hint(exercise: Exercise, folder: Path | None, level: int | None) -> tuple[int, str]:
-    """(rung, text): the asked-for rung, or the next one not yet seen; remembered in `folder`."""
+    """(rung, text): the asked-for rung, or the next one not yet seen; remembered in `folder`.
+    The first rung counts as seen from the start: the README and the stub already show it."""
     seen = seen_levels(folder)
-    rung = level if level is not None else min(seen.get(exercise.id, 0) + 1, len(exercise.hints))
+    rung = level if level is not None else min(seen.get(exercise.id, 1) + 1, len(exercise.hints))
     if not 1 <= rung <= len(exercise.hints):
         raise CourseError(f"{exercise.id} has hints 1 to {len(exercise.hints)}, not {rung}")
     if folder is not None:

@@ -76,6 +76,8 @@ def make_practice(layout: Layout, manifest: Manifest, step: int, dest: Path) -> 
     dest.mkdir(parents=True, exist_ok=True)
     files = build(layout, manifest, step, practice=True)
     files[CHAPTER] = render_chapter(layout, current, files)
+    for page in ("README.md", CHAPTER):
+        files[page] = links_from_anywhere(files[page], layout)
     write_folder(dest, files)
     shutil.copyfile(layout.checkpoints / current.folder / DEMO_OUTPUT, dest / DEMO_OUTPUT)
     shutil.copytree(layout.mock_model, dest / "mock_model", ignore=IGNORED)
@@ -84,6 +86,14 @@ def make_practice(layout: Layout, manifest: Manifest, step: int, dest: Path) -> 
     native_tracebacks(dest / "pytest.ini")
     exercises = ", ".join(e.id for e in current.exercises)
     (dest / MARKER_FILE).write_text(f"step = {step}\nexercises = {exercises}\n", encoding="utf-8")
+
+
+def links_from_anywhere(page: str, layout: Layout) -> str:
+    """A checkpoint's page names the course's files relative to `checkpoints/NN_*/`; a practice
+    copy lives anywhere, so its data is its own `data/` and the rest (the venv, the docs) is
+    named by the course's absolute path."""
+    return (page.replace("../../shared/data/", "data/")
+                .replace("../../", f"{layout.root.resolve().as_posix()}/"))
 
 
 def native_tracebacks(ini: Path) -> None:

@@ -91,7 +91,7 @@ def test_check_json_names_each_exercise_with_its_failing_tests(tmp_path: Path) -
         assert exercise["message"]
 
 
-def test_hint_climbs_the_ladder_one_rung_at_a_time_and_remembers(tmp_path: Path) -> None:
+def test_hint_climbs_past_the_readme_rung_one_rung_at_a_time_and_remembers(tmp_path: Path) -> None:
     copy = tmp_path / "p06"
     make_practice(LAYOUT, MANIFEST, 6, copy)
     ladder = next(e for e in MANIFEST.step(6).exercises if e.id == "06-turns").hints
@@ -104,9 +104,10 @@ def test_hint_climbs_the_ladder_one_rung_at_a_time_and_remembers(tmp_path: Path)
         )
         return " ".join(result.stdout.split())
 
-    assert "hint 1 of 3" in hint() and ladder[0] in hint("--level", "1")
-    assert "hint 2 of 3" in hint()
-    third = hint("--level", "3")
+    assert "hint 2 of 3" in hint()  # rung 1 is in the README and the stub already
+    assert ladder[0] in hint("--level", "1")
+    third = hint()
+    assert hint() == third  # the top rung stays the top rung
     assert "hint 3 of 3" in third and " ".join(ladder[2].split()) in third
     assert hint("--level", "1") != third
 
