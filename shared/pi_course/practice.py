@@ -37,6 +37,9 @@ from pi_course.render import build
 from pi_course.stubs import put_back, stub_sites, untouched
 
 MARKER_FILE = ".pi-course-practice"
+RUN_IT_IN_PRACTICE = ("\n## Run it\n\nIn this practice copy these commands run your code: until "
+                      "an exercise passes, what calls its stub stops with `NotImplementedError` "
+                      "and the exercise's first hint.\n")
 IGNORED = shutil.ignore_patterns("__pycache__", "tests", "*.pyc")
 # The plugins the course's tests use, and no others: whatever else a learner has installed
 # (pytest-asyncio, …) cannot change a verdict, and not loading it saves ~0.4 s per check.
@@ -78,6 +81,7 @@ def make_practice(layout: Layout, manifest: Manifest, step: int, dest: Path) -> 
     files[CHAPTER] = render_chapter(layout, current, files)
     for page in ("README.md", CHAPTER):
         files[page] = links_from_anywhere(files[page], layout)
+    files["README.md"] = files["README.md"].replace("\n## Run it\n", RUN_IT_IN_PRACTICE, 1)
     write_folder(dest, files)
     shutil.copyfile(layout.checkpoints / current.folder / DEMO_OUTPUT, dest / DEMO_OUTPUT)
     shutil.copytree(layout.mock_model, dest / "mock_model", ignore=IGNORED)

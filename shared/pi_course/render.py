@@ -120,7 +120,7 @@ def line_changes(before: dict[str, str], after: dict[str, str]) -> list[tuple[st
     return rows
 
 
-def changes_table(step: Step, rows: list[tuple[str, int, int]]) -> str:
+def changes_table(step: Step, rows: list[tuple[str, int, int]], practice: bool = False) -> str:
     """The README's account of the step: lesson to read, provided code to skim, the rest."""
     groups = (
         ("Lesson: read these in full", [r for r in rows if r[0] in step.lesson]),
@@ -135,7 +135,10 @@ def changes_table(step: Step, rows: list[tuple[str, int, int]]) -> str:
             continue
         total = sum(added + removed for _, added, removed in group)
         lines = [f"### {title} ({total} lines changed)", ""]
-        if group is groups[0][1] and step.exercises:
+        if group is groups[0][1] and step.exercises and practice:
+            lines += ["In this practice copy these files, and `CHAPTER.md`, hold the exercises as "
+                      "stubs for you to write.", ""]
+        elif group is groups[0][1] and step.exercises:
             lines += [f"These files, and the chapter, hold the exercises already solved: to write "
                       f"them yourself, make your practice copy (`pi-course practice {step.id:02d} "
                       f"DIR`) before you read the functions they name, and read the chapter "
@@ -171,7 +174,7 @@ def build(layout: Layout, manifest: Manifest, step: int, practice: bool = False)
     files = learner_files(layout, manifest, step, False)
     before = learner_files(layout, manifest, step - 1, False) if step > 0 else {}
     readme = with_chinese_link(layout, current, step_text(layout, current, "README.md"))
-    table = changes_table(current, line_changes(before, files))
+    table = changes_table(current, line_changes(before, files), practice)
     if practice:  # a practice copy shows the stubs, never the answers, in its diff too
         files = learner_files(layout, manifest, step, True)
     extras = {

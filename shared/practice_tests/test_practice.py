@@ -5,6 +5,7 @@ The per-step proof that each copy is a real exercise is in test_practice_early/l
 
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -121,6 +122,20 @@ def test_the_readme_and_stub_show_only_the_first_rung(tmp_path: Path) -> None:
         assert exercise.hints[0] in readme
         for rung in exercise.hints[1:]:
             assert rung not in readme and rung not in code
+
+
+def test_a_practice_readme_names_files_that_exist_wherever_the_copy_lives(tmp_path: Path) -> None:
+    copy = tmp_path / "anywhere" / "p09"
+    make_practice(LAYOUT, MANIFEST, 9, copy)
+    readme = (copy / "README.md").read_text(encoding="utf-8")
+    chapter = (copy / "CHAPTER.md").read_text(encoding="utf-8")
+    assert "../../" not in readme + chapter
+    assert "already solved" not in readme and "stubs for you to write" in readme
+    assert "NotImplementedError" in readme.split("## Run it", 1)[1].split("##", 1)[0]
+    for name in re.findall(r"(?<![\w/])data/[\w./-]+\.jsonl", readme):
+        assert (copy / name).is_file(), name
+    for name in re.findall(r"(/[\w./-]+/(?:\.venv/bin/activate|docs/[\w./-]+\.md))", readme):
+        assert Path(name).is_file(), name
 
 
 def test_progress_shows_every_learner_of_the_room(tmp_path: Path) -> None:
