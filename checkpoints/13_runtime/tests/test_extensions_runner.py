@@ -96,6 +96,16 @@ def test_argument_changes_chain_and_the_first_block_wins() -> None:
     assert [s["command"] for s in seen] == ["ls", "ls -q", "ls"]
 
 
+def test_a_call_handler_answering_neither_block_nor_change_fails_closed_and_is_named() -> None:
+    runner = ExtensionRunner([ext("odd.py", ("tool_call", lambda event: True)),
+                              ext("later.py", ("tool_call", lambda event: None))])
+    failure = outcome(runner.tool_call(CALL))
+    assert isinstance(failure, HandlerFailed) and "odd.py" in str(failure)
+    assert "returned True" in str(failure) and runner.diagnostics == [str(failure)]
+    assert asyncio.run(ExtensionRunner([ext("quiet.py", ("tool_call", lambda e: None))])
+                       .tool_call(CALL)) is None
+
+
 def test_result_handlers_see_the_latest_result_and_a_wrong_answer_fails() -> None:
     original = ToolResultMessage(tool_call_id="c1", tool_name="bash",
                                  content=(TextContent(text="a"),), is_error=False, timestamp=0)

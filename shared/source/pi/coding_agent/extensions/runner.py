@@ -74,6 +74,7 @@ class ExtensionRunner:
     async def tool_call(self, call: ToolCall, context: ToolCallContext | None = None) -> Decision:
         """The first block wins; argument changes chain; a failure reaches the caller. The
         loop's `context` (the tool, the validated arguments) is not handed on."""
+        # [exercise 12-tool-hooks]
         arguments, changed = dict(call.arguments), False
         for ext, handler in self.handlers("tool_call"):
             event = ToolCallEvent(call.id, call.name, read_only(arguments))
@@ -85,6 +86,7 @@ class ExtensionRunner:
             elif answer is not None:
                 self.failed(ext, "tool_call handler", f"returned {answer!r}, not a decision")
         return ArgumentChange(arguments) if changed else None
+        # [end]
 
     async def tool_result(self, call: ToolCall, result: ToolResultMessage) -> (
         ToolResultMessage | None
@@ -103,10 +105,8 @@ class ExtensionRunner:
 
 def tool_hooks(runner: ExtensionRunner) -> ToolHooks:
     """The loop's hooks for the extensions' tool handlers (none, when nobody listens)."""
-    # [exercise 12-tool-hooks]
     return ToolHooks(before_tool_call=runner.tool_call if runner.has("tool_call") else None,
                      after_tool_call=runner.tool_result if runner.has("tool_result") else None)
-    # [end]
 
 
 class EventRelay:
