@@ -96,8 +96,11 @@ def links_from_anywhere(page: str, layout: Layout) -> str:
     """A checkpoint's page names the course's files relative to `checkpoints/NN_*/`; a practice
     copy lives anywhere, so its data is its own `data/` and the rest (the venv, the docs) is
     named by the course's absolute path."""
-    return (page.replace("../../shared/data/", "data/")
-                .replace("../../", f"{layout.root.resolve().as_posix()}/"))
+    root = layout.root.resolve().as_posix()
+    page = page.replace("../../shared/data/", "data/")
+    for folder in (".venv/", "docs/"):
+        page = page.replace(f"../../{folder}", f"{root}/{folder}")
+    return page
 
 
 def native_tracebacks(ini: Path) -> None:
