@@ -100,10 +100,10 @@ wait_for "✓ pass  06-call-order" "06-call-order passes within 3 s of its save"
 pane | grep -qF "✗ fail  06-turns" || fail "06-turns still fails"
 pane | grep -qF "edit run_loop in p06/pi/agent/loop.py" || fail "the next file and function"
 
-tm send-keys -t "$NAME" h
-wait_for "hint 1 of 3 for 06-turns" "h shows the first rung"
-tm send-keys -t "$NAME" h
+tm send-keys -t "$NAME" h  # rung 1 is the stub's message, on the screen already
 wait_for "hint 2 of 3 for 06-turns" "h shows the next rung"
+tm send-keys -t "$NAME" h
+wait_for "hint 3 of 3 for 06-turns" "h climbs to the top rung"
 
 printf 'def broken(:\n' >>"$COPY/pi/agent/loop.py"
 wait_for "✗ p06/pi/agent/loop.py:" "a syntax error is one line with file and line"

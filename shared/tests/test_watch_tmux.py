@@ -30,6 +30,7 @@ def test_watch_in_a_real_terminal_rechecks_each_save_climbs_hints_and_survives_h
                           check=False, env={**os.environ, "PYTHON": sys.executable})
     assert done.returncode == 0, done.stdout + done.stderr
     for check in ("both exercises fail with their first messages", "h shows the next rung",
+                  "h climbs to the top rung",
                   "a syntax error is one line with file and line",
                   "an endless loop is stopped after the time limit",
                   "the watch goes on after the stopped check", "the next step's command is named",
