@@ -21,7 +21,7 @@ from pi.ai import AbortSignal, MockProvider, Model, OpenAICompletionsProvider, P
 from pi.ai import StreamOptions
 
 
-STEP = 6
+STEP = 6  # this checkpoint's step, named when a case asks for more than it has
 ACTIONS = ["abort"]
 
 

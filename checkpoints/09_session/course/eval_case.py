@@ -26,12 +26,9 @@ from pi.coding_agent import SessionError, SessionTree, SessionWriter, fixed_cloc
 from pi.coding_agent import sequential_ids, start_session
 
 
-STEP = 6
+STEP = 9  # this checkpoint's step, named when a case asks for more than it has
 ACTIONS = ["abort"]
-STEP = 7
-STEP = 8
 ACTIONS += ["steer", "follow_up"]
-STEP = 9
 START_MS = 1_767_225_600_000  # 2026-01-01T00:00:00Z: the session file is the same on every run
 
 

@@ -30,14 +30,10 @@ from pi.coding_agent import SummaryError, collect_entries_for_branch_summary
 from pi.coding_agent import generate_branch_summary
 
 
-STEP = 6
+STEP = 10  # this checkpoint's step, named when a case asks for more than it has
 ACTIONS = ["abort"]
-STEP = 7
-STEP = 8
 ACTIONS += ["steer", "follow_up"]
-STEP = 9
 START_MS = 1_767_225_600_000  # 2026-01-01T00:00:00Z: the session file is the same on every run
-STEP = 10
 
 
 class CaseError(ValueError):

@@ -38,17 +38,11 @@ from pi.coding_agent import LoadedExtensions, discover, load_extensions
 from pi.coding_agent import ScriptedUI
 
 
-STEP = 6
+STEP = 12  # this checkpoint's step, named when a case asks for more than it has
 ACTIONS = ["abort"]
-STEP = 7
-STEP = 8
 ACTIONS += ["steer", "follow_up"]
-STEP = 9
 START_MS = 1_767_225_600_000  # 2026-01-01T00:00:00Z: the session file is the same on every run
-STEP = 10
-STEP = 11
 NO_USER_FOLDER = ".pi-course-none"  # inside the workspace, never there: the user's files stay out
-STEP = 12
 
 
 class CaseError(ValueError):

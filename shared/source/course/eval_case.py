@@ -55,34 +55,42 @@ from pi.ai.registry import builtin_models, find_model
 
 # [end]
 
-STEP = 6
-ACTIONS = ["abort"]
-# [from 07]
-STEP = 7
+# [only 06-06]
+#| STEP = 6  # this checkpoint's step, named when a case asks for more than it has
 # [end]
+# [only 07-07]
+#| STEP = 7  # this checkpoint's step, named when a case asks for more than it has
+# [end]
+# [only 08-08]
+#| STEP = 8  # this checkpoint's step, named when a case asks for more than it has
+# [end]
+# [only 09-09]
+#| STEP = 9  # this checkpoint's step, named when a case asks for more than it has
+# [end]
+# [only 10-10]
+#| STEP = 10  # this checkpoint's step, named when a case asks for more than it has
+# [end]
+# [only 11-11]
+#| STEP = 11  # this checkpoint's step, named when a case asks for more than it has
+# [end]
+# [only 12-12]
+#| STEP = 12  # this checkpoint's step, named when a case asks for more than it has
+# [end]
+# [only 13-13]
+#| STEP = 13  # this checkpoint's step, named when a case asks for more than it has
+# [end]
+# [from 14]
+STEP = 14  # this checkpoint's step, named when a case asks for more than it has
+# [end]
+ACTIONS = ["abort"]
 # [from 08]
-STEP = 8
 ACTIONS += ["steer", "follow_up"]
 # [end]
 # [from 09]
-STEP = 9
 START_MS = 1_767_225_600_000  # 2026-01-01T00:00:00Z: the session file is the same on every run
 # [end]
-# [from 10]
-STEP = 10
-# [end]
 # [from 11]
-STEP = 11
 NO_USER_FOLDER = ".pi-course-none"  # inside the workspace, never there: the user's files stay out
-# [end]
-# [from 12]
-STEP = 12
-# [end]
-# [from 13]
-STEP = 13
-# [end]
-# [from 14]
-STEP = 14
 # [end]
 
 
