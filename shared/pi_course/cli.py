@@ -336,18 +336,14 @@ def stats(
     """Lines each step changes: the lesson to read, the provided code, the tests."""
     import json
 
-    from pi_course.lessons import LESSON_BUDGET, StepLines, committed_lines, provided_over_budget
+    from pi_course.lessons import LESSON_BUDGET, committed_lines, provided_over_budget
 
     layout, manifest = course()
     rows = committed_lines(layout, manifest)
 
-    def course_part(row: StepLines) -> int:
-        """Provided lines that are course plumbing (`course/`), not the agent (`pi/`)."""
-        return sum(n for rel, n in row.provided.items() if rel.startswith("course/"))
-
     if as_json:
         steps = [{"step": f"{r.step:02d}", "lesson": r.lesson_total,
-                  "provided": r.provided_total, "provided_course": course_part(r),
+                  "provided": r.provided_total, "provided_course": r.provided_course,
                   "tests": r.tests, "lesson_files": r.lesson}
                  for r in rows]
         out.print_json(json.dumps({"budget": LESSON_BUDGET, "steps": steps}))
@@ -357,10 +353,10 @@ def stats(
     for r in rows:
         files = ", ".join(f"{rel.removeprefix('pi/')} {n}" for rel, n in r.lesson.items())
         grid.add_row(f"{r.step:02d}", str(r.lesson_total), str(r.provided_total),
-                     str(course_part(r)), str(r.tests), files)
+                     str(r.provided_course), str(r.tests), files)
     grid.add_row("all", str(sum(r.lesson_total for r in rows)),
-                 str(sum(r.provided_total for r in rows)), str(sum(map(course_part, rows))),
-                 str(sum(r.tests for r in rows)), "")
+                 str(sum(r.provided_total for r in rows)),
+                 str(sum(r.provided_course for r in rows)), str(sum(r.tests for r in rows)), "")
     out.print(grid)
     for warning in provided_over_budget(rows):
         out.print(f"over budget: {warning}", markup=False, soft_wrap=True)

@@ -92,12 +92,18 @@ def step_of(where: str) -> str:
 
 
 def folded(shown: str, exercises: list[str], where: str) -> str:
-    """Code that solves an exercise, folded away so a reader tries the exercise first."""
+    """Code that holds an exercise, folded away so a reader tries the exercise first; in a
+    practice copy the code is the learner's stub, and the summary says so."""
     names, step = ", ".join(exercises), exercises[0][:2]
-    summary = (f"练习 {names} 的答案（先用 <code>pi-course practice {step}</code> 自己试试）"
-               if where.startswith(TRANSLATED) else
-               f"The solution of exercise {names} (try <code>pi-course practice {step}</code> "
-               "first)")
+    chinese = where.startswith(TRANSLATED)
+    if f"exercise {exercises[0]}:" in shown:  # the stub's NotImplementedError names it
+        summary = (f"练习 {names}：你的存根，由你来写" if chinese else
+                   f"Exercise {names}: your stub, to write")
+    else:
+        summary = (f"练习 {names} 的答案（先用 <code>pi-course practice {step}</code> 自己试试）"
+                   if chinese else
+                   f"The solution of exercise {names} (try <code>pi-course practice {step}</code> "
+                   "first)")
     return f"<details><summary>{summary}</summary>\n\n{shown}\n\n</details>"
 
 

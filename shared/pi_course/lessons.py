@@ -51,6 +51,11 @@ class StepLines:
     def provided_total(self) -> int:
         return sum(self.provided.values())
 
+    @property
+    def provided_course(self) -> int:
+        """Provided lines that are course plumbing (`course/`), not the agent (`pi/`)."""
+        return sum(n for rel, n in self.provided.items() if rel.startswith("course/"))
+
 
 def folder_texts(folder: Path) -> dict[str, str]:
     """The Python files of a committed checkpoint under `pi/`, `course/` and `tests/`."""

@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import contextlib
 import os
-import re
 import shutil
 import signal
 import subprocess
@@ -41,8 +40,6 @@ MARKER_FILE = ".pi-course-practice"
 RUN_IT_IN_PRACTICE = ("\n## Run it\n\nIn this practice copy these commands run your code: until "
                       "an exercise passes, what calls its stub stops with `NotImplementedError` "
                       "and the exercise's first hint.\n")
-FOLDED_SOLUTION = re.compile(r"The solution of exercise (.+?) \(try <code>pi-course practice "
-                             r"\d\d</code> first\)")
 IGNORED = shutil.ignore_patterns("__pycache__", "tests", "*.pyc")
 # The plugins the course's tests use, and no others: whatever else a learner has installed
 # (pytest-asyncio, …) cannot change a verdict, and not loading it saves ~0.4 s per check.
@@ -85,7 +82,6 @@ def make_practice(layout: Layout, manifest: Manifest, step: int, dest: Path) -> 
     for page in ("README.md", CHAPTER):
         files[page] = links_from_anywhere(files[page], layout)
     files["README.md"] = files["README.md"].replace("\n## Run it\n", RUN_IT_IN_PRACTICE, 1)
-    files[CHAPTER] = FOLDED_SOLUTION.sub(r"Exercise \1: your stub, to write", files[CHAPTER])
     write_folder(dest, files)
     shutil.copyfile(layout.checkpoints / current.folder / DEMO_OUTPUT, dest / DEMO_OUTPUT)
     shutil.copytree(layout.mock_model, dest / "mock_model", ignore=IGNORED)

@@ -131,6 +131,7 @@ def test_a_practice_readme_names_files_that_exist_wherever_the_copy_lives(tmp_pa
     chapter = (copy / "CHAPTER.md").read_text(encoding="utf-8")
     assert "../../" not in readme + chapter
     assert "already solved" not in readme and "stubs for you to write" in readme
+    assert "The solution of exercise" not in chapter and "your stub, to write" in chapter
     assert "NotImplementedError" in readme.split("## Run it", 1)[1].split("##", 1)[0]
     for name in re.findall(r"(?<![\w/])data/[\w./-]+\.jsonl", readme):
         assert (copy / name).is_file(), name
