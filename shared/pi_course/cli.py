@@ -407,8 +407,11 @@ def check(
             if not r.passed and r.message:
                 out.print(f"     {r.message}", markup=False, soft_wrap=True)
         if not all(r.passed for r in results):
-            out.print(f"stuck? `pi-course hint {number:02d} EXERCISE --dir {dest}`; every failing "
-                      "test: --json", markup=False)
+            me, folder = shlex.quote(course_command()), shlex.quote(str(dest))
+            out.print(f"stuck? {me} hint {number:02d} EXERCISE --dir {folder}", markup=False,
+                      soft_wrap=True)
+            out.print(f"every failing test: {me} check {number:02d} {folder} --json",
+                      markup=False, soft_wrap=True)
     if not all(r.passed for r in results):
         raise typer.Exit(1)
 

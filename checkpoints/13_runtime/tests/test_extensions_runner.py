@@ -101,7 +101,7 @@ def test_a_call_handler_answering_neither_block_nor_change_fails_closed_and_is_n
                               ext("later.py", ("tool_call", lambda event: None))])
     failure = outcome(runner.tool_call(CALL))
     assert isinstance(failure, HandlerFailed) and "odd.py" in str(failure)
-    assert "returned True" in str(failure) and runner.diagnostics == [str(failure)]
+    assert "True" in str(failure) and runner.diagnostics == [str(failure)]
     assert asyncio.run(ExtensionRunner([ext("quiet.py", ("tool_call", lambda e: None))])
                        .tool_call(CALL)) is None
 
