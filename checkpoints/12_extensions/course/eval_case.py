@@ -33,9 +33,7 @@ from datetime import date
 
 from pi.coding_agent import ResourceLoader, Resources, tool_prompts_for, trust_everything
 
-from pi.coding_agent import LoadedExtensions, discover, load_extensions
-
-from pi.coding_agent import ScriptedUI
+from pi.coding_agent import LoadedExtensions, ScriptedUI, discover, load_extensions
 
 
 STEP = 12  # this checkpoint's step, named when a case asks for more than it has
@@ -264,18 +262,14 @@ def extension_file(name: str, workspace: Path) -> Path:
     return found.resolve()
 
 
-def ui_of(case: dict[str, Any]) -> ScriptedUI:
-    """The person an extension asks: the case's answers (`ui.confirm`), then always no."""
-    return ScriptedUI(keys(case).ui.confirm)
-
-
 def extensions(case: dict[str, Any], workspace: Path, core_tools: list[str]) -> (
     LoadedExtensions
 ):
     """The case's extensions and the workspace's own (a trusted project); all must load."""
     paths = [extension_file(name, workspace) for name in case.get("extensions", [])]
     found, _ = discover(workspace / NO_USER_FOLDER, workspace, paths, lambda _: True)
-    loaded = load_extensions(found, workspace, ui_of(case), core_tools)
+    ui = ScriptedUI(keys(case).ui.confirm)  # the case's answers, then always no
+    loaded = load_extensions(found, workspace, ui, core_tools)
     if loaded.diagnostics:
         raise CaseError(f"extensions: {loaded.diagnostics[0]}")
     return loaded

@@ -29,8 +29,6 @@ from pi.agent import LoopConfig
 from pi.coding_agent import SummaryError, collect_entries_for_branch_summary
 from pi.coding_agent import generate_branch_summary
 
-from pi.coding_agent import ScriptedUI
-
 from pi.ai import AnthropicMessagesProvider, Credentials, WithCredentials
 from pi.ai.registry import builtin_models, find_model
 
@@ -277,8 +275,3 @@ def extension_file(name: str, workspace: Path) -> Path:
     if found is None:
         raise CaseError(f"extensions: no {name} in the workspace or data/extensions")
     return found.resolve()
-
-
-def ui_of(case: dict[str, Any]) -> ScriptedUI:
-    """The person an extension asks: the case's answers (`ui.confirm`), then always no."""
-    return ScriptedUI(keys(case).ui.confirm)

@@ -38,9 +38,8 @@ from pi.ai import Providers
 from pi.coding_agent.runtime.config import RuntimeConfig
 from pi.coding_agent.runtime.runtime import Runtime
 from pi.coding_agent import DEFAULT_COMPACTION_SETTINGS, CompactionSettings, fixed_clock
-from pi.coding_agent import sequential_ids
+from pi.coding_agent import ScriptedUI, sequential_ids
 from course.eval_case import NO_USER_FOLDER, START_MS, extension_file, keys
-from course.eval_case import ui_of
 from pi.modes.rpc import RpcServer, RpcUI
 
 
@@ -130,7 +129,8 @@ def runtime_config(case: dict[str, Any], config: LoopConfig, providers: Provider
         cwd=workspace, model=model, providers=providers, clock=fixed_clock(START_MS),
         ids=sequential_ids(), tools=tools, system_prompt=case.get("system_prompt"),
         agent_dir=workspace / NO_USER_FOLDER, trusted=True, extension_paths=paths,
-        ui=ui_of(case), sleep=no_wait, compaction=settings, auto_retry=retry is not None,
+        ui=ScriptedUI(keys(case).ui.confirm), sleep=no_wait, compaction=settings,
+        auto_retry=retry is not None,
         max_retries=retry.max_retries if retry else 0,
         retry_base_ms=retry.base_delay_ms if retry else 0)
 

@@ -42,12 +42,8 @@ from pi.coding_agent import generate_branch_summary
 #|
 # [end]
 # [only 12-12]
-#| from pi.coding_agent import LoadedExtensions, discover, load_extensions
+#| from pi.coding_agent import LoadedExtensions, ScriptedUI, discover, load_extensions
 #|
-# [end]
-# [from 12]
-from pi.coding_agent import ScriptedUI
-
 # [end]
 # [from 13]
 from pi.ai import AnthropicMessagesProvider, Credentials, WithCredentials
@@ -376,11 +372,6 @@ def extension_file(name: str, workspace: Path) -> Path:
     if found is None:
         raise CaseError(f"extensions: no {name} in the workspace or data/extensions")
     return found.resolve()
-
-
-def ui_of(case: dict[str, Any]) -> ScriptedUI:
-    """The person an extension asks: the case's answers (`ui.confirm`), then always no."""
-    return ScriptedUI(keys(case).ui.confirm)
 # [end]
 # [only 12-12]
 #|
@@ -391,7 +382,8 @@ def ui_of(case: dict[str, Any]) -> ScriptedUI:
 #|     """The case's extensions and the workspace's own (a trusted project); all must load."""
 #|     paths = [extension_file(name, workspace) for name in case.get("extensions", [])]
 #|     found, _ = discover(workspace / NO_USER_FOLDER, workspace, paths, lambda _: True)
-#|     loaded = load_extensions(found, workspace, ui_of(case), core_tools)
+#|     ui = ScriptedUI(keys(case).ui.confirm)  # the case's answers, then always no
+#|     loaded = load_extensions(found, workspace, ui, core_tools)
 #|     if loaded.diagnostics:
 #|         raise CaseError(f"extensions: {loaded.diagnostics[0]}")
 #|     return loaded
