@@ -34,6 +34,8 @@ R = TypeVar("R")
 HUNK = re.compile(r"^@@ -\d+(?:,(\d+))? \+\d+(?:,(\d+))? @@")
 NN = Annotated[str, typer.Argument(help="Step number, e.g. 2 or 02.", show_default=False)]
 Folder = Annotated[Path, typer.Argument(help="Your practice folder.", show_default=False)]
+YourFolder = Annotated[Path | None, typer.Argument(
+    help="Your practice folder (given alone, it says its step).", show_default=False)]
 Latest = Annotated[str | None, typer.Argument(help="Step number (default: the last step).")]
 PASS_THROUGH = {"allow_extra_args": True, "ignore_unknown_options": True}
 DEMO_ENV = {"PYTHONHASHSEED": "0", "COLUMNS": "100"}  # as generate.run_demo, for demo.out
@@ -89,6 +91,17 @@ def command(
         app.command(name, context_settings=context_settings)(guarded)
         return func
     return register
+
+
+def step_and_folder(step: str, dest: Path | None) -> tuple[int, Path]:
+    """`STEP FOLDER`, or the folder alone: a practice copy knows the step it was made for."""
+    from pi_course.practice import practice_step
+
+    if dest is None and step.isdigit():
+        raise CourseError(f"give your practice folder too, e.g. {step} my-{int(step):02d}")
+    if dest is None:
+        return practice_step(Path(step)), Path(step)
+    return step_number(step), dest
 
 
 def step_number(text: str) -> int:
@@ -385,7 +398,7 @@ def practice(step: NN, dest: Folder) -> None:
 @command()
 def check(
     step: NN,
-    dest: Folder,
+    dest: YourFolder = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print JSON instead of a table.")] = False,
 ) -> None:
     """Judge your practice folder with the course's own tests: pass or fail per exercise."""
@@ -393,7 +406,7 @@ def check(
 
     from pi_course.practice import check_practice
 
-    number = step_number(step)
+    number, dest = step_and_folder(step, dest)
     results = check_practice(*course(), number, dest)
     if as_json:
         report = {"step": f"{number:02d}", "exercises": [r.as_json() for r in results]}
@@ -419,7 +432,7 @@ def check(
 @command()
 def watch(
     step: NN,
-    dest: Folder,
+    dest: YourFolder = None,
     time_limit: Annotated[float, typer.Option(
         "--time-limit", help="Seconds a check may run before it is stopped (an endless loop?).",
         min=1)] = WATCH_TIME_LIMIT,
@@ -430,7 +443,8 @@ def watch(
     for ending in (signal.SIGTERM, signal.SIGHUP):  # a closed terminal ends the tests too
         signal.signal(ending, signal.default_int_handler)
     try:
-        code = watch_folder(*course(), step_number(step), dest, out, time_limit,
+        number, dest = step_and_folder(step, dest)
+        code = watch_folder(*course(), number, dest, out, time_limit,
                             keys=sys.stdin.isatty())
     except KeyboardInterrupt:
         out.print("watch stopped", markup=False)

@@ -39,7 +39,9 @@ from pi_course.stubs import put_back, stub_sites, untouched
 MARKER_FILE = ".pi-course-practice"
 RUN_IT_IN_PRACTICE = ("\n## Run it\n\nIn this practice copy these commands run your code: until "
                       "an exercise passes, what calls its stub stops with `NotImplementedError` "
-                      "and the exercise's first hint.\n")
+                      "and the exercise's first hint. A test may go through another exercise's "
+                      "stub and fail for that reason; `pi-course check` judges each exercise "
+                      "with the step's other stubs put back to the course's code.\n")
 IGNORED = shutil.ignore_patterns("__pycache__", "tests", "*.pyc")
 # The plugins the course's tests use, and no others: whatever else a learner has installed
 # (pytest-asyncio, …) cannot change a verdict, and not loading it saves ~0.4 s per check.

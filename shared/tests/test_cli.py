@@ -160,6 +160,19 @@ def test_practice_into_its_own_copy_again_leaves_it_as_it_is(checkout: Path,
     assert other.exit_code == 2 and "never overwrites" in other.output
 
 
+def test_check_and_watch_given_only_a_step_ask_for_the_folder(checkout: Path) -> None:
+    for command in ("check", "watch"):
+        result = invoke(checkout, command, "7")
+        assert result.exit_code == 2
+        assert result.output.strip() == "error: give your practice folder too, e.g. 7 my-07"
+
+
+def test_check_given_only_a_folder_that_is_no_practice_copy_says_so(checkout: Path,
+                                                                     tmp_path: Path) -> None:
+    result = invoke(checkout, "check", str(tmp_path))
+    assert result.exit_code == 2 and "is not a practice copy" in result.output
+
+
 def test_version_is_one_line() -> None:
     result = CliRunner().invoke(app, ["--version"])
     assert result.exit_code == 0 and result.output.startswith("pi-course ")

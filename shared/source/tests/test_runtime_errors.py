@@ -18,7 +18,8 @@ def failed(text: str, stop_reason: str = "error") -> AssistantMessage:
     "Overloaded", "rate limit reached", "Rate-limited, retry later", "connection reset by peer",
     "fetch failed", "upstream connect error or disconnect/reset before headers",
     "The other side closed the connection", "server_error: try again",
-    "read ECONNRESET", "write EPIPE", "connect ETIMEDOUT 10.0.0.1:443",
+    "read ECONNRESET", "write EPIPE", "connect ETIMEDOUT 10.0.0.1:443", "HTTP 503.",
+    "request timed out", "stream ended without a finish reason", "Service temporarily unavailable",
 ])
 def test_transient_failures_are_retried(text: str) -> None:
     assert is_transient(failed(text), 200_000)
@@ -27,13 +28,29 @@ def test_transient_failures_are_retried(text: str) -> None:
 @pytest.mark.parametrize("text", [
     "5000 tokens requested", "invalid value for max_tokens: 15000", "model gpt-4.1-2025-04-14",
     "401 Unauthorized: invalid api key", "400 Bad Request: tools[0].name is invalid",
-    "version 1.500.2 is not supported", "rate_limits_per_org is not a field",
     "unknown option XECONNRESET_MODE",
 ])
-# Pi's rule is a substring match, so it would retry every text in this list ("5000" contains
-# "500"); whole status codes and whole words are what this step checks instead.
 def test_failures_that_only_contain_a_status_like_number_are_not_retried(text: str) -> None:
     assert not is_transient(failed(text), 200_000)
+
+
+@pytest.mark.parametrize("text", [
+    "429 insufficient_quota: you exceeded your current quota", "503 billing hard limit reached",
+    "rate limit: Monthly usage limit reached",
+])
+def test_a_spent_quota_is_not_retried_even_with_a_transient_status(text: str) -> None:
+    assert not is_transient(failed(text), 200_000)
+
+
+@pytest.mark.parametrize(("text", "overflow"), [
+    ("413 Payload Too Large", True), ("OpenAI API error (413): body too big", True),
+    ("maximum context length is 8192 tokens", True), ("request_too_large", True),
+    ("Throttling error: Too many tokens, please wait", False),
+    ("the context window of this model is 8k; pick a shorter file", False),
+])
+def test_an_overflow_is_what_a_provider_says_about_a_request_that_did_not_fit(
+        text: str, overflow: bool) -> None:
+    assert is_context_overflow(failed(text), 200_000) is overflow
 
 
 def test_a_context_overflow_is_not_transient_even_with_a_status_code() -> None:
@@ -45,6 +62,16 @@ def test_a_successful_reply_whose_input_exceeds_the_window_is_an_overflow() -> N
     usage = Usage.zero().model_copy(update={"input": 150_000, "cache_read": 60_000})
     reply = failed("", "stop").model_copy(update={"usage": usage, "error_message": None})
     assert is_context_overflow(reply, 200_000) and not is_context_overflow(reply, 300_000)
+    tool_use = reply.model_copy(update={"stop_reason": "toolUse"})
+    assert not is_context_overflow(tool_use, 200_000)  # only a stop is judged by its usage
+
+
+def test_a_reply_cut_at_its_length_limit_with_nothing_written_is_an_overflow() -> None:
+    usage = Usage.zero().model_copy(update={"input": 990})
+    empty = failed("", "length").model_copy(update={"usage": usage, "error_message": None})
+    assert is_context_overflow(empty, 1000) and not is_context_overflow(empty, 1001)
+    wrote = empty.model_copy(update={"usage": usage.model_copy(update={"output": 5})})
+    assert not is_context_overflow(wrote, 1000)
 
 
 def test_aborted_and_successful_replies_are_never_transient() -> None:
