@@ -5,6 +5,7 @@ import json
 import os
 import shutil
 import sys
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -67,6 +68,24 @@ def test_a_new_session_starts_with_its_model_and_thinking_level(tmp_path) -> Non
     make_runtime(tmp_path, MockModel([]))
     entries = [json.loads(line) for line in (tmp_path / "session.jsonl").read_text().splitlines()]
     assert [e["type"] for e in entries] == ["session", "model_change", "thinking_level_change"]
+
+
+def test_a_resumed_session_keeps_its_thinking_level_and_runs_on_the_model_given(tmp_path) -> None:
+    """Pi restores both; the model is the command line's here (docs/divergences.md, row 13)."""
+    first = make_runtime(tmp_path, MockModel([turn(text("hi"))]))
+    thinker = Model(id="mock-think", api="mock", provider="mock", reasoning=True)
+    first.set_model(thinker)
+    first.set_thinking_level("high")
+    asyncio.run(first.prompt("hello"))
+    asyncio.run(first.close())
+    lines = (tmp_path / "session.jsonl").read_text()
+    again = Runtime(replace(first.config, thinking_level="off"))  # a new run, default level
+    assert again.config.thinking_level == "high"
+    assert (tmp_path / "session.jsonl").read_text() == lines, "nothing is recorded for it"
+    plain = Runtime(replace(first.config, model=Model(id="mock-1", api="mock", provider="mock")))
+    assert plain.config.thinking_level == "off", "clamped to what the model allows"
+    assert plain.config.model.id == "mock-1" and plain.writer.context().model.model_id == (
+        "mock-think"), "the session still names the model it last used"
 
 
 def test_a_failed_write_poisons_the_runtime_and_keeps_the_file_readable(tmp_path) -> None:

@@ -34,8 +34,12 @@ class RuntimePoisoned(RuntimeError):
 
 class Runtime:
     def __init__(self, config: RuntimeConfig) -> None:
-        self.config = config
         self.writer = open_writer(config)
+        opened = self.writer.context()
+        if opened.messages:  # as Pi resumes: the thinking level the session last set
+            config = replace(config, thinking_level=clamp_thinking_level(
+                config.model, opened.thinking_level))
+        self.config = config
         self.assembly = assemble(config)
         loop = replace(self.assembly.loop, before_turn=self._before_turn)
         self.agent = Agent(loop, self._session_context())
