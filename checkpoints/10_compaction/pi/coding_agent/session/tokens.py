@@ -12,7 +12,7 @@ from pi.ai.messages import COMPACT_JSON
 from pi.coding_agent.messages import (AnyMessage, BashExecutionMessage, BranchSummaryMessage,
                                       CompactionSummaryMessage, CustomMessage)
 
-IMAGE_CHARS = 4800  # Pi: "estimate images as 4000 chars, or 1200 tokens" (it adds 4800)
+IMAGE_CHARS = 4800  # characters Pi counts for one image (ESTIMATED_IMAGE_CHARS): 1,200 tokens
 
 
 def js_length(text: str) -> int:
