@@ -3,7 +3,12 @@
 import pytest
 
 from pi.ai import AssistantMessage, Usage
-from pi.coding_agent.runtime.errors import is_context_overflow, is_transient, retry_delays
+from pi.coding_agent.runtime.errors import (
+    ERROR_TEXT_LIMIT,
+    is_context_overflow,
+    is_transient,
+    retry_delays,
+)
 
 STEP = 13
 
@@ -51,6 +56,15 @@ def test_a_spent_quota_is_not_retried_even_with_a_transient_status(text: str) ->
 def test_an_overflow_is_what_a_provider_says_about_a_request_that_did_not_fit(
         text: str, overflow: bool) -> None:
     assert is_context_overflow(failed(text), 200_000) is overflow
+
+
+def test_only_the_start_of_a_huge_error_text_is_matched() -> None:
+    # a pattern like "input token count.*exceeds the maximum" takes time that grows with the
+    # square of the text: a megabyte of it must be judged by its start, and at once
+    huge = failed("input token count " * 200_000 + "exceeds the maximum")
+    assert not is_context_overflow(huge, 200_000)
+    assert not is_transient(failed("x" * ERROR_TEXT_LIMIT + " 503"), 200_000)
+    assert is_transient(failed("x" * (ERROR_TEXT_LIMIT - 4) + " 503"), 200_000)
 
 
 def test_a_context_overflow_is_not_transient_even_with_a_status_code() -> None:

@@ -26,6 +26,7 @@ from pi.ai.stream import AssistantMessageEventStream, produce
 
 TIMEOUT = httpx.Timeout(300.0, connect=10.0)  # a slow model may think for minutes
 RETRY_STATUSES = frozenset({408, 409, 429})
+ERROR_REPLY_LIMIT = 1_000  # characters of a failure an error reply keeps (and the session file)
 Json = dict[str, Any]  # a JSON object: a request body, a stream event
 
 
@@ -136,7 +137,7 @@ class HttpProvider:
                     raise
                 out.fail("Request was aborted", "aborted")
             except Exception as error:  # every failure becomes an error reply, key redacted
-                out.fail(redact(describe(error, model), [options.api_key]))
+                out.fail(clip(redact(describe(error, model), [options.api_key]), ERROR_REPLY_LIMIT))
 
         return produce(pump, empty_reply(model, options))
 

@@ -1,8 +1,6 @@
-"""Which failed replies are worth retrying, and which mean "the context is too big".
-
-Rate limits and dropped connections pass on their own; an overflow needs compaction, and a
-spent quota needs a person. The patterns are Pi 1.6's (`pi-ai`'s retry.ts and overflow.ts).
-"""
+"""Which failed replies are worth retrying, and which mean "the context is too big": rate
+limits and dropped connections pass on their own, an overflow needs compaction, a spent quota
+needs a person. The patterns are Pi 1.6's (`pi-ai`'s retry.ts and overflow.ts)."""
 
 from __future__ import annotations
 
@@ -10,7 +8,7 @@ import re
 
 from pi.ai import AssistantMessage
 
-
+ERROR_TEXT_LIMIT = 4_000  # the start of an error is matched: one pattern's time is quadratic
 TRANSIENT = re.compile(  # worth another try: the server, the network, a rate limit
     "overloaded|server_busy|servers are currently busy|currently experiencing high demand"
     "|model is at capacity|rate.?limit|too many requests"
@@ -61,7 +59,7 @@ NOT_OVERFLOW = re.compile(  # throttling worded like an overflow
 def is_context_overflow(message: AssistantMessage, context_window: int) -> bool:
     """The request did not fit: said by the provider, or shown by the usage of a reply that
     stopped (or ended at its length limit having written nothing)."""
-    text = message.error_message or ""
+    text = (message.error_message or "")[:ERROR_TEXT_LIMIT]
     if message.stop_reason == "error" and OVERFLOW.search(text) and not NOT_OVERFLOW.search(text):
         return True
     used = message.usage.input + message.usage.cache_read
@@ -77,7 +75,7 @@ def is_transient(message: AssistantMessage, context_window: int) -> bool:
         return False
     if is_context_overflow(message, context_window):
         return False
-    text = message.error_message
+    text = message.error_message[:ERROR_TEXT_LIMIT]
     return not LIMIT_SPENT.search(text) and bool(TRANSIENT.search(text))
 
 
