@@ -86,6 +86,8 @@ def test_a_resumed_session_keeps_its_thinking_level_and_runs_on_the_model_given(
     assert plain.config.thinking_level == "off", "clamped to what the model allows"
     assert plain.config.model.id == "mock-1" and plain.writer.context().model.model_id == (
         "mock-think"), "the session still names the model it last used"
+    for runtime in (again, plain):
+        asyncio.run(runtime.close())
 
 
 def test_a_failed_write_poisons_the_runtime_and_keeps_the_file_readable(tmp_path) -> None:

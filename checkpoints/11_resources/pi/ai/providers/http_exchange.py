@@ -222,7 +222,7 @@ async def sse_objects(response: httpx.Response) -> AsyncIterator[tuple[str, Json
 
 
 async def error_text(response: httpx.Response, key: str | None = None) -> str:
-    """`HTTP 429: <the provider's own message>` from an error response (then closed); the body
+    """`HTTP 429: <the provider's own message>` from an error response (then closed); the text
     is redacted before it is cut, so no part of an echoed key survives."""
     try:
         body = (await response.aread()).decode("utf-8", "replace").strip()
@@ -233,7 +233,7 @@ async def error_text(response: httpx.Response, key: str | None = None) -> str:
     except (ValueError, AttributeError):
         error = None
     message = error.get("message") if isinstance(error, dict) else error
-    text = message if isinstance(message, str) and message else clip(redact(body, [key]), 500)
+    text = clip(redact(message if isinstance(message, str) and message else body, [key]), 500)
     return f"HTTP {response.status_code}: {text or response.reason_phrase}"
 
 
