@@ -77,7 +77,11 @@ def blocks_text(content: str | tuple[object, ...]) -> str:
 
 
 def tree_rows(tree: SessionTree) -> Iterator[tuple[str | None, SessionEntry]]:
-    """(id of the row to draw it under, or None for the top; entry) in depth-first order."""
+    """(id of the row to draw it under, or None for the top; entry) in depth-first order.
+
+    Pi's tree view rule: a chain stays in one column; each child of a branch point goes one
+    column in, and so does the first entry after it, so a branch reads as its first entry
+    with its chain under it."""
     roots = tree.children(None)
     stack: list[tuple[str | None, SessionEntry, bool]] = [
         (None, root, len(roots) > 1) for root in reversed(roots)
