@@ -108,6 +108,8 @@ def encodable(text: str) -> str:
 
 async def answer(runtime: Runtime, prompts: Sequence[str], out: TextIO, err: TextIO,
                  as_json: bool) -> int:
+    """Every prompt in turn, then the last reply's text (an error reply: its message on `err`,
+    exit 1); json mode writes the header and every event as JSON lines instead."""
     limited: list[TurnLimitReached] = []
 
     def note(event: RuntimeEvent) -> None:
