@@ -3,11 +3,10 @@
 The fixture project `resources/project` carries a `.pi/` folder (appended instructions, a
 skill, a prompt template) and an AGENTS.md; the agent folder `resources/agent` holds the
 user's AGENTS.md and a template; Pi's skill fixture tree is named as an explicit skill path.
-The project is loaded twice: trusted, then untrusted. Date and working directory are
-injected, and absolute paths are printed as <DATA>/..., so the output never changes.
+The project is loaded twice: trusted, then untrusted. Absolute paths are printed as
+<DATA>/..., so the output never changes.
 """
 
-from datetime import date
 from pathlib import Path
 
 from pi.coding_agent.resources.loader import (
@@ -39,7 +38,7 @@ def short(text: object) -> str:
 
 
 def load(trust: TrustPolicy) -> Resources:
-    return ResourceLoader(cwd=PROJECT, today=date(2026, 3, 15),
+    return ResourceLoader(cwd=PROJECT,
                           agent_dir=DATA / "resources" / "agent", trust=trust,
                           skill_paths=(str(DATA / "pi-reference" / "skills" / "skills"),),
                           context_ceiling=DATA / "resources").load()
@@ -47,8 +46,8 @@ def load(trust: TrustPolicy) -> Resources:
 
 def show_sections(prompt: str) -> None:
     print("system prompt sections (line number: line):")
-    markers = ("You are", "Available tools:", "Guidelines:", "This project is", "# Project Context",
-               "## ", "<available_skills>", "Current date:", "Current working directory:")
+    markers = ("You are", "<tools>", "<rules>", "<addendum>", "<project_context>",
+               "<project_instructions", "<skills>", "<available_skills>", "<cwd>")
     for number, line in enumerate(short(prompt).splitlines(), start=1):
         if line.startswith(markers):
             print(f"  {number:3}: {line if len(line) < 80 else line[:76] + ' ...'}")

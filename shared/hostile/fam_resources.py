@@ -12,7 +12,6 @@ from __future__ import annotations
 import json
 import os
 from collections.abc import Callable
-from datetime import date
 from pathlib import Path
 
 from hostile.checks import clean_cli, invoke, one_error_line
@@ -97,7 +96,7 @@ def skill_case(name: str) -> Callable[[Check], None]:
         agent = place_skill(check, name)
         work = check.root / "work"
         work.mkdir()
-        loaded = ResourceLoader(cwd=work, today=date(2026, 1, 1), agent_dir=agent,
+        loaded = ResourceLoader(cwd=work, agent_dir=agent,
                                 context_ceiling=check.root).load()
         if "good" not in [skill.name for skill in loaded.skills]:
             check.lost("one bad skill cost the good one")

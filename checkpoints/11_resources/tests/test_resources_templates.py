@@ -1,6 +1,5 @@
 """Prompt templates: `/name args` becomes the file's text with the arguments filled in."""
 
-from datetime import date
 from pathlib import Path
 
 import pytest
@@ -78,7 +77,7 @@ def test_resources_expand_skills_first_then_templates(tmp_path) -> None:
     project = tmp_path / "project"
     write(project / ".pi/prompts/ship.md", "Ship $@ today.")
     write(project / ".pi/skills/ship/SKILL.md", "---\ndescription: Shipping steps.\n---\nSteps.")
-    resources = ResourceLoader(cwd=project, today=date(2026, 3, 15), agent_dir=tmp_path / "agent",
+    resources = ResourceLoader(cwd=project, agent_dir=tmp_path / "agent",
                                trust=trust_everything, context_ceiling=tmp_path).load()
     assert resources.expand_input("/ship v1 v2") == "Ship v1 v2 today."
     assert resources.expand_input("/skill:ship now").startswith('<skill name="ship"')

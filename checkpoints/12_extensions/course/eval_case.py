@@ -29,8 +29,6 @@ from pi.agent import LoopConfig
 from pi.coding_agent import SummaryError, collect_entries_for_branch_summary
 from pi.coding_agent import generate_branch_summary
 
-from datetime import date
-
 from pi.coding_agent import ResourceLoader, Resources, tool_prompts_for, trust_everything
 
 from pi.coding_agent import LoadedExtensions, ScriptedUI, discover, load_extensions
@@ -244,7 +242,7 @@ def resources(case: dict[str, Any], tools: ToolRegistry, workspace: Path) -> Res
     workspace, so nothing of the machine the eval runs on reaches the prompt.
     """
     listed = [tool for name in tools.names() if (tool := tools.get(name)) is not None]
-    return ResourceLoader(cwd=workspace, today=date(2026, 1, 1),
+    return ResourceLoader(cwd=workspace,
                           agent_dir=workspace / NO_USER_FOLDER, trust=trust_everything,
                           tool_names=tools.names(), tool_prompts=tool_prompts_for(listed),
                           context_ceiling=workspace,

@@ -11,7 +11,6 @@ import os
 import shutil
 import sys
 from contextlib import contextmanager
-from datetime import date
 from pathlib import Path
 
 from pi.coding_agent.resources.discovery import discover_skills, project_skill_dirs
@@ -94,7 +93,7 @@ def hostile_project(root: Path) -> Path:
 
 
 def loader_for(project: Path, root: Path, trust) -> ResourceLoader:
-    return ResourceLoader(cwd=project, today=date(2026, 3, 15), agent_dir=root / "agent",
+    return ResourceLoader(cwd=project, agent_dir=root / "agent",
                           trust=trust, context_ceiling=root)
 
 
@@ -128,7 +127,8 @@ def test_trust_is_decided_before_the_project_is_read(tmp_path) -> None:
                   and Path(p).is_relative_to(project)]
     assert in_project and journal.index("<trust decided>") < min(in_project)
     assert resources.trusted
-    assert resources.system_prompt.startswith("PROJECT SYSTEM PROMPT\n\nPROJECT APPENDIX")
+    assert resources.system_prompt.startswith(
+        "PROJECT SYSTEM PROMPT\n\n<addendum>\nPROJECT APPENDIX\n</addendum>")
     assert [s.name for s in resources.skills] == ["exfiltrate", "other"]
     assert [t.name for t in resources.templates] == ["deploy"]
 
@@ -140,7 +140,7 @@ def test_the_two_trust_policies_answer_yes_and_no(tmp_path) -> None:
 def test_the_agent_folder_is_the_courses_own(monkeypatch, tmp_path) -> None:
     monkeypatch.setenv("HOME", str(tmp_path))
     assert default_agent_dir() == tmp_path / ".pi-course" / "agent"
-    assert ResourceLoader(cwd=tmp_path, today=date(2026, 1, 1)).agent_dir == default_agent_dir()
+    assert ResourceLoader(cwd=tmp_path).agent_dir == default_agent_dir()
 
 
 def test_a_symlinked_skill_folder_is_one_skill_not_a_collision(tmp_path) -> None:

@@ -1,39 +1,39 @@
-"""The system prompt has Pi's structure, in the course's own words.
+"""The system prompt has Pi 1.6's sections, in the course's own words.
 
-Compared with the `systemPrompt` section of expected/skills.json: section order, the skills
-catalog only with `read`, the date and working directory as the last two lines, and which
-guidelines appear for the default tool set and for bash alone. Pi's sentences themselves must
-not appear.
+Compared with expected/newest/system-prompt.json, what Pi 1.6's `buildSystemPromptSections`
+gave for five inputs (the differential suite compares hundreds more, live): the sections and
+their order, which tools are listed, how many rules there are, and the project instructions,
+catalog and working directory after their sentences. Pi's sentences must not appear.
 """
 
 import json
 import os
 import re
-from datetime import date
 from pathlib import Path
 
 import pytest
 
 from pi.coding_agent.resources.context_files import ContextFile, load_context_files
 from pi.coding_agent.resources.discovery import load_skills_from_dir
-from pi.coding_agent.resources.skills import SkillCommandError, expand_skill_command
+from pi.coding_agent.resources.skills import Skill, SkillCommandError, expand_skill_command
 from pi.coding_agent.resources.system_prompt import (
     BUILTIN_TOOL_PROMPTS,
+    SEARCH_WITH_BASH,
     build_system_prompt,
     guidelines_for,
+    system_prompt_sections,
     tool_prompts_for,
 )
 
 STEP = 11
 DEFAULT_TOOLS = ("read", "bash", "edit", "write")
-TODAY = date(2026, 3, 15)
 CWD = Path("/home/user/project")
 
 
 @pytest.fixture(scope="module")
-def reference(data_dir) -> dict:
-    text = (data_dir / "pi-reference/expected/skills.json").read_text(encoding="utf-8")
-    return json.loads(text)["systemPrompt"]
+def pi16(data_dir) -> list[dict]:
+    text = (data_dir / "pi-reference/expected/newest/system-prompt.json").read_text("utf-8")
+    return json.loads(text)["cases"]
 
 
 @pytest.fixture(scope="module")
@@ -41,86 +41,148 @@ def skills(data_dir):
     return load_skills_from_dir(data_dir / "pi-reference/skills/skills", "test").skills
 
 
-def guideline_lines(prompt: str) -> list[str]:
-    lines = []
-    for line in prompt.split("\nGuidelines:\n", 1)[1].splitlines():
-        if not line.startswith("- "):
-            break
-        lines.append(line)
-    return lines
+class Tool:
+    """A custom tool as an extension declares it: a name, a line, guidelines."""
+
+    def __init__(self, spec: dict) -> None:
+        self.name, self.prompt_snippet = spec["name"], spec["snippet"]
+        self.prompt_guidelines = spec["guidelines"]
 
 
-def test_sections_come_in_pis_order(skills) -> None:
-    prompt = build_system_prompt(tool_names=DEFAULT_TOOLS, today=TODAY, cwd=CWD, skills=skills)
-    markers = ["Available tools:", "Guidelines:", "<available_skills>", "\nCurrent date:",
-               "\nCurrent working directory:"]
-    offsets = [prompt.index(marker) for marker in markers]
-    assert offsets == sorted(offsets)
+def ours_for(case: dict) -> dict[str, str]:
+    """The course's sections for one recorded input."""
+    customs = [Tool(tool) for tool in case["tools"] if tool.get("custom")]
+    return system_prompt_sections(
+        tool_names=[tool["name"] for tool in case["tools"]], cwd=Path(case["cwd"]),
+        custom_prompt=case["customPrompt"], append=case["append"],
+        context_files=[ContextFile(Path(f["path"]), f["content"]) for f in case["contextFiles"]],
+        skills=[Skill(s["name"], s["description"], Path(s["filePath"]), Path(s["baseDir"]),
+                      "test", s["disableModelInvocation"]) for s in case["skills"]],
+        tool_prompts=tool_prompts_for(customs))  # type: ignore[arg-type]
 
 
-def test_the_catalog_appears_only_when_read_is_enabled(reference, skills) -> None:
-    with_read = build_system_prompt(tool_names=DEFAULT_TOOLS, today=TODAY, cwd=CWD, skills=skills)
-    bash_only = build_system_prompt(tool_names=("bash",), today=TODAY, cwd=CWD, skills=skills)
-    assert ("<available_skills>" in with_read) is reference["withReadTool_containsSkillsBlock"]
-    assert ("<available_skills>" in bash_only) is reference["bashOnly_containsSkillsBlock"]
+def inner(section: str) -> list[str]:
+    """The lines between `<name>` and `</name>`."""
+    return section.splitlines()[1:-1]
 
 
-def test_the_last_two_lines_are_the_injected_date_and_directory(reference) -> None:
-    prompt = build_system_prompt(tool_names=DEFAULT_TOOLS, today=TODAY, cwd=CWD)
-    date_pattern, cwd_line = reference["lastTwoLinesPattern"]
-    assert prompt.splitlines()[-2:] == [date_pattern.replace("YYYY-MM-DD", "2026-03-15"),
-                                        cwd_line]
+def test_the_sections_are_pis_in_pis_order_without_its_docs(pi16) -> None:
+    for case in pi16:
+        pis = list(case["sections"])
+        assert ("docs" in pis) is not bool(case["input"]["customPrompt"])  # divergence 15
+        assert list(ours_for(case["input"])) == [n for n in pis if n != "docs"], case["input"]
 
 
-def test_guidelines_have_pis_structure_but_not_its_sentences(reference) -> None:
-    ours = guideline_lines(build_system_prompt(tool_names=DEFAULT_TOOLS, today=TODAY, cwd=CWD))
-    ours_bash = guideline_lines(build_system_prompt(tool_names=("bash",), today=TODAY, cwd=CWD))
-    pis, pis_bash = reference["guidelinesDefaultTools"], reference["guidelinesBashOnly"]
-    assert len(ours) == len(pis) and len(ours_bash) == len(pis_bash)
-    # Bash alone keeps the same guidelines, at the same places, as Pi's bash-only list.
-    assert [ours.index(line) for line in ours_bash] == [pis.index(line) for line in pis_bash]
-    assert not set(ours) & set(pis)
+def test_the_same_tools_are_listed_with_as_many_rules_as_in_pi(pi16) -> None:
+    for case in pi16:
+        ours, pis = ours_for(case["input"]), case["sections"]
+        if "tools" in pis:
+            listed = [[line.split(":")[0] for line in inner(side["tools"]) if line[:2] == "- "]
+                      for side in (ours, pis)]
+            assert listed[0] == listed[1], case["input"]
+        if "rules" in pis:  # the same number, a custom tool's own guideline at the same place
+            given = {f"- {g}" for tool in case["input"]["tools"]
+                     for g in tool.get("guidelines", ())}
+            rules = [[r if r in given else "ours" for r in inner(side["rules"])]
+                     for side in (ours, pis)]
+            assert rules[0] == rules[1], case["input"]
+
+
+def test_instructions_catalog_and_cwd_are_pis_after_their_sentences(pi16) -> None:
+    for case in pi16:
+        ours, pis = ours_for(case["input"]), case["sections"]
+        assert ours["cwd"] == pis["cwd"]
+        if "project_context" in pis:
+            assert inner(ours["project_context"])[1:] == inner(pis["project_context"])[1:], \
+                "after its first line, project_context differs from Pi's"
+        if "skills" in pis:
+            catalog = [side["skills"].split("<available_skills>")[1] for side in (ours, pis)]
+            assert catalog[0] == catalog[1]
+        if case["input"]["customPrompt"]:
+            assert ours["preamble"] == pis["preamble"] and ours["addendum"] == pis["addendum"]
+
+
+def test_pis_sentences_do_not_appear(pi16) -> None:
+    checked = 0
+    for case in pi16[:4]:  # the fifth brings its own prompt, the same on both sides
+        ours = "\n".join(ours_for(case["input"]).values())
+        custom = [t["name"] for t in case["input"]["tools"] if t.get("custom")]
+        pis = [line for name in ("preamble", "tools", "rules", "skills")
+               for line in case["sections"].get(name, "").splitlines()
+               if len(line) > 20 and "<" not in line
+               and not any(tool in line.lower() for tool in custom)]
+        assert not [line for line in pis if line in ours]
+        checked += len(pis)
+    assert checked > 20
+
+
+def test_the_catalog_tells_how_to_open_a_skill_with_read_else_bash_else_is_left_out(
+    skills,
+) -> None:
+    for tools, opener in ((DEFAULT_TOOLS, "with the read tool"), (("bash", "edit"), "with bash"),
+                          (("edit", "write"), None)):
+        sections = system_prompt_sections(tool_names=tools, cwd=CWD, skills=skills)
+        assert ("skills" in sections) is (opener is not None)
+        if opener:
+            assert opener in sections["skills"].split("<available_skills>")[0]
+            assert sections["skills"].count("<name>") == len(
+                [s for s in skills if not s.disable_model_invocation])
+
+
+def test_bash_is_told_to_search_only_when_no_tool_lists_or_searches() -> None:
+    assert guidelines_for(("bash",), BUILTIN_TOOL_PROMPTS)[0] == SEARCH_WITH_BASH
+    for other in ("grep", "find", "ls"):
+        assert SEARCH_WITH_BASH not in guidelines_for(("bash", other), BUILTIN_TOOL_PROMPTS), \
+            f"bash is told to search although {other} is enabled"
 
 
 @pytest.mark.parametrize(("tools", "count"), [
-    (("read",), 2),  # read alone: nothing to edit, only the two general ones
-    (("read", "edit"), 5),  # read before editing, precise edits, report in text, general two
-    (("edit",), 4),  # precise edits, report in text, and the two general ones
-    (("edit", "write"), 5),  # write brings its own; edit's "report in text" comes once
+    (("read",), 3),  # read's own, then the two general ones
+    (("read", "edit"), 5),  # edit brings two
+    (("edit", "write"), 5),
+    (("bash",), 3),  # the search rule and the general two
+    (("bash", "ls"), 2),  # a tool that lists: no search rule
 ])
-def test_guidelines_depend_on_the_whole_tool_set(tools, count) -> None:
+def test_rules_follow_the_enabled_tools(tools, count) -> None:
     assert len(guidelines_for(tools, BUILTIN_TOOL_PROMPTS)) == count
 
 
-def test_every_enabled_tool_gets_one_line_unknown_ones_their_name() -> None:
-    prompt = build_system_prompt(tool_names=("read", "deploy"), today=TODAY, cwd=CWD)
-    tools = prompt.split("Available tools:\n", 1)[1].split("\n\n", 1)[0].splitlines()
-    assert [line.split(":")[0] for line in tools] == ["- read", "- deploy"]
+def test_a_tool_without_a_line_is_not_listed_but_its_guidelines_count() -> None:
+    class Notes:
+        name = "notes"
+        prompt_snippet = ""
+        prompt_guidelines = ("  Write notes in Markdown ", "")
+
+    prompts = tool_prompts_for([Notes()])  # type: ignore[list-item]
+    sections = system_prompt_sections(tool_names=("read", "notes"), cwd=CWD, tool_prompts=prompts)
+    assert [line[:6] for line in inner(sections["tools"])][:1] == ["- read"]
+    assert "notes" not in sections["tools"]
+    assert "- Write notes in Markdown" in inner(sections["rules"])
 
 
 def test_a_custom_tool_brings_its_own_line_and_guidelines() -> None:
     class Deploy:
         name = "deploy"
-        prompt_snippet = "deploy the current branch"
+        prompt_snippet = "deploy the\n   current branch"
         prompt_guidelines = ("Deploy only after the tests pass",)
 
     prompts = tool_prompts_for([Deploy()])  # type: ignore[list-item]
-    prompt = build_system_prompt(tool_names=("read", "deploy"), today=TODAY, cwd=CWD,
-                                 tool_prompts=prompts)
+    prompt = build_system_prompt(tool_names=("read", "deploy"), cwd=CWD, tool_prompts=prompts)
     assert "- deploy: deploy the current branch" in prompt
-    assert guideline_lines(prompt) == ["- Deploy only after the tests pass",
-                                       *guideline_lines(prompt)[-2:]]
+    assert guidelines_for(("read", "deploy"), prompts)[1] == "Deploy only after the tests pass"
 
 
-def test_a_custom_prompt_replaces_only_the_base(skills) -> None:
+def test_a_custom_prompt_replaces_who_the_agent_is_and_the_tool_list(skills) -> None:
     context = [ContextFile(Path("/repo/AGENTS.md"), "Run make test.")]
-    prompt = build_system_prompt(tool_names=DEFAULT_TOOLS, today=TODAY, cwd=CWD,
+    prompt = build_system_prompt(tool_names=DEFAULT_TOOLS, cwd=CWD,
                                  custom_prompt="You review code.", append="Be kind.",
                                  context_files=context, skills=skills)
-    assert prompt.startswith("You review code.\n\nBe kind.\n\n# Project Context\n\n")
-    assert "Available tools:" not in prompt and "Guidelines:" not in prompt
-    assert prompt.index("## /repo/AGENTS.md\n\nRun make test.\n\n") < prompt.index(
-        "<available_skills>")
+    assert prompt.startswith("You review code.\n\n<addendum>\nBe kind.\n</addendum>\n\n"
+                             "<project_context>\n")
+    assert "<tools>" not in prompt and "<rules>" not in prompt
+    assert prompt.index('<project_instructions path="/repo/AGENTS.md">\nRun make test.\n'
+                        "</project_instructions>") < prompt.index("<available_skills>")
+    assert prompt.endswith(f"<cwd>\n{CWD}\n</cwd>")
 
 
 def write(path: Path, text: str) -> None:
@@ -199,8 +261,9 @@ def test_a_vanished_skill_file_is_one_clear_error(tmp_path) -> None:
 
 
 def test_without_context_files_the_prompt_has_no_project_section() -> None:
-    plain = build_system_prompt(tool_names=DEFAULT_TOOLS, today=TODAY, cwd=CWD)
-    assert "# Project Context" not in plain
-    with_file = build_system_prompt(tool_names=DEFAULT_TOOLS, today=TODAY, cwd=CWD,
+    plain = build_system_prompt(tool_names=DEFAULT_TOOLS, cwd=CWD)
+    assert "<project_context>" not in plain
+    with_file = build_system_prompt(tool_names=DEFAULT_TOOLS, cwd=CWD,
                                     context_files=[ContextFile(Path("AGENTS.md"), "Be brief.")])
-    assert "# Project Context" in with_file and "## AGENTS.md\n\nBe brief." in with_file
+    assert ('<project_instructions path="AGENTS.md">\nBe brief.\n</project_instructions>'
+            in with_file)

@@ -1,4 +1,5 @@
-# mistake: writes the heading even when there are no context files
-# expect: # Project Context
-blocks = "".join(f"## {file.path}\n\n{file.content}\n\n" for file in files)
-return f"\n\n{CONTEXT_HEADING}\n\n{CONTEXT_INTRO}\n\n{blocks}"
+# mistake: puts each file's content on the line of its tag, without line breaks
+# expect: project_context differs from Pi's
+blocks = [f'<project_instructions path="{file.path}">{file.content}</project_instructions>'
+          for file in files]
+return "\n\n".join([CONTEXT_INTRO, *blocks])

@@ -36,8 +36,6 @@ from pi.coding_agent import generate_branch_summary
 
 # [end]
 # [only 11-12]
-#| from datetime import date
-#|
 #| from pi.coding_agent import ResourceLoader, Resources, tool_prompts_for, trust_everything
 #|
 # [end]
@@ -354,7 +352,7 @@ async def branch_to(case: dict[str, Any], writer: SessionWriter, config: LoopCon
 #|     workspace, so nothing of the machine the eval runs on reaches the prompt.
 #|     """
 #|     listed = [tool for name in tools.names() if (tool := tools.get(name)) is not None]
-#|     return ResourceLoader(cwd=workspace, today=date(2026, 1, 1),
+#|     return ResourceLoader(cwd=workspace,
 #|                           agent_dir=workspace / NO_USER_FOLDER, trust=trust_everything,
 #|                           tool_names=tools.names(), tool_prompts=tool_prompts_for(listed),
 #|                           context_ceiling=workspace,

@@ -24,11 +24,9 @@ MAX_DESCRIPTION_LENGTH = 1024
 NAME_CHARS = re.compile(r"[a-z0-9-]+")
 SKILL_COMMAND = "/skill:"
 REQUIRED = "description is required"
-CATALOG_INTRO = (
-    "Skills hold instructions for particular kinds of task. When a task fits a skill's",
-    "description, read its file with the read tool before you start, and follow it.",
-    "Paths mentioned inside a skill file are relative to the folder that holds that file.",
-)
+CATALOG_INTRO = "Skills hold instructions for particular kinds of task."
+OPEN_WITH = {"read": "read its file with the read tool", "bash": "print its file with bash"}
+CATALOG_PATHS = "Paths mentioned inside a skill file are relative to the folder that holds it."
 
 
 @dataclass(frozen=True)
@@ -103,13 +101,15 @@ def escape_xml(text: str) -> str:
     return escape(text, {'"': "&quot;", "'": "&apos;"})
 
 
-def format_skills_for_prompt(skills: Sequence[Skill]) -> str:
+def format_skills_for_prompt(skills: Sequence[Skill], reader: str = "read") -> str:
     """The `<available_skills>` catalog for the system prompt: name, description and file of
-    each skill the model may use ('' when there is none). It reads a file with `read`."""
+    each skill the model may use ('' when there is none), and how `reader` opens a file."""
     visible = [skill for skill in skills if not skill.disable_model_invocation]
     if not visible:
         return ""
-    lines = ["", "", *CATALOG_INTRO, "", "<available_skills>"]
+    how = (f"When a task fits a skill's description, {OPEN_WITH[reader]} before you start, "
+           "and follow it.")
+    lines = ["", "", CATALOG_INTRO, how, CATALOG_PATHS, "", "<available_skills>"]
     for skill in visible:
         lines += ["  <skill>",
                   f"    <name>{escape_xml(skill.name)}</name>",

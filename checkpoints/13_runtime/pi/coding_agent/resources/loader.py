@@ -6,7 +6,6 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from datetime import date
 from pathlib import Path
 
 from pi.coding_agent.resources.context_files import ContextFile, load_context_files, read_inside
@@ -66,7 +65,6 @@ class ResourceLoader:
     """Where to look and what to tell the model; `load()` reads the files each time."""
 
     cwd: Path
-    today: date
     agent_dir: Path = field(default_factory=default_agent_dir)
     trust: TrustPolicy = trust_nothing
     tool_names: tuple[str, ...] = DEFAULT_TOOL_NAMES
@@ -87,7 +85,7 @@ class ResourceLoader:
         context = load_context_files(self.cwd, self.agent_dir, self.context_ceiling,
                                      context_problems)
         prompt = build_system_prompt(
-            tool_names=self.tool_names, today=self.today, cwd=self.cwd,
+            tool_names=self.tool_names, cwd=self.cwd,
             custom_prompt=self.system_prompt or first_file(folders, "SYSTEM.md"),
             append=first_file(folders, "APPEND_SYSTEM.md"),
             context_files=context, skills=skills.skills, tool_prompts=self.tool_prompts)

@@ -1,16 +1,17 @@
-"""The system prompt, in Pi's order from general to specific: the base prompt (who the agent
-is, a line per enabled tool, their guidelines) or a `SYSTEM.md` instead; `APPEND_SYSTEM.md`;
-each `AGENTS.md` under its path; the skills catalog (only if `read` is enabled); last the
-injected date and working directory. Guidelines can depend on the whole tool set ("report in
-plain text" only when there is no `write`): the wording is the course's, the structure Pi's.
+"""The system prompt, in Pi 1.6's shape: named sections from general to specific, each after
+the first framed as `<name>…</name>`, joined by blank lines. First who the agent is (or a
+`SYSTEM.md` instead, which also drops the tool list and the rules); then `tools`, a line per
+enabled tool; `rules`, their guidelines; `addendum`, `APPEND_SYSTEM.md`; `project_context`,
+each `AGENTS.md` under its path; `skills`, the catalog, when a tool can open a skill's file;
+last `cwd`. The wording is the course's, the structure Pi's.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from datetime import date
 from pathlib import Path
+from typing import Any
 
 from pi.agent.tools import AnyTool
 from pi.coding_agent.resources.context_files import ContextFile
@@ -19,93 +20,90 @@ from pi.coding_agent.resources.skills import Skill, format_skills_for_prompt
 INTRO = ("You are a coding assistant working in the user's project through the tools below. "
          "You read files, run commands, edit code and write new files on the user's behalf.")
 OTHER_TOOLS = "Tools not listed here may also be available; their descriptions say what they do."
-CONTEXT_HEADING = "# Project Context"
 CONTEXT_INTRO = "Instructions from the project and the user; follow them:"
+SEARCH_WITH_BASH = "Use bash to list, find and search files (ls, rg, find)"
+SEARCH_TOOLS = frozenset({"grep", "find", "ls"})  # with any of these, bash needs no such rule
 GENERAL_GUIDELINES = ("Keep your answers short", "Always name the files you work on by their path")
 
 
 @dataclass(frozen=True)
-class Guideline:
-    """Advice a tool brings, if the tools it `requires` are all there and none it `excludes`."""
-
-    text: str
-    requires: frozenset[str] = frozenset()
-    excludes: frozenset[str] = frozenset()
-
-    def applies(self, enabled: frozenset[str]) -> bool:
-        return self.requires <= enabled and not self.excludes & enabled
-
-
-@dataclass(frozen=True)
 class ToolPrompt:
-    """What the system prompt says about one tool: its list line and its guidelines."""
+    """What the system prompt says about one tool: its line in `tools`, its `rules`."""
 
-    line: str
-    guidelines: tuple[Guideline, ...] = ()
+    line: str  # '' leaves the tool out of the list
+    guidelines: tuple[str, ...] = ()
 
 
-REPORT_IN_TEXT = "Report what you changed in plain text; do not print files with cat or bash"
-# The order of this table is the order in which guidelines appear.
 BUILTIN_TOOL_PROMPTS: Mapping[str, ToolPrompt] = {
-    "bash": ToolPrompt("run a shell command (tests, builds, git, ls, rg, find)", (
-        Guideline("Use bash to list, find and search files (ls, rg, find)"),)),
     "read": ToolPrompt("show a file's contents, a window of lines at a time", (
-        Guideline("Look at a file with read before you edit it, never with cat or sed",
-                  requires=frozenset({"edit"})),)),
-    "edit": ToolPrompt("replace exact pieces of text in a file", (
-        Guideline("Give edit the old text exactly as it stands in the file"),
-        Guideline(REPORT_IN_TEXT, excludes=frozenset({"write"})))),
+        "Look at files with read, never with cat or sed",)),
+    "bash": ToolPrompt("run a shell command (tests, builds, git, ls, rg, find)"),
+    "edit": ToolPrompt("replace exact pieces of text in a file, several in one call", (
+        "Use edit for targeted changes, all changes to one file in one call",
+        "Give each old text exactly as it stands in the file, found once; keep it short")),
     "write": ToolPrompt("create a file, or replace everything in it", (
-        Guideline("Use write for new files and complete rewrites only"),
-        Guideline(REPORT_IN_TEXT))),
+        "Use write for new files and complete rewrites only",)),
 }
 
 
 def tool_prompts_for(tools: Iterable[AnyTool]) -> dict[str, ToolPrompt]:
-    """The built-in table, plus each other tool's `prompt_snippet` (its list line) and
-    `prompt_guidelines`, if it declares them."""
+    """The built-in table, plus each other tool's `prompt_snippet` (its line, made one line)
+    and `prompt_guidelines`, if it declares them."""
     prompts = dict(BUILTIN_TOOL_PROMPTS)
     for tool in tools:
-        snippet = getattr(tool, "prompt_snippet", None)
-        if tool.name not in prompts and snippet:
-            guidelines = tuple(Guideline(text) for text in getattr(tool, "prompt_guidelines", ()))
+        snippet = " ".join(str(getattr(tool, "prompt_snippet", None) or "").split())
+        guidelines = tuple(str(text) for text in getattr(tool, "prompt_guidelines", ()))
+        if tool.name not in prompts and (snippet or guidelines):
             prompts[tool.name] = ToolPrompt(str(snippet), guidelines)
     return prompts
 
 
 def guidelines_for(tool_names: Sequence[str], prompts: Mapping[str, ToolPrompt]) -> list[str]:
-    """Guidelines of the enabled tools, table order first, without repeats, general ones last."""
+    """The rules: bash's search rule when no search tool is enabled, then each enabled tool's
+    guidelines in the tools' order, then the general ones; trimmed, each once."""
     enabled = frozenset(tool_names)
-    order = [*[n for n in prompts if n in enabled], *[n for n in tool_names if n not in prompts]]
-    texts = [g.text for name in order if name in prompts
-             for g in prompts[name].guidelines if g.applies(enabled)]
-    return list(dict.fromkeys([*texts, *GENERAL_GUIDELINES]))
+    rules = [SEARCH_WITH_BASH] if "bash" in enabled and not enabled & SEARCH_TOOLS else []
+    rules += [text for name in tool_names if name in prompts for text in prompts[name].guidelines]
+    return list(dict.fromkeys(text.strip() for text in [*rules, *GENERAL_GUIDELINES]
+                              if text.strip()))
 
 
-def base_prompt(tool_names: Sequence[str], prompts: Mapping[str, ToolPrompt]) -> str:
-    """The built-in part: who the agent is, its tools, and how to use them."""
-    tools = [f"- {name}: {prompts[name].line}" if name in prompts else f"- {name}"
-             for name in tool_names]
-    guidelines = [f"- {text}" for text in guidelines_for(tool_names, prompts)]
-    return "\n".join([INTRO, "", "Available tools:", *(tools or ["(none)"]), "",
-                      OTHER_TOOLS, "", "Guidelines:", *guidelines])
+def tools_section(tool_names: Sequence[str], prompts: Mapping[str, ToolPrompt]) -> str:
+    """A line for each enabled tool that has one; a tool without a line is not listed."""
+    lines = [f"- {name}: {prompts[name].line}" for name in tool_names
+             if name in prompts and prompts[name].line]
+    return "\n".join(lines or ["(none)"]) + f"\n\n{OTHER_TOOLS}"
 
 
 def context_section(files: Sequence[ContextFile]) -> str:
-    blocks = "".join(f"## {file.path}\n\n{file.content}\n\n" for file in files)
-    return f"\n\n{CONTEXT_HEADING}\n\n{CONTEXT_INTRO}\n\n{blocks}" if files else ""
+    """The project instructions: the introduction, then each file's content under its path."""
+    blocks = [f'<project_instructions path="{file.path}">\n{file.content}\n'
+              "</project_instructions>" for file in files]
+    return "\n\n".join([CONTEXT_INTRO, *blocks])
 
 
-def build_system_prompt(*, tool_names: Sequence[str], today: date, cwd: Path,
-                        custom_prompt: str | None = None, append: str | None = None,
-                        context_files: Sequence[ContextFile] = (), skills: Sequence[Skill] = (),
-                        tool_prompts: Mapping[str, ToolPrompt] = BUILTIN_TOOL_PROMPTS) -> str:
-    """The whole system prompt; `custom_prompt` (a SYSTEM.md) replaces only the base part."""
-    prompt = custom_prompt if custom_prompt else base_prompt(tool_names, tool_prompts)
-    if append:
-        prompt += f"\n\n{append}"
-    prompt += context_section(context_files)
-    if "read" in tool_names:
-        prompt += format_skills_for_prompt(skills)
-    prompt += f"\nCurrent date: {today.isoformat()}"
-    return prompt + f"\nCurrent working directory: {cwd.as_posix()}"
+def system_prompt_sections(*, tool_names: Sequence[str], cwd: Path,
+                           custom_prompt: str | None = None, append: str | None = None,
+                           context_files: Sequence[ContextFile] = (), skills: Sequence[Skill] = (),
+                           tool_prompts: Mapping[str, ToolPrompt] = BUILTIN_TOOL_PROMPTS,
+                           ) -> dict[str, str]:
+    """Pi's sections by name, in order, each after the preamble framed by its name; an empty
+    one is left out. The catalog names the tool that opens a skill's file: `read`, else
+    `bash`; with neither there is no catalog."""
+    reader = next((name for name in ("read", "bash") if name in tool_names), None)
+    sections = {
+        "tools": "" if custom_prompt else tools_section(tool_names, tool_prompts),
+        "rules": "" if custom_prompt else "\n".join(
+            f"- {text}" for text in guidelines_for(tool_names, tool_prompts)),
+        "addendum": append or "",
+        "project_context": context_section(context_files) if context_files else "",
+        "skills": format_skills_for_prompt(skills, reader).strip() if reader else "",
+        "cwd": str(cwd).replace("\\", "/"),
+    }
+    return {"preamble": custom_prompt or INTRO,
+            **{name: f"<{name}>\n{text}\n</{name}>" for name, text in sections.items() if text}}
+
+
+def build_system_prompt(**options: Any) -> str:
+    """The whole system prompt: the sections, joined by blank lines."""
+    return "\n\n".join(system_prompt_sections(**options).values())

@@ -8,7 +8,6 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
-from datetime import UTC, datetime
 from pathlib import Path
 from typing import get_args
 
@@ -104,7 +103,6 @@ def assemble(config: RuntimeConfig) -> Assembly:
     tools = [*core, *extensions.tools()]
     loader = ResourceLoader(
         cwd=config.cwd,
-        today=datetime.fromtimestamp(config.clock() / 1000, tz=UTC).date(),
         agent_dir=config.agent_dir or default_agent_dir(),
         trust=trust_everything if config.trusted else trust_nothing,
         tool_names=tuple(tool.name for tool in tools),
