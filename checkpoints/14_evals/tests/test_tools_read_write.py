@@ -120,13 +120,12 @@ def test_a_pre_aborted_read_is_an_error(workspace) -> None:
     assert call(ReadTool(workspace), {"path": "small.txt"}, controller.signal).is_error
 
 
-def test_write_creates_parent_folders_and_reports_utf8_bytes(data_dir, workspace) -> None:
-    (case,) = pi_cases(data_dir, "write")
+def test_write_creates_parent_folders_and_answers_as_pi_16(data_dir, workspace) -> None:
+    newest = data_dir / "pi-reference/expected/newest/tools.json"
+    (case,) = [c for c in json.loads(newest.read_text("utf-8"))["cases"] if c["tool"] == "write"]
     message = call(WriteTool(workspace), case["args"])
-    # Pi says "6 bytes" (the JavaScript string length); "héllo\n" is 7 bytes on disk.
-    assert case["result"]["textHead"] == "Successfully wrote 6 bytes to sub/dir/new.txt"
-    assert text_of(message) == "Successfully wrote 7 bytes to sub/dir/new.txt"
-    pi_wrote = json.loads(reference(data_dir)["filesAfterEdits"]["sub/dir/new.txt"])
+    assert text_of(message) == case["text"] == "Successfully wrote to sub/dir/new.txt"
+    pi_wrote = case["filesAfter"]["sub/dir/new.txt"]
     assert (workspace.root / "sub/dir/new.txt").read_text("utf-8") == pi_wrote
 
 

@@ -2,13 +2,13 @@
 # expect: EditError
 bom = BOM if original.startswith(BOM) else ""
 body = original.removeprefix(BOM)
-ending, text = line_ending(body), to_lf(body)
+text = to_lf(body)
 result = text
 for index, edit in enumerate(edits):
-    start, end = _span(result, edit, index, len(edits), shown)
+    start, end = _span(result, edit, f"edits[{index}]" if len(edits) > 1 else "", shown)
     result = result[:start] + to_lf(edit.new_text) + result[end:]
 if result == text:
     raise EditError(f"No changes made to {shown}. The replacement produced identical "
                     "content. This might indicate an issue with special characters or "
                     "the text not existing as expected.")
-return bom + (result.replace("\n", "\r\n") if ending == "\r\n" else result)
+return bom + result

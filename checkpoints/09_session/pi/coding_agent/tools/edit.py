@@ -45,19 +45,16 @@ class EditParams(ToolParams):
 
 class EditTool(AgentTool[EditParams]):
     name = "edit"
-    description = (
-        "Edit a file by exact text replacement. Each edits[i].oldText must match exactly "
-        "(whitespace included) and only once in the original file; replacements must not "
-        "overlap. If any edit fails, the file is left unchanged."
-    )
+    description = ("Edit a file by exact text replacement. Each edits[i].oldText must match "
+                   "exactly (whitespace included) and only once in the original file; "
+                   "replacements must not overlap. If any edit fails, the file is unchanged.")
     parameters = EditParams
 
     def __init__(self, workspace: Workspace) -> None:
         self.workspace = workspace
 
-    async def execute(
-        self, call_id: str, params: EditParams, signal: AbortSignal, on_update: ProgressCallback
-    ) -> ToolResult:
+    async def execute(self, call_id: str, params: EditParams, signal: AbortSignal,
+                      on_update: ProgressCallback) -> ToolResult:
         if signal.aborted:
             raise RuntimeError("Operation aborted")
         path = self.workspace.resolve(params.path)
@@ -66,66 +63,85 @@ class EditTool(AgentTool[EditParams]):
         try:
             before = read_named(path, shown).decode("utf-8")
         except UnicodeDecodeError as error:  # editing it would corrupt the bytes
-            raise EditError(f"{shown} is not UTF-8 text ({error.reason}); cannot edit it") \
-                from None
+            raise EditError(f"{shown} is not UTF-8 text ({error.reason}); cannot edit it") from None
         after = apply_edits(before, params.edits, shown)
         atomic_write(path, after.encode("utf-8"))
         diff, first_line = unified_diff(before, after, shown)
-        what = "text" if len(params.edits) == 1 else f"{len(params.edits)} blocks of text"
         return ToolResult.text(
-            f"Successfully replaced {what} in {shown}.",
+            f"Successfully replaced {len(params.edits)} block(s) in {shown}.",
             {"diff": diff, "firstChangedLine": first_line},
         )
-
-
-def line_ending(text: str) -> str:
-    """The file's line ending, judged like Pi by its first line break (a lone CR counts as LF)."""
-    first = re.search(r"\r\n|\r|\n", text)
-    return "\r\n" if first and first[0] == "\r\n" else "\n"
 
 
 def to_lf(text: str) -> str:
     return text.replace("\r\n", "\n").replace("\r", "\n")
 
 
+def ending_at(original: str, offset: int) -> str:
+    """The line ending of the line at `offset` (else of the line before it), as Pi judges it."""
+    feed = original.find("\n", offset)
+    feed = feed if feed != -1 else original.rfind("\n", 0, offset + 1)
+    if feed == -1:
+        return "\r" if "\r" in original else "\n"
+    return "\r\n" if feed > 0 and original[feed - 1] == "\r" else "\n"
+
+
+def splice(original: str, spans: list[tuple[tuple[int, int], str]]) -> str:
+    """Put each new text into its span (in order), so untouched lines keep their line
+    endings; a new text's line breaks take the ending of the line it lands on."""
+    parts, position = [], 0
+    for (start, end), new_text in spans:
+        ending = ending_at(original, start)
+        parts += [original[position:start], to_lf(new_text).replace("\n", ending)]
+        position = end
+    result = ""
+    for part in [*parts, original[position:]]:
+        if result.endswith("\r") and part.startswith("\n"):  # a lone CR must not pair up
+            result += "\n"
+        result += part
+    return result
+
+
 def apply_edits(original: str, edits: list[EditItem], shown: str) -> str:
-    """The new text after every edit; raises EditError naming the first broken rule."""
+    """The new text after every edit; raises EditError naming the first broken rule, checked
+    in Pi's order: an empty old text, then each edit's match, then overlaps, then no change."""
     bom = BOM if original.startswith(BOM) else ""
     body = original.removeprefix(BOM)
-    ending, text = line_ending(body), to_lf(body)
-    spans = sorted((_span(text, edit, index, len(edits), shown), index) for index, edit in
-                   enumerate(edits))
+    names = [f"edits[{index}]" if len(edits) > 1 else "" for index in range(len(edits))]
+    for name, edit in zip(names, edits, strict=True):
+        if not edit.old_text:
+            raise EditError(f"{name + '.' if name else ''}oldText must not be empty in {shown}.")
+    spans = sorted(((_span(body, edit, name, shown), index) for index, (name, edit) in
+                    enumerate(zip(names, edits, strict=True))), key=lambda s: (s[0][0], s[1]))
     for (first, i), (second, j) in itertools.pairwise(spans):
         if first[1] > second[0]:
             raise EditError(f"edits[{i}] and edits[{j}] overlap in {shown}. Merge them into one "
-                            "edit. No edits were applied.")
-    result = text
-    for (start, end), index in reversed(spans):  # from the end, so earlier spans stay valid
-        result = result[:start] + to_lf(edits[index].new_text) + result[end:]
-    if result == text:
-        raise EditError(f"No changes made to {shown}. The replacement produced identical "
+                            "edit or target disjoint regions.")
+    result = splice(body, [(span, edits[index].new_text) for span, index in spans])
+    if to_lf(result) == to_lf(body):
+        raise EditError(f"No changes made to {shown}. The replacements produced identical "
+                        "content." if len(edits) > 1 else
+                        f"No changes made to {shown}. The replacement produced identical "
                         "content. This might indicate an issue with special characters or "
                         "the text not existing as expected.")
-    return bom + (result.replace("\n", "\r\n") if ending == "\r\n" else result)
+    return bom + result
 
 
-def _span(text: str, edit: EditItem, index: int, count: int, shown: str) -> tuple[int, int]:
-    """Where `edit.old_text` occurs in `text`; it must occur exactly once."""
-    which = "" if count == 1 else f" of edits[{index}]"
-    unchanged = "" if count == 1 else " No edits were applied."
-    old = to_lf(edit.old_text)
-    if not old:
-        raise EditError(f"The old text{which} is empty; quote the text to replace.{unchanged}")
-    found = text.count(old)  # non-overlapping occurrences, like Pi's indexOf loop
-    if found == 0:
-        raise EditError(f"Could not find the exact text{which} in {shown}. The old text must "
-                        f"match exactly including all whitespace and newlines.{unchanged}")
-    if found > 1:
-        raise EditError(f"Found {found} occurrences of the text{which} in {shown}. The text "
-                        "must be unique. Please provide more context to make it unique."
-                        f"{unchanged}")
-    start = text.index(old)
-    return start, start + len(old)
+def _span(text: str, edit: EditItem, which: str, shown: str) -> tuple[int, int]:
+    """Where `edit.old_text` occurs in `text`, exactly once, a line break matching any other
+    (as Pi matches on `to_lf` text); `which` names the edit ("edits[1]")."""
+    pieces = [re.escape(piece) for piece in to_lf(edit.old_text).split("\n")]
+    spans = [match.span() for match in re.finditer("(?:\r\n|\r|\n)".join(pieces), text)]
+    if not spans:  # non-overlapping occurrences are counted, like Pi's split
+        raise EditError(f"Could not find {which} in {shown}. The oldText must match exactly "
+                        "including all whitespace and newlines." if which else
+                        f"Could not find the exact text in {shown}. The old text must match "
+                        "exactly including all whitespace and newlines.")
+    if len(spans) > 1:
+        raise EditError(f"Found {len(spans)} occurrences of {which or 'the text'} in {shown}. "
+                        f"{'Each oldText' if which else 'The text'} must be unique. Please "
+                        "provide more context to make it unique.")
+    return spans[0]
 
 
 def unified_diff(before: str, after: str, shown: str) -> tuple[str, int | None]:

@@ -1,7 +1,5 @@
-"""`write`, a whole file at once: created with its folders, or replaced.
-
-The reply counts UTF-8 bytes, what lands on disk (Pi counts UTF-16 units).
-"""
+"""`write`, a whole file at once: created with its folders, or replaced. The reply names the
+file, as Pi 1.6's does."""
 
 from __future__ import annotations
 
@@ -19,18 +17,15 @@ class WriteParams(ToolParams):
 
 class WriteTool(AgentTool[WriteParams]):
     name = "write"
-    description = (
-        "Write a file in the workspace: creates it (and missing parent folders) or replaces "
-        "its whole content. Use edit to change part of an existing file."
-    )
+    description = ("Write a file in the workspace: creates it (and missing parent folders) or "
+                   "replaces its whole content. Use edit to change part of an existing file.")
     parameters = WriteParams
 
     def __init__(self, workspace: Workspace) -> None:
         self.workspace = workspace
 
-    async def execute(
-        self, call_id: str, params: WriteParams, signal: AbortSignal, on_update: ProgressCallback
-    ) -> ToolResult:
+    async def execute(self, call_id: str, params: WriteParams, signal: AbortSignal,
+                      on_update: ProgressCallback) -> ToolResult:
         if signal.aborted:
             raise RuntimeError("Operation aborted")
         path = self.workspace.resolve(params.path)
@@ -40,4 +35,4 @@ class WriteTool(AgentTool[WriteParams]):
         data = params.content.encode("utf-8")
         path.parent.mkdir(parents=True, exist_ok=True)
         atomic_write(path, data)
-        return ToolResult.text(f"Successfully wrote {len(data)} bytes to {shown}")
+        return ToolResult.text(f"Successfully wrote to {shown}")

@@ -32,21 +32,19 @@ class BashParams(ToolParams):
 
 class BashTool(AgentTool[BashParams]):
     name = "bash"
-    description = (
-        "Run a bash command in the workspace folder; stdout and stderr come back merged. "
-        f"Output is cut to the last {DEFAULT_MAX_LINES} lines or {DEFAULT_MAX_BYTES // 1024} KB; "
-        "then the full output is saved to a file named in the notice. A non-zero exit code "
-        "is an error. Optional timeout in seconds."
-    )
+    description = ("Run a bash command in the workspace folder; stdout and stderr come back "
+                   f"merged. Output is cut to the last {DEFAULT_MAX_LINES} lines or "
+                   f"{DEFAULT_MAX_BYTES // 1024} KB; then the full output is saved to a file "
+                   "named in the notice. A non-zero exit code is an error. Optional timeout in "
+                   "seconds.")
     parameters = BashParams
 
     def __init__(self, workspace: Workspace, temp_dir: Path | None = None) -> None:
         self.workspace = workspace
         self.temp_dir = temp_dir or Path(tempfile.gettempdir())
 
-    async def execute(
-        self, call_id: str, params: BashParams, signal: AbortSignal, on_update: ProgressCallback
-    ) -> ToolResult:
+    async def execute(self, call_id: str, params: BashParams, signal: AbortSignal,
+                      on_update: ProgressCallback) -> ToolResult:
         if signal.aborted:
             raise RuntimeError("Command aborted")  # never start a process for a dead call
         safe_id = re.sub(r"[^A-Za-z0-9_.-]", "_", call_id)  # the log is named after the call

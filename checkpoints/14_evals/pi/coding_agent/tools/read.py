@@ -32,20 +32,18 @@ def image_type(head: bytes) -> str | None:
 
 class ReadTool(AgentTool[ReadParams]):
     name = "read"
-    description = (
-        "Read a file in the workspace. Text comes back as at most "
-        f"{DEFAULT_MAX_LINES} lines or {DEFAULT_MAX_BYTES // 1024} KB, whole lines only; a "
-        "notice at the end gives the offset to continue from. Use offset (1-based) and limit "
-        "for large files. PNG, JPEG, GIF and WebP images come back as images."
-    )
+    description = ("Read a file in the workspace. Text comes back as at most "
+                   f"{DEFAULT_MAX_LINES} lines or {DEFAULT_MAX_BYTES // 1024} KB, whole lines "
+                   "only; a notice at the end gives the offset to continue from. Use offset "
+                   "(1-based) and limit for large files. PNG, JPEG, GIF and WebP images come "
+                   "back as images.")
     parameters = ReadParams
 
     def __init__(self, workspace: Workspace) -> None:
         self.workspace = workspace
 
-    async def execute(
-        self, call_id: str, params: ReadParams, signal: AbortSignal, on_update: ProgressCallback
-    ) -> ToolResult:
+    async def execute(self, call_id: str, params: ReadParams, signal: AbortSignal,
+                      on_update: ProgressCallback) -> ToolResult:
         if signal.aborted:
             raise RuntimeError("Operation aborted")
         path = self.workspace.resolve(params.path)

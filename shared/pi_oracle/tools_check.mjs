@@ -1,0 +1,39 @@
+// Pi's read, edit and write tools on generated cases, each in a scratch folder of its own.
+//   PI_ORACLE_MODULES=... node tools_check.mjs <cases.json>  -> [{ok, text | error, files}, ...]
+import { mkdirSync, mkdtempSync, readFileSync, readdirSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join, relative } from "node:path";
+import { agent } from "./pi.mjs";
+
+const make = { read: agent.createReadToolDefinition, edit: agent.createEditToolDefinition,
+  write: agent.createWriteToolDefinition };
+
+function filesIn(root, folder = root, found = {}) {
+  for (const entry of readdirSync(folder, { withFileTypes: true })) {
+    const path = join(folder, entry.name);
+    if (entry.isDirectory()) filesIn(root, path, found);
+    else found[relative(root, path)] = readFileSync(path, "utf8");
+  }
+  return found;
+}
+
+const answer = [];
+for (const c of JSON.parse(readFileSync(process.argv[2], "utf8"))) {
+  const cwd = mkdtempSync(join(tmpdir(), "pi-tools-"));
+  for (const [name, text] of Object.entries(c.files)) {
+    mkdirSync(dirname(join(cwd, name)), { recursive: true });
+    writeFileSync(join(cwd, name), text);
+  }
+  const tool = make[c.tool](cwd);
+  let outcome;
+  try {
+    const args = tool.prepareArguments ? tool.prepareArguments(c.args) : c.args; // as the loop does
+    const result = await tool.execute("call", args, undefined, undefined, { cwd });
+    outcome = { ok: true, text: result.content.map((b) => b.text ?? "").join(""),
+      firstChangedLine: result.details?.firstChangedLine };
+  } catch (error) {
+    outcome = { ok: false, error: error.message };
+  }
+  answer.push({ ...outcome, files: filesIn(cwd) });
+}
+process.stdout.write(JSON.stringify(answer));
