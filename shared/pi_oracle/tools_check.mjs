@@ -1,9 +1,11 @@
 // Pi's read, edit, write and bash tools on generated cases, each in a scratch folder of its own.
-//   PI_ORACLE_MODULES=... node tools_check.mjs <cases.json>  -> [{ok, text | error, files}, ...]
-import { mkdirSync, mkdtempSync, readFileSync, readdirSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+//   PI_ORACLE_MODULES=... node tools_check.mjs <cases.json> <scratch>  -> [{ok, text | error, files}, ...]
+// Every scratch folder, and bash's full-output logs (os.tmpdir()), go under <scratch>.
+import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, join, relative } from "node:path";
 import { agent } from "./pi.mjs";
+
+process.env.TMPDIR = process.argv[3];
 
 const make = { read: agent.createReadToolDefinition, edit: agent.createEditToolDefinition,
   write: agent.createWriteToolDefinition,
@@ -20,7 +22,7 @@ function filesIn(root, folder = root, found = {}) {
 
 const answer = [];
 for (const c of JSON.parse(readFileSync(process.argv[2], "utf8"))) {
-  const cwd = mkdtempSync(join(tmpdir(), "pi-tools-"));
+  const cwd = mkdtempSync(join(process.argv[3], "pi-tools-"));
   for (const [name, text] of Object.entries(c.files)) {
     mkdirSync(dirname(join(cwd, name)), { recursive: true });
     writeFileSync(join(cwd, name), text);
@@ -37,5 +39,6 @@ for (const c of JSON.parse(readFileSync(process.argv[2], "utf8"))) {
     outcome = { ok: false, error: error.message };
   }
   answer.push({ ...outcome, files: filesIn(cwd) });
+  rmSync(cwd, { recursive: true, force: true });
 }
 process.stdout.write(JSON.stringify(answer));

@@ -69,7 +69,8 @@ def write_case(rng: random.Random) -> dict[str, Any]:
 
 
 def read_case(rng: random.Random) -> dict[str, Any]:
-    text = "\n".join(f"line {n}" for n in range(1, rng.randint(2, 40)))
+    count = rng.choice((rng.randint(0, 40), rng.randint(1995, 2005)))
+    text = "\n".join(f"line {n}" for n in range(1, count + 1)) + rng.choice(("", "\n"))
     args: dict[str, Any] = {"path": "r.txt"}
     if rng.random() < 0.6:
         args["offset"] = rng.randint(1, 45)
@@ -80,8 +81,9 @@ def read_case(rng: random.Random) -> dict[str, Any]:
 
 COMMANDS = ("echo hi", "printf 'a\\nb'", "true", "exit 3", "echo out; echo err >&2; exit 1",
             "echo before; kill -9 $$", "printf ''", "cat r.txt", "ls", "seq 1 5 | tail -n 2",
-            "seq 1 3000", "seq 1 1000 | sed 's/$/ xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx/'"
-            " | sed 's/x/yy/g'", "head -c 60000 /dev/zero | tr '\\0' x", "seq 1 2500; exit 2")
+            "seq 1 3000", "seq 1 2000", "seq 1 2001", "printf 'a\\n\\n'", "seq 1 2500; exit 2",
+            "seq 1 1000 | sed 's/$/ xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx/'"
+            " | sed 's/x/yy/g'", "head -c 60000 /dev/zero | tr '\\0' x")
 LOG = re.compile(r"Full output: [^\]]+\]")  # each side names its own log file
 
 
@@ -100,11 +102,12 @@ def course_outcome(case: dict[str, Any]) -> dict[str, Any]:
     from pi.coding_agent.tools.workspace import Workspace
 
     with tempfile.TemporaryDirectory(prefix="course-tools-") as scratch:
-        root = Path(scratch)
+        root, logs = Path(scratch) / "work", Path(scratch) / "logs"
+        root.mkdir(), logs.mkdir()
         for name, text in case["files"].items():
             (root / name).parent.mkdir(parents=True, exist_ok=True)
             (root / name).write_bytes(text.encode("utf-8"))
-        tool = next(t for t in coding_tools(Workspace(root)) if t.name == case["tool"])
+        tool = next(t for t in coding_tools(Workspace(root), logs) if t.name == case["tool"])
         try:
             params = tool.parameters.model_validate(case["args"])
             result = asyncio.run(tool.execute("call", params, AbortSignal(), lambda _: None))
@@ -125,7 +128,9 @@ def tool_calls(modules: Path, work: Path, seed: int, count: int = 300) -> tuple[
     cases = [rng.choice(makers)(rng) for _ in range(count)]
     file = work / "tool-cases.json"
     file.write_text(json.dumps(cases), encoding="utf-8")
-    theirs = json.loads(run_node("tools_check.mjs", str(file), modules=modules))
+    scratch = work / "pi-tools"
+    scratch.mkdir()
+    theirs = json.loads(run_node("tools_check.mjs", str(file), str(scratch), modules=modules))
     problems = []
     for number, (case, pi_did) in enumerate(zip(cases, theirs, strict=True)):
         found = first_difference(comparable(course_outcome(case)), comparable(pi_did))

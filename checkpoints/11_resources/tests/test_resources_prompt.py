@@ -19,7 +19,6 @@ from pi.coding_agent.resources.skills import Skill, SkillCommandError, expand_sk
 from pi.coding_agent.resources.system_prompt import (
     BUILTIN_TOOL_PROMPTS,
     SEARCH_WITH_BASH,
-    build_system_prompt,
     guidelines_for,
     system_prompt_sections,
     tool_prompts_for,
@@ -59,6 +58,11 @@ def ours_for(case: dict) -> dict[str, str]:
         skills=[Skill(s["name"], s["description"], Path(s["filePath"]), Path(s["baseDir"]),
                       "test", s["disableModelInvocation"]) for s in case["skills"]],
         tool_prompts=tool_prompts_for(customs))  # type: ignore[arg-type]
+
+
+def build_system_prompt(**options) -> str:
+    """The whole prompt, as the resource loader joins the sections."""
+    return "\n\n".join(system_prompt_sections(**options).values())
 
 
 def inner(section: str) -> list[str]:

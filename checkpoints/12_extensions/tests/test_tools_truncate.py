@@ -1,4 +1,5 @@
-"""The truncation helpers reproduce Pi's truncate.ts exactly (expected/tools.json)."""
+"""The truncation helpers reproduce Pi 1.6's truncate.ts exactly (expected/newest/truncation.json,
+Pi 1.6 on the inputs of expected/tools.json and two more)."""
 
 import hashlib
 import json
@@ -32,6 +33,8 @@ INPUTS = {
     "oneLine60k": "a" * 60000,
     "multibyteTail": "é" * 30000,
     "headThenHugeLine": "short\n" + "b" * 60000,
+    "lines2000TrailingNewline": "".join(f"line {n}\n" for n in range(1, 2001)),
+    "lines3000TrailingNewline": "".join(f"line {n}\n" for n in range(1, 3001)),
 }
 
 
@@ -64,8 +67,9 @@ def test_the_limits_are_pis() -> None:
 
 
 def test_truncate_head_and_tail_match_pi_on_every_reference_input(data_dir) -> None:
-    cases = expected(data_dir, "truncation")
-    assert len(cases) == 13
+    newest = data_dir / "pi-reference/expected/newest/truncation.json"
+    cases = json.loads(newest.read_text("utf-8"))["truncation"]
+    assert len(cases) == 15
     for case in cases:
         text, options = INPUTS[case["input"]], limits(case["generator"])
         if "inputChars" in case:
@@ -85,6 +89,8 @@ def test_format_size_rounds_halves_up_like_javascript(size: int, text: str) -> N
     assert format_size(size) == text
 
 
-def test_a_trailing_newline_counts_as_one_more_empty_line() -> None:
+def test_a_final_newline_ends_the_last_line_and_starts_no_new_one() -> None:
     result = truncate("1\n2\n3\n", "tail", max_lines=2)
-    assert (result.total_lines, result.content, result.output_lines) == (4, "3\n", 2)
+    assert (result.total_lines, result.content, result.output_lines) == (3, "2\n3", 2)
+    assert not truncate("1\n2\n", "head", max_lines=2).truncated
+    assert truncate("", "head").total_lines == 0

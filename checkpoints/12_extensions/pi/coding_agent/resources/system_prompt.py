@@ -11,7 +11,6 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
 from pi.agent.tools import AnyTool
 from pi.coding_agent.resources.context_files import ContextFile
@@ -87,9 +86,9 @@ def system_prompt_sections(*, tool_names: Sequence[str], cwd: Path,
                            context_files: Sequence[ContextFile] = (), skills: Sequence[Skill] = (),
                            tool_prompts: Mapping[str, ToolPrompt] = BUILTIN_TOOL_PROMPTS,
                            ) -> dict[str, str]:
-    """Pi's sections by name, in order, each after the preamble framed by its name; an empty
-    one is left out. The catalog names the tool that opens a skill's file: `read`, else
-    `bash`; with neither there is no catalog."""
+    """Pi's sections by name, in order, each after the preamble framed by its name, empty ones
+    left out; joined by blank lines, they are the system prompt. The catalog names the tool
+    that opens a skill's file: `read`, else `bash`; with neither there is no catalog."""
     reader = next((name for name in ("read", "bash") if name in tool_names), None)
     sections = {
         "tools": "" if custom_prompt else tools_section(tool_names, tool_prompts),
@@ -102,8 +101,3 @@ def system_prompt_sections(*, tool_names: Sequence[str], cwd: Path,
     }
     return {"preamble": custom_prompt or INTRO,
             **{name: f"<{name}>\n{text}\n</{name}>" for name, text in sections.items() if text}}
-
-
-def build_system_prompt(**options: Any) -> str:
-    """The whole system prompt: the sections, joined by blank lines."""
-    return "\n\n".join(system_prompt_sections(**options).values())

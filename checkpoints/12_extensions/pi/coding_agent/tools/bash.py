@@ -90,7 +90,7 @@ def report(
 
 class OutputCollector:
     """A command's output in bounded memory: every byte and line counted (so "lines a-b of
-    N" stays true, unlike Pi's), the last 100 KB kept, and once past 50 KB all of it logged."""
+    N" stays true, as in Pi 1.6), the last 100 KB kept, and once past 50 KB all of it logged."""
 
     def __init__(self, log_path: Path) -> None:
         self.log_path = log_path
@@ -124,7 +124,8 @@ class OutputCollector:
             self.log = open(self.log_path, "wb")  # noqa: SIM115
             self.log.write(self.tail)
         self.log.close()
-        counted = replace(result, total_lines=self.newlines + 1, total_bytes=self.total_bytes)
+        lines = self.newlines + (1 if self.last_line_bytes else 0)  # an unfinished last line
+        counted = replace(result, total_lines=lines, total_bytes=self.total_bytes)
         return counted, self.log_path
 
     def close(self) -> None:

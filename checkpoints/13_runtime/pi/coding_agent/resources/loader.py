@@ -15,7 +15,7 @@ from pi.coding_agent.resources.prompt_templates import (PromptTemplate, expand_p
                                                         load_prompt_templates)
 from pi.coding_agent.resources.skills import Skill, expand_skill_command
 from pi.coding_agent.resources.system_prompt import (BUILTIN_TOOL_PROMPTS, ToolPrompt,
-                                                     build_system_prompt)
+                                                     system_prompt_sections)
 from pi.coding_agent.tools.sets import DEFAULT_TOOL_NAMES
 
 TrustPolicy = Callable[[Path], bool]
@@ -84,11 +84,11 @@ class ResourceLoader:
         context_problems: list[Diagnostic] = []
         context = load_context_files(self.cwd, self.agent_dir, self.context_ceiling,
                                      context_problems)
-        prompt = build_system_prompt(
+        sections = system_prompt_sections(
             tool_names=self.tool_names, cwd=self.cwd,
             custom_prompt=self.system_prompt or first_file(folders, "SYSTEM.md"),
             append=first_file(folders, "APPEND_SYSTEM.md"),
             context_files=context, skills=skills.skills, tool_prompts=self.tool_prompts)
-        return Resources(prompt, skills.skills, templates, context,
+        return Resources("\n\n".join(sections.values()), skills.skills, templates, context,
                          skills.diagnostics + template_problems + tuple(context_problems),
                          trusted)

@@ -1,5 +1,5 @@
 """Pi's output limits, so no tool result floods the context window: at most 2,000 lines or
-50 KB of UTF-8, whole lines only, counted like JavaScript's `split("\n")`."""
+50 KB of UTF-8, whole lines only, counted as Pi 1.6 counts them (`lines_of`)."""
 
 from __future__ import annotations
 
@@ -38,13 +38,19 @@ def utf8_len(text: str) -> int:
     return len(text.encode("utf-8"))
 
 
+def lines_of(text: str) -> list[str]:
+    """The lines Pi 1.6 counts: a final newline ends the last line and starts no new one."""
+    lines = text.split("\n") if text else []
+    return lines[:-1] if text.endswith("\n") else lines
+
+
 def truncate(text: str, keep: Literal["head", "tail"], max_lines: int = DEFAULT_MAX_LINES,
              max_bytes: int = DEFAULT_MAX_BYTES) -> TruncationResult:
     """Keep whole lines from the start (`head`, a file) or the end (`tail`, a command's output).
     A first line over the limit gives empty content at the head; a last line over the limit
     keeps its final bytes at the tail."""
     from_end = keep == "tail"
-    lines = text.split("\n")
+    lines = lines_of(text)
 
     def result(kept: str, by: Literal["lines", "bytes"] | None, count: int,
                partial: bool = False, too_long: bool = False) -> TruncationResult:
