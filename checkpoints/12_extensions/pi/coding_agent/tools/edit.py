@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import difflib
 import itertools
-import re
 from typing import Any
 
 from pydantic import Field, model_validator
@@ -111,13 +110,17 @@ def apply_edits(original: str, edits: list[EditItem], shown: str) -> str:
     for name, edit in zip(names, edits, strict=True):
         if not edit.old_text:
             raise EditError(f"{name + '.' if name else ''}oldText must not be empty in {shown}.")
-    spans = sorted(((_span(body, edit, name, shown), index) for index, (name, edit) in
+    text = to_lf(body)  # matched as Pi matches: every line break as "\n"
+    spans = sorted(((_span(text, edit, name, shown), index) for index, (name, edit) in
                     enumerate(zip(names, edits, strict=True))), key=lambda s: (s[0][0], s[1]))
     for (first, i), (second, j) in itertools.pairwise(spans):
         if first[1] > second[0]:
             raise EditError(f"edits[{i}] and edits[{j}] overlap in {shown}. Merge them into one "
                             "edit or target disjoint regions.")
-    result = splice(body, [(span, edits[index].new_text) for span, index in spans])
+    # where each character of `text` (and its end) is in `body`: a CRLF's "\n" is its CR
+    at = [i for i in range(len(body) + 1) if body[i:i + 1] != "\n" or body[i - 1:i] != "\r"]
+    result = splice(body, [((at[start], at[end]), edits[index].new_text)
+                           for (start, end), index in spans])
     if to_lf(result) == to_lf(body):
         raise EditError(f"No changes made to {shown}. The replacements produced identical "
                         "content." if len(edits) > 1 else
@@ -128,20 +131,20 @@ def apply_edits(original: str, edits: list[EditItem], shown: str) -> str:
 
 
 def _span(text: str, edit: EditItem, which: str, shown: str) -> tuple[int, int]:
-    """Where `edit.old_text` occurs in `text`, exactly once, a line break matching any other
-    (as Pi matches on `to_lf` text); `which` names the edit ("edits[1]")."""
-    pieces = [re.escape(piece) for piece in to_lf(edit.old_text).split("\n")]
-    spans = [match.span() for match in re.finditer("(?:\r\n|\r|\n)".join(pieces), text)]
-    if not spans:  # non-overlapping occurrences are counted, like Pi's split
+    """Where `edit.old_text` occurs in `text`, exactly once; `which` names it ("edits[1]")."""
+    old = to_lf(edit.old_text)
+    found = text.count(old)  # non-overlapping occurrences, like Pi's split
+    if not found:
         raise EditError(f"Could not find {which} in {shown}. The oldText must match exactly "
                         "including all whitespace and newlines." if which else
                         f"Could not find the exact text in {shown}. The old text must match "
                         "exactly including all whitespace and newlines.")
-    if len(spans) > 1:
-        raise EditError(f"Found {len(spans)} occurrences of {which or 'the text'} in {shown}. "
+    if found > 1:
+        raise EditError(f"Found {found} occurrences of {which or 'the text'} in {shown}. "
                         f"{'Each oldText' if which else 'The text'} must be unique. Please "
                         "provide more context to make it unique.")
-    return spans[0]
+    start = text.index(old)
+    return start, start + len(old)
 
 
 def unified_diff(before: str, after: str, shown: str) -> tuple[str, int | None]:

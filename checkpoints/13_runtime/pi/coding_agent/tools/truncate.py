@@ -40,8 +40,7 @@ def utf8_len(text: str) -> int:
 
 def lines_of(text: str) -> list[str]:
     """The lines Pi 1.6 counts: a final newline ends the last line and starts no new one."""
-    lines = text.split("\n") if text else []
-    return lines[:-1] if text.endswith("\n") else lines
+    return text.removesuffix("\n").split("\n") if text else []
 
 
 def truncate(text: str, keep: Literal["head", "tail"], max_lines: int = DEFAULT_MAX_LINES,

@@ -1,5 +1,4 @@
-"""`write`, a whole file at once: created with its folders, or replaced. The reply names the
-file, as Pi 1.6's does."""
+"""`write`, a whole file at once: created with its folders, or replaced; the reply names it."""
 
 from __future__ import annotations
 

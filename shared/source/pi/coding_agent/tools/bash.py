@@ -125,8 +125,7 @@ class OutputCollector:
             self.log.write(self.tail)
         self.log.close()
         lines = self.newlines + (1 if self.last_line_bytes else 0)  # an unfinished last line
-        counted = replace(result, total_lines=lines, total_bytes=self.total_bytes)
-        return counted, self.log_path
+        return replace(result, total_lines=lines, total_bytes=self.total_bytes), self.log_path
 
     def close(self) -> None:
         if self.log is not None:
