@@ -136,6 +136,9 @@ def test_a_line_truncated_output_reads_as_pi_16s(bash) -> None:
     log = message.details["fullOutputPath"]
     shown = "\n".join(str(n) for n in range(1001, 3001))
     assert text_of(message) == f"{shown}\n\n[Showing lines 1001-3000 of 3000. Full output: {log}]"
+    truncation = message.details["truncation"]
+    assert (truncation["totalLines"], truncation["outputLines"], truncation["truncatedBy"]) == (
+        3000, 2000, "lines")
     assert Path(log).read_text().count("\n") == 3000
 
 
