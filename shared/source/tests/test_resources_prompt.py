@@ -18,7 +18,9 @@ from pi.coding_agent.resources.discovery import load_skills_from_dir
 from pi.coding_agent.resources.skills import Skill, SkillCommandError, expand_skill_command
 from pi.coding_agent.resources.system_prompt import (
     BUILTIN_TOOL_PROMPTS,
+    GENERAL_GUIDELINES,
     SEARCH_WITH_BASH,
+    ToolPrompt,
     guidelines_for,
     system_prompt_sections,
     tool_prompts_for,
@@ -149,6 +151,14 @@ def test_bash_is_told_to_search_only_when_no_tool_lists_or_searches() -> None:
 ])
 def test_rules_follow_the_enabled_tools(tools, count) -> None:
     assert len(guidelines_for(tools, BUILTIN_TOOL_PROMPTS)) == count
+
+
+def test_rules_are_trimmed_then_empty_ones_dropped_and_repeats_kept_once_in_first_place(
+) -> None:
+    prompts = {"notes": ToolPrompt("keep notes", ("  Write notes in Markdown ", "", "   ")),
+               "diary": ToolPrompt("keep a diary", ("Write notes in Markdown", "Date each entry"))}
+    rules = guidelines_for(("notes", "diary"), prompts)
+    assert rules == ["Write notes in Markdown", "Date each entry", *GENERAL_GUIDELINES]
 
 
 def test_a_tool_without_a_line_is_not_listed_but_its_guidelines_count() -> None:

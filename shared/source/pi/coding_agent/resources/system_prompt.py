@@ -53,7 +53,7 @@ def tool_prompts_for(tools: Iterable[AnyTool]) -> dict[str, ToolPrompt]:
         snippet = " ".join(str(getattr(tool, "prompt_snippet", None) or "").split())
         guidelines = tuple(str(text) for text in getattr(tool, "prompt_guidelines", ()))
         if tool.name not in prompts and (snippet or guidelines):
-            prompts[tool.name] = ToolPrompt(str(snippet), guidelines)
+            prompts[tool.name] = ToolPrompt(snippet, guidelines)
     return prompts
 
 
