@@ -34,8 +34,11 @@ R = TypeVar("R")
 HUNK = re.compile(r"^@@ -\d+(?:,(\d+))? \+\d+(?:,(\d+))? @@")
 NN = Annotated[str, typer.Argument(help="Step number, e.g. 2 or 02.", show_default=False)]
 Folder = Annotated[Path, typer.Argument(help="Your practice folder.", show_default=False)]
+StepOrFolder = Annotated[str, typer.Argument(
+    metavar="STEP|FOLDER", show_default=False,
+    help="Step number (e.g. 2 or 02) before your folder, or your practice folder alone.")]
 YourFolder = Annotated[Path | None, typer.Argument(
-    help="Your practice folder (given alone, it says its step).", show_default=False)]
+    metavar="FOLDER", help="Your practice folder, after the step number.", show_default=False)]
 Latest = Annotated[str | None, typer.Argument(help="Step number (default: the last step).")]
 PASS_THROUGH = {"allow_extra_args": True, "ignore_unknown_options": True}
 DEMO_ENV = {"PYTHONHASHSEED": "0", "COLUMNS": "100"}  # as generate.run_demo, for demo.out
@@ -397,7 +400,7 @@ def practice(step: NN, dest: Folder) -> None:
 
 @command()
 def check(
-    step: NN,
+    step: StepOrFolder,
     dest: YourFolder = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print JSON instead of a table.")] = False,
 ) -> None:
@@ -431,7 +434,7 @@ def check(
 
 @command()
 def watch(
-    step: NN,
+    step: StepOrFolder,
     dest: YourFolder = None,
     time_limit: Annotated[float, typer.Option(
         "--time-limit", help="Seconds a check may run before it is stopped (an endless loop?).",

@@ -102,7 +102,7 @@ def links_from_anywhere(page: str, layout: Layout) -> str:
     page = page.replace("../../shared/data/", "data/")
     for folder in (".venv/", "docs/"):
         page = page.replace(f"../../{folder}", f"{root}/{folder}")
-    return page
+    return page.replace("](../", f"]({root}/checkpoints/")  # the steps before and after
 
 
 def native_tracebacks(ini: Path) -> None:

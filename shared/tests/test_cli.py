@@ -198,3 +198,24 @@ def test_test_runs_a_checkpoint_and_ends_with_the_closing_line(checkout: Path) -
     assert result.exit_code == 0, result.output
     assert "00_hello" in result.output
     assert result.output.splitlines()[-1] == "1 passed, 0 failed"
+
+
+def test_a_practice_copys_links_name_the_course_so_they_resolve_from_any_folder(
+    tmp_path: Path,
+) -> None:
+    from pi_course.paths import Layout
+    from pi_course.practice import links_from_anywhere
+
+    page = ("[zh](../../docs/zh/10.md) [next](../11_resources/) [data](../../shared/data/x) "
+            "[diff](CHANGES.diff)")
+    root = tmp_path.resolve().as_posix()
+    assert links_from_anywhere(page, Layout(tmp_path)) == (
+        f"[zh]({root}/docs/zh/10.md) [next]({root}/checkpoints/11_resources/) [data](data/x) "
+        "[diff](CHANGES.diff)")
+
+
+def test_check_and_watch_say_a_folder_alone_is_enough(checkout: Path) -> None:
+    for command in ("check", "watch"):
+        result = invoke(checkout, command, "--help")
+        assert result.exit_code == 0 and "STEP|FOLDER" in result.output
+        assert "practice folder alone" in result.output
