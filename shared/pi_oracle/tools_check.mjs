@@ -31,10 +31,13 @@ for (const c of JSON.parse(readFileSync(process.argv[2], "utf8"))) {
   let outcome;
   try {
     const args = tool.prepareArguments ? tool.prepareArguments(c.args) : c.args; // as the loop does
-    const result = await tool.execute("call", args, undefined, undefined, { cwd });
+    const signal = c.abortAfter ? AbortSignal.timeout(c.abortAfter * 1000) : undefined;
+    const result = await tool.execute("call", args, signal, undefined, { cwd });
     const text = result.content.map((b) => b.text ?? "").join("");
+    const { content: _kept, ...truncation } = result.details?.truncation ?? {};  // the kept text is `text`
     outcome = result.isError ? { ok: false, error: text }  // bash: a non-zero exit
-      : { ok: true, text, firstChangedLine: result.details?.firstChangedLine };
+      : { ok: true, text, firstChangedLine: result.details?.firstChangedLine,
+          truncation: result.details?.truncation ? truncation : undefined };
   } catch (error) {
     outcome = { ok: false, error: error.message };
   }

@@ -1,16 +1,17 @@
 """Part 7 of the differential suite: Pi's read, edit, write and bash tools and the course's.
 
-Each generated case runs in a scratch folder of its own on each side: files of short lines
-(LF, CRLF, and some with every line ending mixed, lone CRs too; with or without a byte-order
-mark or a last newline), then one call. `edit` gets one to three replacements drawn from the
-cases that matter: text found once, found twice, not there, empty, a replacement that
-changes nothing, overlapping spans, several lines at once. `write` creates and overwrites;
-`read` pages with offset and limit; `bash` runs short commands that print, fail or are
-killed. What must agree: success or failure, the text the model reads (or the error
-message), every file afterwards and an edit's first changed line. Left out on purpose
-(divergence 16): Pi's fuzzy match, for an old text that differs from the file only in
-trailing spaces, typographic quotes or dashes (the generator writes none of those), and the
-drawing in Pi's `details.diff`.
+Each generated case runs in a scratch folder of its own on each side: files of short lines (LF,
+CRLF, and some with every line ending mixed, lone CRs too; with or without a byte-order mark or
+a last newline), then one call. `edit` gets one to three replacements drawn from the cases that
+matter: text found once, found twice, not there, empty, a replacement that changes nothing,
+overlapping spans, several lines at once. `write` creates and overwrites; `read` pages with
+offset and limit; `bash` runs short commands that print, fail or are killed, and now and then a
+slow one that its timeout or an abort stops. What must agree: success or failure, the text the
+model reads (or the error message), every file afterwards, an edit's first changed line and the
+counts of a cut output (`details.truncation` without the kept text). Left out on purpose
+(divergence 16): Pi's fuzzy match, for an old text that differs from the file only in trailing
+spaces, typographic quotes or dashes (the generator writes none of those), and the drawing in
+Pi's `details.diff`.
 """
 
 from __future__ import annotations
@@ -92,12 +93,33 @@ def comparable(outcome: dict[str, Any]) -> dict[str, Any]:
             for key, value in outcome.items()}
 
 
+SLOW = ("echo start; sleep 3", "sleep 3", "printf 'a\\nb'; sleep 3; echo never", "echo quick")
+
+
 def bash_case(rng: random.Random) -> dict[str, Any]:
-    return {"tool": "bash", "files": {"r.txt": "x\ny"}, "args": {"command": rng.choice(COMMANDS)}}
+    """A short command; now and then a slow one, stopped by its timeout or by an abort."""
+    case: dict[str, Any] = {"tool": "bash", "files": {"r.txt": "x\ny"},
+                            "args": {"command": rng.choice(COMMANDS)}}
+    if rng.random() < 0.15:
+        case["args"] = {"command": rng.choice(SLOW), "timeout": rng.choice((0.5, 1, 5))}
+    elif rng.random() < 0.12:
+        case["args"], case["abortAfter"] = {"command": rng.choice(SLOW)}, 0.5
+    return case
+
+
+async def execute(tool: Any, params: Any, abort_after: float | None) -> Any:
+    """Run one call; with `abort_after`, abort it after that many seconds (Pi's
+    `AbortSignal.timeout`)."""
+    from pi.ai import AbortController
+
+    controller = AbortController()
+    if abort_after is not None:
+        asyncio.get_running_loop().call_later(abort_after, controller.abort)
+    return await tool.execute("call", params, controller.signal, lambda _: None)
 
 
 def course_outcome(case: dict[str, Any]) -> dict[str, Any]:
-    from pi.ai import AbortSignal, TextContent
+    from pi.ai import TextContent
     from pi.coding_agent.tools.sets import coding_tools
     from pi.coding_agent.tools.workspace import Workspace
 
@@ -110,11 +132,12 @@ def course_outcome(case: dict[str, Any]) -> dict[str, Any]:
         tool = next(t for t in coding_tools(Workspace(root), logs) if t.name == case["tool"])
         try:
             params = tool.parameters.model_validate(case["args"])
-            result = asyncio.run(tool.execute("call", params, AbortSignal(), lambda _: None))
+            result = asyncio.run(execute(tool, params, case.get("abortAfter")))
             outcome: dict[str, Any] = {"ok": True, "text": "".join(
                 b.text for b in result.content if isinstance(b, TextContent))}
-            if result.details and "firstChangedLine" in result.details:
-                outcome["firstChangedLine"] = result.details["firstChangedLine"]
+            for key in ("firstChangedLine", "truncation"):
+                if result.details and key in result.details:
+                    outcome[key] = result.details[key]
         except Exception as error:  # a tool's failure is its message, as in Pi
             outcome = {"ok": False, "error": str(error)}
         outcome["files"] = {p.relative_to(root).as_posix(): p.read_bytes().decode("utf-8")

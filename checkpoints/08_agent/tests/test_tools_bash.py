@@ -193,3 +193,10 @@ def test_a_command_that_leaves_a_background_process_is_not_waited_for(bash) -> N
     message, in_time = ended_within(4, bash, {"command": "sleep 6 & echo $! > pid; echo done"})
     assert in_time and not message.is_error and text_of(message) == "done\n"
     os.kill(int((bash.workspace.root / "pid").read_text()), 9)
+
+
+@pytest.mark.parametrize(("timeout", "said"), [(1.0, "1"), (0.5, "0.5"), (1234567.0, "1234567")])
+def test_a_timeout_is_named_in_seconds_as_pi_prints_the_number(timeout, said) -> None:
+    with pytest.raises(TimeoutError) as raised:
+        report(Ending("timeout"), "", None, timeout)
+    assert str(raised.value) == f"Command timed out after {said} seconds"  # never 1.23457e+06

@@ -290,9 +290,6 @@ async def compact(
     )
 
 
-NOTHING_TO_SUMMARIZE = "No content to summarize"
-
-
 class BranchEntries(NamedTuple):
     entries: list[SessionEntry]  # chronological, after the common ancestor
     common_ancestor_id: str | None
@@ -361,7 +358,7 @@ async def generate_branch_summary(
     """Pi's `generateBranchSummary`: preamble + the model's summary + the file lists."""
     prep = prepare_branch_entries(entries, model.context_window - reserve_tokens)
     if not prep.messages:
-        return BranchSummary(NOTHING_TO_SUMMARIZE, {"readFiles": [], "modifiedFiles": []})
+        return BranchSummary("No content to summarize", {"readFiles": [], "modifiedFiles": []})
     conversation = serialize_conversation(prep.messages)
     if focus and replace_instructions:
         prompt = summary_prompt(conversation, focus)

@@ -77,8 +77,9 @@ def report(
 ) -> ToolResult:
     """The result of a clean exit; every other ending raises, with the output first."""
     if ending.how != "exit":
+        seconds = int(timeout) if timeout and timeout.is_integer() else timeout  # as JS prints
         status = ("Command aborted" if ending.how == "aborted"
-                  else f"Command timed out after {timeout:g} seconds")
+                  else f"Command timed out after {seconds} seconds")
         error = RuntimeError if ending.how == "aborted" else TimeoutError
         raise error(f"{text}\n\n{status}" if text else status)
     text = text or "(no output)"
