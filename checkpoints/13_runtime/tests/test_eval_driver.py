@@ -36,15 +36,20 @@ def observe(case: dict[str, Any], workspace: Path) -> dict[str, Any]:
     return asyncio.run(drive(case, workspace))
 
 
+def conversation(seen: dict[str, Any]) -> list[dict[str, Any]]:
+    """The transcript without the system message that declares the prompt (from step 13)."""
+    return [message for message in seen["transcript"] if message["role"] != "system"]
+
+
 def test_a_round_trip_is_observed_as_one_contract_json_object(tmp_path: Path) -> None:
     seen = observe(ROUND_TRIP, tmp_path)
     required = {"contract", "step", "terminal", "error", "transcript", "session", "events"}
     assert required <= set(seen) <= required | {"history", "rpc"}, "the contract only grows"
     assert (seen["contract"], seen["terminal"], seen["error"]) == (1, "completed", None)
     assert seen["step"] >= 6
-    assert [m["role"] for m in seen["transcript"]] == ["user", "assistant", "toolResult",
+    assert [m["role"] for m in conversation(seen)] == ["user", "assistant", "toolResult",
                                                        "assistant"]
-    assert seen["transcript"][2]["content"] == [{"type": "text", "text": "ping"}]
+    assert conversation(seen)[2]["content"] == [{"type": "text", "text": "ping"}]
     assert seen["events"]["tool_execution_start"] == 1
     assert seen["events"]["turn_start"] == 2
     assert list(seen["events"]) == sorted(seen["events"])
@@ -65,7 +70,7 @@ def test_a_crash_inside_the_agent_is_observed_and_names_the_exercise(
     seen = observe(ROUND_TRIP, tmp_path)
     assert seen["terminal"] == "crashed"
     assert seen["error"] == "NotImplementedError: exercise 06-call-order: run the calls"
-    assert [m["role"] for m in seen["transcript"]] == ["user", "assistant"]
+    assert [m["role"] for m in conversation(seen)] == ["user", "assistant"]
 
 
 def test_a_failed_reply_ends_the_run_in_error(tmp_path: Path) -> None:
@@ -83,12 +88,12 @@ def test_an_abort_action_fires_on_its_event_and_ends_the_run_aborted(tmp_path: P
     case = {**ROUND_TRIP, "actions": [{"event": "tool_execution_start", "abort": True}]}
     seen = observe(case, tmp_path)
     assert seen["terminal"] == "aborted"
-    roles = [message["role"] for message in seen["transcript"]]
+    roles = [message["role"] for message in conversation(seen)]
     # From step 08 the loop asks once more after an abort during the tools, as Pi's does; the
     # aborted signal answers with an `aborted` reply before any request leaves.
     after = ["assistant"] if eval_case.STEP >= 8 else []
     assert roles == ["user", "assistant", "toolResult", *after]
-    assert all(m["stopReason"] == "aborted" for m in seen["transcript"][3:])
+    assert all(m["stopReason"] == "aborted" for m in conversation(seen)[3:])
 
 
 def test_an_unknown_tool_is_refused_naming_the_tools_of_this_step(tmp_path: Path) -> None:

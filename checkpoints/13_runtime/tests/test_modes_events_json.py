@@ -23,9 +23,13 @@ STEP = 13
 CAMEL = re.compile(r"^[a-z][A-Za-z0-9]*$")
 
 
+DATA = {"sections", "parameters"}  # maps Pi writes as they are: section names, JSON Schemas
+
+
 def keys_of(value: object) -> set[str]:
     if isinstance(value, dict):
-        return set(value) | {k for item in value.values() for k in keys_of(item)}
+        return set(value) | {k for key, item in value.items() if key not in DATA
+                             for k in keys_of(item)}
     if isinstance(value, list):
         return {k for item in value for k in keys_of(item)}
     return set()

@@ -86,7 +86,7 @@ def test_get_state_reports_pis_fields(tmp_path: Path) -> None:
         assert {k: state[k] for k in ("isStreaming", "isCompacting", "steeringMode",
                                       "autoCompactionEnabled", "messageCount")} == {
             "isStreaming": False, "isCompacting": False, "steeringMode": "one-at-a-time",
-            "autoCompactionEnabled": False, "messageCount": 2}
+            "autoCompactionEnabled": False, "messageCount": 3}
         bad = await h.request("set_auto_retry", enabled="yes")
         assert bad["success"] is False
         assert (await h.request("get_last_assistant_text"))["data"] == {"text": "hi there"}
@@ -108,7 +108,7 @@ def test_fork_copies_the_path_before_a_user_message_and_hands_its_text_back(
         assert forked["data"] == {"text": "second", "cancelled": False}
         assert original.read_text() == before, "the old file is left as it was"
         state = (await h.request("get_state"))["data"]
-        assert state["sessionFile"] != str(original) and state["messageCount"] == 2
+        assert state["sessionFile"] != str(original) and state["messageCount"] == 3
         await h.prompt("second, edited")
         header = json.loads(Path(state["sessionFile"]).read_text().splitlines()[0])
         assert header["parentSession"] == str(original)
@@ -185,7 +185,7 @@ def test_compact_returns_pis_result_and_appends_one_entry(tmp_path: Path) -> Non
         assert done["summary"].startswith("## Goal") and done["tokensBefore"] > 1000
         kinds = [json.loads(line)["type"] for line in
                  (tmp_path / "session.jsonl").read_text().splitlines()]
-        assert kinds.count("compaction") == 1 and kinds.count("message") == 4
+        assert kinds.count("compaction") == 1 and kinds.count("message") == 5
         assert "keep the x" in json.dumps(h.mock.requests[-1])
 
     settings = CompactionSettings(reserve_tokens=500, keep_recent_tokens=100)
@@ -313,7 +313,7 @@ def test_session_name_stats_and_abort_retry(tmp_path: Path) -> None:
         assert (await h.request("get_state"))["data"]["sessionName"] == "Calc"
         stats = (await h.request("get_session_stats"))["data"]
         assert stats["userMessages"] == 1 and stats["assistantMessages"] == 1
-        assert stats["totalMessages"] == 2 and stats["toolCalls"] == 0
+        assert stats["totalMessages"] == 3 and stats["toolCalls"] == 0
         assert stats["tokens"]["total"] == sum(
             stats["tokens"][k] for k in ("input", "output", "cacheRead", "cacheWrite")) > 0
         assert stats["contextUsage"]["contextWindow"] == 128_000
@@ -330,7 +330,7 @@ def test_clone_and_switch_session_leave_the_old_file_as_it_was(tmp_path: Path) -
         before = original.read_text()
         assert (await h.request("clone"))["data"] == {"cancelled": False}
         state = (await h.request("get_state"))["data"]
-        assert state["sessionFile"] != str(original) and state["messageCount"] == 2
+        assert state["sessionFile"] != str(original) and state["messageCount"] == 3
         assert original.read_text() == before
         back = await h.request("switch_session", sessionPath=str(original))
         assert back["data"] == {"cancelled": False}

@@ -281,3 +281,41 @@ def test_without_context_files_the_prompt_has_no_project_section() -> None:
                                     context_files=[ContextFile(Path("AGENTS.md"), "Be brief.")])
     assert ('<project_instructions path="AGENTS.md">\nBe brief.\n</project_instructions>'
             in with_file)
+
+
+def declared_after(messages: list, sections: dict, tools: list):
+    """The declaration for `sections` and `tools`, and what the transcript replays with it."""
+    from pi.ai.transcript import replay
+    from pi.coding_agent.resources.system_prompt import declared_prompt
+
+    declared = declared_prompt(messages, sections, tools, at_ms=7)
+    return declared, replay([*messages, *([declared] if declared else [])])
+
+
+def a_tool(name: str, description: str = "does things"):
+    from pi.ai import Tool
+
+    return Tool(name=name, description=description, parameters={"type": "object"})
+
+
+def test_a_transcript_that_declares_nothing_gets_every_section_and_tool_once() -> None:
+    sections = {"preamble": "Hi.", "cwd": "<cwd>\n/w\n</cwd>"}
+    declared, now = declared_after([], sections, [a_tool("read"), a_tool("bash")])
+    assert declared is not None and declared.content == "" and declared.timestamp == 7
+    assert declared.sections == sections and declared.tools_removed is None
+    assert now.sections == sections and [t.name for t in now.tools] == ["read", "bash"]
+    assert declared_after([declared], sections, [a_tool("read"), a_tool("bash")])[0] is None
+
+
+def test_only_what_changed_is_declared_and_the_replay_is_then_exactly_the_new_prompt() -> None:
+    first, _ = declared_after([], {"preamble": "Hi.", "addendum": "Old.", "cwd": "/a"},
+                              [a_tool("read"), a_tool("bash"), a_tool("edit")])
+    sections = {"preamble": "Hi.", "cwd": "/b", "skills": "<skills>…</skills>"}
+    tools = [a_tool("read"), a_tool("bash", "runs commands, now better")]
+    declared, now = declared_after([first], sections, tools)
+    assert declared is not None
+    assert declared.sections == {"cwd": "/b", "skills": "<skills>…</skills>", "addendum": None}
+    assert [t.name for t in declared.tools_added or ()] == ["bash"], "a changed tool comes again"
+    assert [t.name for t in declared.tools_removed or ()] == ["bash", "edit"]
+    assert now.sections == {"preamble": "Hi.", "cwd": "/b", "skills": "<skills>…</skills>"}
+    assert list(now.tools) == tools

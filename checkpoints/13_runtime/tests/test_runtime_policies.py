@@ -126,7 +126,7 @@ def test_a_manual_compaction_replaces_the_agents_messages_between_runs(tmp_path)
     assert [s.reason for s in starts] == ["manual"]
     assert (ends[0].entry, ends[0].will_retry) == (result, False)
     assert result.tokens_before > 0
-    assert runtime.messages[0].role == "compactionSummary"
+    assert [m.role for m in runtime.messages[:2]] == ["system", "compactionSummary"]
     assert list(runtime.messages) == session_context(tmp_path / "session.jsonl")
 
 
@@ -301,7 +301,7 @@ def test_no_retry_once_the_session_can_no_longer_be_written(tmp_path) -> None:
         waits.append(ms)
 
     mock = MockModel([fail("rate_limit"), turn(text("never asked"))])
-    runtime = make_runtime(tmp_path, mock, sleep=sleep, opener=line_budget_opener(4))
+    runtime = make_runtime(tmp_path, mock, sleep=sleep, opener=line_budget_opener(5))
     starts = recorded(runtime, "auto_retry_start")
     asyncio.run(runtime.prompt("hi"))
     assert runtime.poisoned is not None
@@ -311,7 +311,7 @@ def test_no_retry_once_the_session_can_no_longer_be_written(tmp_path) -> None:
 def test_no_compaction_once_the_session_can_no_longer_be_written(tmp_path) -> None:
     mock = MockModel([fail("context_overflow"), turn(text("## Goal\nnever")),
                       turn(text("never asked"))])
-    runtime = make_runtime(tmp_path, mock, opener=line_budget_opener(4))
+    runtime = make_runtime(tmp_path, mock, opener=line_budget_opener(5))
     starts = recorded(runtime, "compaction_start")
     asyncio.run(runtime.prompt("hi"))
     assert runtime.poisoned is not None and starts == [] and len(mock.requests) == 1
@@ -319,7 +319,7 @@ def test_no_compaction_once_the_session_can_no_longer_be_written(tmp_path) -> No
 
 def test_a_failed_write_stops_the_run_before_its_tools(tmp_path) -> None:
     mock = MockModel([turn(tool_call("ls", {"path": "."})), turn(text("never asked"))])
-    runtime = make_runtime(tmp_path, mock, opener=line_budget_opener(4))
+    runtime = make_runtime(tmp_path, mock, opener=line_budget_opener(5))
     ends = recorded(runtime, "tool_execution_end")
     asyncio.run(runtime.prompt("hi"))
     assert runtime.poisoned is not None and len(mock.requests) == 1
@@ -334,9 +334,9 @@ def test_no_retry_of_an_earlier_failure_once_the_session_can_no_longer_be_writte
         waits.append(ms)
 
     mock = MockModel([fail("rate_limit"), turn(text("never asked"))])
-    runtime = make_runtime(tmp_path, mock, sleep=sleep, opener=line_budget_opener(5),
+    runtime = make_runtime(tmp_path, mock, sleep=sleep, opener=line_budget_opener(6),
                            auto_retry=False)
-    asyncio.run(runtime.prompt("first"))  # header, model, level, prompt, failed reply: 5 lines
+    asyncio.run(runtime.prompt("first"))  # header, model, level, prompt, user, failed reply: 6
     runtime.auto_retry = True
     asyncio.run(runtime.prompt("second"))  # its prompt cannot be written
     assert runtime.poisoned is not None and waits == []
@@ -363,7 +363,7 @@ def test_a_run_that_ends_over_the_threshold_is_compacted_after_it(tmp_path) -> N
     runtime.subscribe(lambda e: kinds.append(e.reason if e.type == "compaction_start" else e.type))
     asyncio.run(runtime.prompt("x" * 8_000))  # about 2,800 tokens: over 3,000 - 500
     assert kinds[-3:] == ["agent_end", "threshold", "compaction_end"]
-    assert runtime.messages[0].role == "compactionSummary"
+    assert [m.role for m in runtime.messages[:2]] == ["system", "compactionSummary"]
 
 
 def test_abort_hands_back_the_messages_still_queued(tmp_path) -> None:
@@ -397,7 +397,7 @@ def test_a_prompt_returns_only_after_the_extensions_have_handled_its_events(tmp_
         seen = tmp_path / "seen.txt"
         return seen.read_text() if seen.exists() else None
 
-    assert asyncio.run(prompt_then_look()) == "agent_end 2"
+    assert asyncio.run(prompt_then_look()) == "agent_end 3"  # the prompt, hi, ok
 
 
 def test_flush_confirms_the_writes_or_names_the_failure(tmp_path) -> None:
@@ -405,7 +405,7 @@ def test_flush_confirms_the_writes_or_names_the_failure(tmp_path) -> None:
     asyncio.run(healthy.prompt("hi"))
     asyncio.run(healthy.flush())
     broken = make_runtime(tmp_path / "b", MockModel([turn(text("lost"))]),
-                          opener=line_budget_opener(4))
+                          opener=line_budget_opener(5))
     asyncio.run(broken.prompt("hi"))
     with pytest.raises(RuntimePoisoned, match="No space left"):
         asyncio.run(broken.flush())

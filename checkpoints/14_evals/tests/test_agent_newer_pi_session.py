@@ -30,7 +30,8 @@ def test_pi_agent_resumes_a_newer_pi_session_and_keeps_its_bytes(tmp_path: Path)
     after = path.read_bytes()
     assert after.startswith(before)
     added = [json.loads(line) for line in after[len(before):].splitlines()]
-    assert added[0]["parentId"] == "a6" and added[0]["message"]["content"] == "hello"
+    assert added[0]["parentId"] == "a6" and added[0]["message"]["role"] == "system"
+    assert added[1]["parentId"] == added[0]["id"] and added[1]["message"]["content"] == "hello"
     session = read_session(path)
     context = build_context(session.tree, session.tree.leaf_on_load)
     assert context.entry_ids[:4] == ("a1", "a2", "a3", "a5"), "unknown entries stay out"

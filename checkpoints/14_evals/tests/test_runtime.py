@@ -57,9 +57,9 @@ def test_every_message_of_a_run_is_on_disk_when_prompt_returns(tmp_path, data_di
     runtime = make_runtime(tmp_path, mock, cwd=repo)
     asyncio.run(runtime.prompt("test_calc.py fails. Please fix the bug."))
     stored = session_messages(tmp_path / "session.jsonl")
-    assert [m["role"] for m in stored] == ["user", "assistant", "toolResult", "toolResult",
-                                           "assistant", "toolResult", "assistant", "toolResult",
-                                           "assistant"]
+    assert [m["role"] for m in stored] == ["system", "user", "assistant", "toolResult",
+                                           "toolResult", "assistant", "toolResult", "assistant",
+                                           "toolResult", "assistant"]
     assert stored[-2]["content"][0]["text"].strip() == "2 passed"
     assert list(runtime.messages) == active_path_messages(tmp_path / "session.jsonl")
 
@@ -91,7 +91,7 @@ def test_a_resumed_session_keeps_its_thinking_level_and_runs_on_the_model_given(
 
 
 def test_a_failed_write_poisons_the_runtime_and_keeps_the_file_readable(tmp_path) -> None:
-    budget = {"lines": 4}  # header, model, thinking level, the user message; then the disk is full
+    budget = {"lines": 5}  # header, model, thinking level, the prompt, the user message; full
 
     def opener(path: Path, mode: str):
         real = open_text(path, mode)
@@ -119,8 +119,9 @@ def test_a_failed_write_poisons_the_runtime_and_keeps_the_file_readable(tmp_path
         asyncio.run(runtime.prompt("again"))
     assert len(mock.requests) == 1, "nothing more is sent once writes fail"
     loaded = read_session(tmp_path / "session.jsonl")
-    assert [e.type for e in loaded.entries] == ["model_change", "thinking_level_change", "message"]
-    assert [m.role for m in runtime.messages] == ["user"], "the unstored reply is not kept"
+    assert [e.type for e in loaded.entries] == ["model_change", "thinking_level_change", "message",
+                                                "message"]
+    assert [m.role for m in runtime.messages] == ["system", "user"], "the unstored reply is gone"
 
 
 def test_between_runs_the_transcript_follows_entries_the_agent_did_not_record(tmp_path) -> None:
@@ -134,6 +135,38 @@ def test_between_runs_the_transcript_follows_entries_the_agent_did_not_record(tm
     assert "added by a command" in [m.content for m in runtime.messages]
 
 
+def test_the_session_declares_the_prompt_and_tools_once_before_the_first_users_message(
+        tmp_path) -> None:
+    mock = MockModel([turn(text("one")), turn(text("two"))])
+    runtime = make_runtime(tmp_path, mock)
+    asyncio.run(runtime.prompt("first"))
+    asyncio.run(runtime.prompt("second"))
+    stored = session_messages(tmp_path / "session.jsonl")
+    assert [m["role"] for m in stored] == ["system", "user", "assistant", "user", "assistant"]
+    declared, resources = stored[0], runtime.assembly.resources
+    assert declared["content"] == "" and declared["sections"] == resources.sections
+    assert [tool["name"] for tool in declared["toolsAdded"]] == ["read", "bash", "edit", "write"]
+    assert [r["systemPrompt"] for r in mock.requests] == [resources.system_prompt] * 2
+    assert [t["name"] for t in mock.requests[1]["tools"]] == ["read", "bash", "edit", "write"]
+
+
+def test_a_resumed_session_declares_only_the_sections_and_tools_that_changed(tmp_path) -> None:
+    from pi.coding_agent.tools.sets import coding_tools
+    from pi.coding_agent.tools.workspace import Workspace
+
+    asyncio.run(make_runtime(tmp_path, MockModel([turn(text("one"))])).prompt("a"))
+    (tmp_path / "AGENTS.md").write_text("Use tabs.")
+    read_only = [t for t in coding_tools(Workspace(tmp_path)) if t.name == "read"]
+    mock = MockModel([turn(text("two"))])
+    asyncio.run(make_runtime(tmp_path, mock, tools=read_only).prompt("b"))
+    delta = session_messages(tmp_path / "session.jsonl")[3]
+    assert delta["role"] == "system" and list(delta["sections"]) == ["project_context"]
+    assert [t["name"] for t in delta["toolsRemoved"]] == ["bash", "edit", "write"]
+    assert "toolsAdded" not in delta, "read was declared before and has not changed"
+    assert "Use tabs." in mock.requests[0]["systemPrompt"]
+    assert [t["name"] for t in mock.requests[0]["tools"]] == ["read"]
+
+
 def test_a_transient_error_is_retried_after_two_seconds_and_both_replies_are_kept(tmp_path) -> None:
     waits: list[int] = []
     mock = MockModel([fail("rate_limit"), turn(text("second time lucky"))])
@@ -144,7 +177,7 @@ def test_a_transient_error_is_retried_after_two_seconds_and_both_replies_are_kep
     assert waits == [2000]
     assert events.count("auto_retry_start") == 1 and events.count("auto_retry_end") == 1
     stored = session_messages(tmp_path / "session.jsonl")
-    assert [m.get("stopReason") for m in stored] == [None, "error", "stop"]
+    assert [m.get("stopReason") for m in stored] == [None, None, "error", "stop"]
 
 
 def test_retries_stop_after_three_attempts_with_growing_waits(tmp_path) -> None:
@@ -177,7 +210,7 @@ def test_a_context_overflow_is_compacted_once_and_the_run_continues(tmp_path) ->
     assert entries.count("compaction") == 1
     last = runtime.messages[-1]
     assert isinstance(last, AssistantMessage) and last.content[0].text == "done after compaction"
-    assert runtime.messages[0].role == "compactionSummary"
+    assert [m.role for m in runtime.messages[:2]] == ["system", "compactionSummary"]
 
 
 def test_a_long_run_is_compacted_before_its_next_turn(tmp_path) -> None:
@@ -206,11 +239,11 @@ def test_a_long_run_is_compacted_before_its_next_turn(tmp_path) -> None:
     resumed = mock.requests[5]["messages"]
     assert "<summary>\n## Goal\nlist the folder" in resumed[0]["content"][0]["text"]
     assert [m["role"] for m in resumed] == ["user", "user", "assistant", "toolResult"]
-    assert runtime.messages[0].role == "compactionSummary"
+    assert [m.role for m in runtime.messages[:2]] == ["system", "compactionSummary"]
     assert runtime.messages[-1].content[0].text == "finished"
     kinds = [json.loads(line)["type"] for line in
              (tmp_path / "session.jsonl").read_text().splitlines()]
-    assert kinds.count("message") == 8, "nothing recorded was removed"
+    assert kinds.count("message") == 9, "nothing recorded was removed"
     assert kinds.count("compaction") == 2
 
 
@@ -221,7 +254,7 @@ def test_a_runtime_resumes_a_session_at_a_chosen_leaf(tmp_path) -> None:
     asyncio.run(first.prompt("b"))
     asyncio.run(first.close())
     again = make_runtime(tmp_path, MockModel([turn(text("branch"))]), leaf_id=leaf)
-    assert [m.role for m in again.messages] == ["user", "assistant"]
+    assert [m.role for m in again.messages] == ["system", "user", "assistant"]
     asyncio.run(again.prompt("c"))
     loaded = read_session(tmp_path / "session.jsonl")
     assert [m.content for m in active_path_messages(tmp_path / "session.jsonl")
@@ -232,7 +265,8 @@ def test_a_runtime_resumes_a_session_at_a_chosen_leaf(tmp_path) -> None:
 def test_a_resumed_session_never_sends_a_message_a_context_edit_omitted(tmp_path) -> None:
     first = make_runtime(tmp_path, MockModel([turn(text("noted"))]))
     asyncio.run(first.prompt("my password is hunter2"))
-    secret = next(e.id for e in first.writer.tree.entries if e.type == "message")
+    secret = next(e.id for e in first.writer.tree.entries
+                  if e.type == "message" and e.message.role == "user")
     first.writer.append_context_edit(secret, None)
     asyncio.run(first.close())
     mock = MockModel([turn(text("fine"))])
@@ -310,6 +344,9 @@ def test_extensions_see_the_input_the_start_and_the_end_of_every_run(tmp_path) -
     assert [m["content"] for m in request["messages"]] == ["kindly fix it", "(house rules apply)"]
     log = (tmp_path / "seen.txt").read_text().splitlines()
     assert log == ["hello world", "agent_end 3"], "the command ran; agent_end saw all 3 messages"
+    stored = session_messages(tmp_path / "session.jsonl")
+    assert "Be terse." not in json.dumps(stored), "an extension's prompt is sent, never recorded"
+    assert list(runtime.messages) == active_path_messages(tmp_path / "session.jsonl")
 
 
 def test_each_prompt_starts_from_the_base_system_prompt_so_additions_never_pile_up(
@@ -408,7 +445,8 @@ def test_a_kept_reply_from_before_a_compaction_does_not_start_another(tmp_path) 
                       else None)
     asyncio.run(runtime.prompt("first"))
     assert starts == ["threshold"]
-    assert [m.role for m in runtime.messages] == ["compactionSummary", "user", "assistant"]
+    assert [m.role for m in runtime.messages] == ["system", "compactionSummary", "user",
+                                                  "assistant"]
     asyncio.run(runtime.prompt("second"))
     assert starts == ["threshold"], "the kept reply's old usage started no second compaction"
     assert runtime.messages[-1].content[0].text == "small answer"

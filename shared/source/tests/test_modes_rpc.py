@@ -60,7 +60,7 @@ def test_a_steer_sent_while_a_tool_runs_arrives_before_the_next_model_request(
     messages = client.request({"type": "get_messages", "id": "m"})["data"]["messages"]
     client.close()
     roles = [(m["role"], m["content"] if m["role"] == "user" else None) for m in messages]
-    assert roles == [("user", "check, then edit a.txt"), ("assistant", None),
+    assert roles == [("system", None), ("user", "check, then edit a.txt"), ("assistant", None),
                      ("toolResult", None), ("user", "Use b.txt instead."), ("assistant", None)]
     assert stored_messages(tmp_path / "session.jsonl") == messages
     assert messages[-1]["content"][0]["text"] == "Understood: I will use the other file."
@@ -84,9 +84,10 @@ def test_an_abort_stops_the_run_and_returns_the_queued_messages(
     stored = stored_messages(tmp_path / "session.jsonl")
     # As in Pi's agent loop: the tool's (error) result is recorded, the loop asks the model
     # once more, and the aborted signal answers at once with an `aborted` reply.
-    assert [m["role"] for m in stored] == ["user", "assistant", "toolResult", "assistant"]
-    assert stored[2]["isError"] is True, "the aborted command's result is recorded"
-    assert stored[3]["stopReason"] == "aborted" and stored[3]["content"] == []
+    assert [m["role"] for m in stored] == ["system", "user", "assistant", "toolResult",
+                                           "assistant"]
+    assert stored[3]["isError"] is True, "the aborted command's result is recorded"
+    assert stored[4]["stopReason"] == "aborted" and stored[4]["content"] == []
 
 
 def test_the_session_file_holds_every_message_of_the_run_in_order(
@@ -98,7 +99,7 @@ def test_the_session_file_holds_every_message_of_the_run_in_order(
     seen = client.close()
     finished = [line["message"] for line in seen if line["type"] == "message_end"]
     stored = stored_messages(tmp_path / "session.jsonl")
-    assert len(stored) == 9
+    assert len(stored) == 10 and stored[0]["role"] == "system"  # the prompt, declared first
     assert stored == finished == listed == ended["messages"]
 
 

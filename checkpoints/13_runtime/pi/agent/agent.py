@@ -97,9 +97,9 @@ class Agent:
         self._listeners.append(listener)
         return lambda: self._listeners.remove(listener)
 
-    async def prompt(self, message: str | AgentMessage) -> LoopResult:
-        """Run the agent on a new message; refused while another run is going."""
-        return await self._run([self.as_message(message)])
+    async def prompt(self, *messages: str | AgentMessage) -> LoopResult:
+        """Run the agent on new messages (usually one); refused while another run is going."""
+        return await self._run([self.as_message(message) for message in messages])
 
     async def resume(self) -> LoopResult:
         """Run again on the transcript as it is, with no new message: a retry after a

@@ -13,6 +13,10 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from pi.agent.tools import AnyTool
+from pi.ai import SystemMessage, Tool
+from pi.ai.messages import ToolReference
+from pi.ai.transcript import replay
+from pi.coding_agent.messages import AnyMessage
 from pi.coding_agent.resources.context_files import ContextFile
 from pi.coding_agent.resources.skills import Skill, format_skills_for_prompt
 
@@ -101,3 +105,22 @@ def system_prompt_sections(*, tool_names: Sequence[str], cwd: Path,
     }
     return {"preamble": custom_prompt or INTRO,
             **{name: f"<{name}>\n{text}\n</{name}>" for name, text in sections.items() if text}}
+
+
+def declared_prompt(messages: Sequence[AnyMessage], sections: Mapping[str, str],
+                    tools: Sequence[Tool], at_ms: int) -> SystemMessage | None:
+    """The system message a session records before a prompt so that its transcript declares
+    `sections` and `tools` (Pi 1.6's `diffSystemPromptSections` and `getToolStateChanges`):
+    each section new or changed, None for one gone; each tool new or changed, and by name each
+    one gone or changed. None when the transcript already declares exactly these."""
+    now = replay([message for message in messages if isinstance(message, SystemMessage)])
+    changed: dict[str, str | None] = {
+        name: text for name, text in sections.items() if now.sections.get(name) != text}
+    changed |= {name: None for name in now.sections if name not in sections}
+    before, after = {t.name: t for t in now.tools}, {t.name: t for t in tools}
+    added = tuple(tool for tool in tools if before.get(tool.name) != tool)
+    removed = tuple(ToolReference(name=t.name) for t in now.tools if after.get(t.name) != t)
+    if not (changed or added or removed):
+        return None
+    return SystemMessage(content="", sections=changed or None, tools_added=added or None,
+                         tools_removed=removed or None, timestamp=at_ms)

@@ -47,12 +47,16 @@ def first_file(folders: list[Path], name: str) -> str | None:
 class Resources:
     """What one load produced; `trusted` says whether the project's `.pi/` was used."""
 
-    system_prompt: str
+    sections: dict[str, str]  # the system prompt by section, as a session records it
     skills: tuple[Skill, ...]
     templates: tuple[PromptTemplate, ...]
     context_files: tuple[ContextFile, ...]
     diagnostics: tuple[Diagnostic, ...]
     trusted: bool
+
+    @property
+    def system_prompt(self) -> str:
+        return "\n\n".join(self.sections.values())
 
     def expand_input(self, text: str) -> str | None:
         """The user message for `/skill:name …` or `/template …`; None for anything else."""
@@ -89,6 +93,6 @@ class ResourceLoader:
             custom_prompt=self.system_prompt or first_file(folders, "SYSTEM.md"),
             append=first_file(folders, "APPEND_SYSTEM.md"),
             context_files=context, skills=skills.skills, tool_prompts=self.tool_prompts)
-        return Resources("\n\n".join(sections.values()), skills.skills, templates, context,
+        return Resources(sections, skills.skills, templates, context,
                          skills.diagnostics + template_problems + tuple(context_problems),
                          trusted)

@@ -10,11 +10,13 @@ from collections.abc import Callable, Sequence
 from dataclasses import replace
 
 from pi.agent import Agent, AgentEvent, AgentState, MessageEnd
-from pi.ai import AgentMessage, AssistantMessage, ImageContent, Model, TextContent, UserMessage
+from pi.ai import (AgentMessage, AssistantMessage, ImageContent, Model, SystemMessage,
+                   TextContent, UserMessage)
 from pi.coding_agent.compaction.compact import SummaryError, compact, prepare_compaction
 from pi.coding_agent.compaction.thresholds import should_compact
 from pi.coding_agent.extensions.runner import EventRelay, prepare_prompt
 from pi.coding_agent.messages import CodingMessage
+from pi.coding_agent.resources.system_prompt import declared_prompt
 from pi.coding_agent.runtime.config import (RuntimeConfig, assemble, clamp_thinking_level,
                                            open_writer)
 from pi.coding_agent.runtime.errors import is_context_overflow, is_transient, retry_delays
@@ -41,7 +43,9 @@ class Runtime:
                 config.model, opened.thinking_level))
         self.config = config
         self.assembly = assemble(config)
-        loop = replace(self.assembly.loop, before_turn=self._before_turn)
+        self.forced_prompt: str | None = None  # an extension's prompt for one run: sent only
+        # The prompt reaches the model from the transcript, as the session declares it.
+        loop = replace(self.assembly.loop, before_turn=self._before_turn, system_prompt=None)
         self.agent = Agent(loop, self._session_context())
         self.agent.subscribe(self._on_agent_event)
         self.relay = EventRelay(self.assembly.runner)  # extensions' lifecycle handlers
@@ -65,20 +69,35 @@ class Runtime:
         if self.poisoned is not None:
             raise RuntimePoisoned(f"the session can no longer be written: {self.poisoned}")
         self.check_images(images)
-        prepared = await prepare_prompt(self.assembly.runner, text,
-                                        self.assembly.loop.system_prompt,
-                                        self.assembly.resources.expand_input)
+        resources = self.assembly.resources
+        prepared = await prepare_prompt(self.assembly.runner, text, resources.system_prompt,
+                                        resources.expand_input)
         if prepared is None:
             return
-        self.agent.config = replace(self.agent.config, system_prompt=prepared.system_prompt)
         for message in prepared.extra_messages:
             self.agent.steer(message)  # queued now, delivered right after the prompt
         if self.auto_compaction and self._over_threshold():
             await self.compact(reason="threshold")
-        await self.agent.prompt(self.user_message(prepared.text, images))
-        await self.relay.flush()
-        await self._after_run()
+        if prepared.system_prompt != resources.system_prompt:
+            self.forced_prompt = prepared.system_prompt
+        try:
+            self.reseed()  # with a forced prompt, the transcript is projected onto it
+            await self.agent.prompt(*self.declarations(), self.user_message(prepared.text, images))
+            await self.relay.flush()
+            await self._after_run()
+        finally:
+            self.forced_prompt = None
+            self.reseed()
         # [end]
+
+    def declarations(self) -> list[SystemMessage]:
+        """What the session records before a prompt so that its transcript declares the
+        current prompt sections and tools (Pi 1.6); nothing when it already does, or when an
+        extension's prompt stands in for them in this run (sent, never recorded)."""
+        loop = self.agent.config
+        declared = declared_prompt(self.writer.context().messages, self.assembly.resources.sections,
+                                   loop.tools.specs(), loop.options.clock())
+        return [declared] if declared and self.forced_prompt is None else []
 
     def steer(self, text: str, images: tuple[ImageContent, ...] = ()) -> None:
         self.agent.steer(self.user_message(text, images))
@@ -214,9 +233,16 @@ class Runtime:
         return entry
 
     def _session_context(self) -> list[AgentMessage]:
+        """The session's context for the leaf; in a run with an extension's prompt, projected
+        as Pi does: that prompt and the tools lead, the transcript's system messages stay out."""
         # The Agent carries the coding agent's own messages too, as Pi's declaration-merged
         # AgentMessage does; Python's union cannot be widened from here.
-        return list(self.writer.context().messages)  # type: ignore[arg-type]
+        messages: list[AgentMessage] = list(self.writer.context().messages)  # type: ignore[arg-type]
+        if self.forced_prompt is None:
+            return messages
+        tools = tuple(self.assembly.loop.tools.specs()) or None
+        head = SystemMessage(content=self.forced_prompt, tools_added=tools, timestamp=0)
+        return [head, *(m for m in messages if not isinstance(m, SystemMessage))]
 
     def reseed(self) -> None:
         """Make the Agent's transcript the session's context for the leaf again: after a
