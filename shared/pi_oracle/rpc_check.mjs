@@ -54,6 +54,11 @@ const agentMessage = (m) => {
     custom: object({ customType: str, display: bool, timestamp: num }),
     branchSummary: object({ summary: str, fromId: str, timestamp: num }),
     compactionSummary: object({ summary: str, tokensBefore: num, timestamp: num }),
+    // 1.x: the prompt and tools a transcript declares (pi-ai's SystemMessage)
+    ...(pi1 ? { system: object({ content: (c) => (typeof c === "string" ? [] : array(object({ type: oneOf("text") }))(c)),
+      sections: optional((s) => Object.entries(s ?? {}).flatMap(([k, v]) => (v === null ? [] : str(v).map((p) => `.${k}: ${p}`)))),
+      toolsAdded: optional(array(object({ name: str, description: str, parameters: object({}) }))),
+      toolsRemoved: optional(array(object({ name: str }))), timestamp: num }) } : {}),
   }[m?.role];
   return byRole ? byRole(m) : [`unknown message role ${JSON.stringify(m?.role)}`];
 };

@@ -118,8 +118,9 @@ def user_said(arg: str, view: JudgeView) -> Check:
 
 
 def roles(arg: str, view: JudgeView) -> Check:
-    """The exact sequence of roles in the path, e.g. `user assistant toolResult assistant`."""
-    seen = " ".join(str(m.get("role")) for m in view.path)
+    """The exact sequence of roles in the path, e.g. `user assistant toolResult assistant`;
+    a system message (the prompt a session declares, from step 13) is not conversation."""
+    seen = " ".join(str(m.get("role")) for m in view.path if m.get("role") != "system")
     return check("roles", seen == " ".join(arg.split()), f"roles were: {seen}")
 
 

@@ -2,8 +2,7 @@
 
 Commands come as JSON lines on stdin (read by a thread, so a steer or an abort arrives while
 a prompt runs), each in its own task; responses and events leave as JSON lines on stdout.
-Each command is one handler in COMMANDS returning the response's `data` (None: none, NULL:
-`"data": null`) or raising; session commands call runtime/commands.py.
+Each COMMANDS handler returns `data` (see NULL) or raises; session ones call runtime/commands.py.
 """
 
 from __future__ import annotations
@@ -39,8 +38,6 @@ from pi.modes.print_mode import (Write, compaction_result_json, event_json, run_
 QUEUED = {"disposition": "queued"}  # what steer, follow_up and a prompt during a run answer
 TREE_DEPTH = 200  # get_tree's nesting, well inside the JSON writer's recursion limit
 NULL = ("null",)  # a handler's answer meaning `"data": null` (None means no data at all)
-BUSY = ("Agent is already processing. Specify streamingBehavior ('steer' or 'followUp') "
-        "to queue the message.")
 
 
 class CommandError(Exception):
@@ -66,8 +63,7 @@ def refuse_constant(name: str) -> Any:
 
 
 def finite_or_none(text: str) -> float | None:
-    value = float(text)
-    return value if math.isfinite(value) else None
+    return value if math.isfinite(value := float(text)) else None
 
 
 def read_lines_in_thread(stream: TextIO, queue: asyncio.Queue[str | None]) -> None:
@@ -77,21 +73,18 @@ def read_lines_in_thread(stream: TextIO, queue: asyncio.Queue[str | None]) -> No
 
     def pump() -> None:
         with contextlib.suppress(RuntimeError):  # the loop has ended: stop reading
-            try:
+            with contextlib.suppress(OSError, ValueError):  # stdin broke or closed: its end
                 for line in getattr(stream, "buffer", stream):
                     if isinstance(line, bytes):
                         line = line.decode("utf-8", "surrogateescape")
                     loop.call_soon_threadsafe(queue.put_nowait, line)
-            except (OSError, ValueError):  # stdin broke or was closed: that is its end
-                pass
             loop.call_soon_threadsafe(queue.put_nowait, None)
 
     threading.Thread(target=pump, name="rpc-stdin", daemon=True).start()
 
 
 class RpcUI:
-    """ExtensionUI over the streams: a question is an `extension_ui_request` answered by the
-    `extension_ui_response` with its id; after stdin ends, the answer is no."""
+    """ExtensionUI over the streams: a question is an `extension_ui_request`, answered by id."""
 
     def __init__(self, write: Write) -> None:
         self.write = write
@@ -146,8 +139,7 @@ class RpcServer:
         self.bash: AbortController | None = None
         self.compacting = False
         self.tasks: set[asyncio.Task[None]] = set()
-        self.runtime = runtime
-        self.unsubscribe = runtime.subscribe(self.on_event)
+        self.runtime, self.unsubscribe = runtime, runtime.subscribe(self.on_event)
 
     @property
     def streaming(self) -> bool:
@@ -159,8 +151,7 @@ class RpcServer:
         self.write(event_json(event))
 
     async def switch(self, opening: Awaitable[Runtime]) -> dict[str, Any]:
-        """Stop the run (as Pi does), then go on with the runtime `opening` gives: a new
-        session, a fork, a clone or another file (a coroutine starts only when awaited)."""
+        """Stop the run (as Pi does); only then start `opening` and go on in its runtime."""
         if self.streaming and self.run is not None:
             self.runtime.abort()
             await self.run
@@ -263,7 +254,8 @@ def prompt(server: RpcServer, command: dict[str, Any]) -> dict[str, Any]:
     elif command.get("streamingBehavior") == "followUp":
         runtime.follow_up(text, images)
     else:
-        raise CommandError(BUSY)
+        raise CommandError("Agent is already processing. Specify streamingBehavior ('steer' or "
+                           "'followUp') to queue the message.")
     return QUEUED
 
 
@@ -283,8 +275,7 @@ def clear_queue(server: RpcServer, command: dict[str, Any]) -> dict[str, Any]:
 
 def get_entries(server: RpcServer, command: dict[str, Any]) -> dict[str, Any]:
     """Every entry in file order, or those after `since` (an id works as a lasting cursor)."""
-    writer = server.runtime.writer
-    entries = writer.tree.entries
+    writer, entries = server.runtime.writer, server.runtime.writer.tree.entries
     if command.get("since") is not None:
         ids = [entry.id for entry in entries]
         if (since := field(command, "since")) not in ids:
@@ -294,8 +285,7 @@ def get_entries(server: RpcServer, command: dict[str, Any]) -> dict[str, Any]:
 
 
 def tree_nodes(tree: SessionTree, parent_id: str | None, depth: int) -> list[dict[str, Any]]:
-    """get_tree's nested nodes {entry, children, label?} under `parent_id` (None: the roots),
-    refused past TREE_DEPTH levels (one JSON line nests only so deep)."""
+    """get_tree's nodes {entry, children, label?} under `parent_id` (None: roots), to TREE_DEPTH."""
     children = tree.children(parent_id)
     if children and depth > TREE_DEPTH:
         raise CommandError(f"get_tree: the session is more than {TREE_DEPTH} entries deep; "
@@ -321,24 +311,20 @@ def set_queue_mode(queue: MessageQueue, command: dict[str, Any]) -> None:
 
 
 def get_state(server: RpcServer, command: dict[str, Any]) -> dict[str, Any]:
-    runtime = server.runtime
-    agent, writer = runtime.agent, runtime.writer
+    runtime, agent, writer = server.runtime, server.runtime.agent, server.runtime.writer
     return without_none({
-        "model": model_json(runtime.config.model),
-        "thinkingLevel": runtime.config.thinking_level,
+        "model": model_json(runtime.config.model), "thinkingLevel": runtime.config.thinking_level,
         "isStreaming": server.streaming, "isCompacting": server.compacting,
         "steeringMode": agent.steering.mode, "followUpMode": agent.follow_ups.mode,
         "sessionFile": str(writer.path), "sessionId": writer.header.id,
-        "autoCompactionEnabled": runtime.auto_compaction,
-        "messageCount": len(runtime.messages),
+        "autoCompactionEnabled": runtime.auto_compaction, "messageCount": len(runtime.messages),
         "pendingMessageCount": len(agent.steering) + len(agent.follow_ups),
         "sessionName": writer.tree.name})
 
 
 def set_model(server: RpcServer, command: dict[str, Any]) -> dict[str, Any]:
     wanted = (field(command, "provider"), field(command, "modelId"))
-    found = next((m for m in server.runtime.available_models if (m.provider, m.id) == wanted),
-                 None)
+    found = next((m for m in server.runtime.available_models if (m.provider, m.id) == wanted), None)
     if found is None:
         raise CommandError(f"Model not found: {wanted[0]}/{wanted[1]}")
     server.runtime.set_model(found)
@@ -379,8 +365,7 @@ def set_session_name(server: RpcServer, command: dict[str, Any]) -> None:
 
 
 def get_session_stats(server: RpcServer, command: dict[str, Any]) -> dict[str, Any]:
-    """Pi's getSessionStats: the current context's messages counted, its replies' usage
-    added up, and the context usage (unknown right after a compaction, before a reply)."""
+    """Pi's getSessionStats of the current context (usage unknown from a compaction to a reply)."""
     runtime, messages = server.runtime, server.runtime.messages
     replies = [m for m in messages if isinstance(m, AssistantMessage)]
     tokens = {to_camel(kind): sum(getattr(r.usage, kind) for r in replies)
@@ -391,13 +376,10 @@ def get_session_stats(server: RpcServer, command: dict[str, Any]) -> dict[str, A
         "assistantMessages": len(replies),
         "toolCalls": sum(1 for r in replies for b in r.content if isinstance(b, ToolCall)),
         "toolResults": sum(1 for m in messages if m.role == "toolResult"),
-        "totalMessages": len(messages),
-        "tokens": {**tokens, "total": sum(tokens.values())},
-        "cost": sum(r.usage.cost.total for r in replies),
-    }
+        "totalMessages": len(messages), "tokens": {**tokens, "total": sum(tokens.values())},
+        "cost": sum(r.usage.cost.total for r in replies)}
     if (window := runtime.config.model.context_window) > 0:
-        used = None if runtime.usage_is_stale() else estimate_context_tokens(
-            list(messages)).tokens
+        used = None if runtime.usage_is_stale() else estimate_context_tokens(list(messages)).tokens
         stats["contextUsage"] = {"tokens": used, "contextWindow": window,
                                  "percent": None if used is None else used / window * 100}
     return stats
@@ -450,16 +432,14 @@ async def bash(server: RpcServer, command: dict[str, Any]) -> dict[str, Any]:
 
 
 def get_commands(server: RpcServer, command: dict[str, Any]) -> dict[str, Any]:
-    """Extension commands, prompt templates and skills, each with Pi's SourceInfo: a user or
-    project resource, or one given on the command line ("temporary")."""
+    """Extension commands, templates and skills with Pi's SourceInfo (from the CLI: "temporary")."""
     def listed(name: str, about: str | None, source: str, path: object, where: str | None,
                base_dir: object = None) -> dict[str, Any]:
-        info = {"path": str(path), "source": "local", "origin": "top-level",
-                "scope": where if where in ("user", "project") else "temporary",
-                "baseDir": base_dir and str(base_dir)}
+        info = without_none({"path": str(path), "source": "local", "origin": "top-level",
+                             "scope": where if where in ("user", "project") else "temporary",
+                             "baseDir": base_dir and str(base_dir)})
         return without_none({"name": name, "description": about, "source": source,
-                             "location": where, "path": str(path),
-                             "sourceInfo": without_none(info)})
+                             "location": where, "path": str(path), "sourceInfo": info})
 
     assembly, resources = server.runtime.assembly, server.runtime.assembly.resources
     return {"commands": [
@@ -471,8 +451,7 @@ def get_commands(server: RpcServer, command: dict[str, Any]) -> dict[str, Any]:
           for s in resources.skills)]}
 
 
-Handler = Callable[[RpcServer, dict[str, Any]], Any]
-COMMANDS: dict[str, Handler] = {
+COMMANDS: dict[str, Callable[[RpcServer, dict[str, Any]], Any]] = {
     "prompt": prompt,
     "steer": lambda s, c: queue(s.runtime.steer, c),
     "follow_up": lambda s, c: queue(s.runtime.follow_up, c),
@@ -489,10 +468,8 @@ COMMANDS: dict[str, Handler] = {
     "set_follow_up_mode": lambda s, c: set_queue_mode(s.runtime.agent.follow_ups, c),
     "get_available_models": lambda s, c: {
         "models": [model_json(m) for m in s.runtime.available_models]},
-    "set_model": set_model,
-    "cycle_model": cycle_model,
-    "set_thinking_level": set_thinking_level,
-    "cycle_thinking_level": cycle_thinking_level,
+    "set_model": set_model, "cycle_model": cycle_model,
+    "set_thinking_level": set_thinking_level, "cycle_thinking_level": cycle_thinking_level,
     "get_available_thinking_levels": lambda s, c: {
         "levels": list(supported_thinking_levels(s.runtime.config.model))},
     "set_session_name": set_session_name,
@@ -503,8 +480,7 @@ COMMANDS: dict[str, Handler] = {
     "fork": fork,
     "clone": lambda s, c: s.switch(session_commands.clone(s.runtime)),
     "switch_session": switch_session,
-    "get_fork_messages": lambda s, c: {"messages": [
-        {"entryId": entry_id, "text": text}
+    "get_fork_messages": lambda s, c: {"messages": [{"entryId": entry_id, "text": text}
         for entry_id, text in session_commands.fork_points(s.runtime)]},
     "compact": compact,
     "bash": bash,
@@ -520,7 +496,6 @@ COMMANDS: dict[str, Handler] = {
 
 def run_rpc(runtime: Runtime, ui: RpcUI) -> int:
     """Serve until stdin ends; 0, or 1 when the session could not be written."""
-
     async def serve() -> int:
         lines: asyncio.Queue[str | None] = asyncio.Queue()
         read_lines_in_thread(sys.stdin, lines)
