@@ -249,3 +249,14 @@ def test_ctrl_c_during_a_run_aborts_it(tmp_path, data_dir) -> None:
     assert "aborting the run; 0 queued message(s) handed back" in output
     assert "(aborted)" in output and "→ read" not in output
     assert runtime.messages[-1].stop_reason == "aborted"
+
+
+def test_escape_sequences_from_a_model_or_a_file_reach_the_terminal_escaped(tmp_path, data_dir):
+    title, clipboard = "\x1b]0;pwned\x07", "\x1b]52;c;cm0gLXJmIH4=\x07"
+    mock = MockModel([turn(text(f"line one{title}\nline two{clipboard}"))])
+    runtime = make_runtime(tmp_path, data_dir, mock)
+    runtime.assembly = replace(runtime.assembly, diagnostics=(f"skills/x{title}: a warning",))
+    shown = drive(runtime, "hello")
+    assert "\x1b" not in shown and "\x07" not in shown
+    assert "line one\\x1b]0;pwned\\x07\nline two\\x1b]52;c;cm0gLXJmIH4=\\x07" in shown
+    assert "skills/x\\x1b]0;pwned\\x07: a warning" in shown

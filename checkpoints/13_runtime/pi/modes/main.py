@@ -30,10 +30,6 @@ ANTHROPIC_BASE_URL. Sessions go to <agent-dir>/sessions (default ~/.pi-course/ag
 --session FILE; --continue / --resume go on with one of this folder's sessions.
 """
 
-
-Mode = Literal["print", "json", "rpc", "interactive"]
-
-
 app = typer.Typer(add_completion=False, rich_markup_mode=None, help=HELP)
 
 
@@ -62,8 +58,8 @@ def show_version(asked: bool) -> None:
 def main(
     messages: Annotated[list[str] | None, typer.Argument(help="the prompt(s), in order")] = None,
     print_mode: Annotated[bool, typer.Option("--print", "-p", help="answer and exit")] = False,
-    mode: Annotated[Mode | None, typer.Option(help="default: print with -p, else interactive")
-                    ] = None,
+    mode: Annotated[Literal["print", "json", "rpc", "interactive"] | None,
+                    typer.Option(help="default: print with -p, else interactive")] = None,
     model: Annotated[str, typer.Option(help="provider/model-id")] = "mock/mock-1",
     script: Annotated[Path | None, typer.Option(help="a MockModel script (mock/…)")] = None,
     session: Annotated[Path | None, typer.Option(help="session file to create or continue")] = None,

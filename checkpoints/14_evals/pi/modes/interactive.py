@@ -23,6 +23,7 @@ from pi.coding_agent.runtime import commands
 from pi.coding_agent.runtime.events import CompactionEnd, CompactionStart, RuntimeEvent
 from pi.coding_agent.runtime.runtime import Runtime, RuntimePoisoned
 from pi.coding_agent.session.entries import SessionError
+from pi.coding_agent.session.show import printable
 from pi.modes.print_mode import first_line, progress_note
 
 if TYPE_CHECKING:
@@ -62,9 +63,7 @@ class Terminal:
         self.console = console
         self.line_open = False  # streamed text was printed and its line is not ended yet
         self.running = False
-        self.manual_compaction = False  # /compact says its own result
-        self.runtime = runtime
-        self.unsubscribe = runtime.subscribe(self.show)
+        self.runtime, self.unsubscribe = runtime, runtime.subscribe(self.show)
 
     def switch(self, runtime: Runtime) -> None:
         self.unsubscribe()
@@ -73,7 +72,7 @@ class Terminal:
     def say(self, text: str, style: str = "") -> None:
         """A line of its own, even if streamed text was still going on the current one."""
         self.end_line()
-        self.console.print(Text(text, style), soft_wrap=True)
+        self.console.print(Text(printable(text, keep="\n\t"), style), soft_wrap=True)
 
     def end_line(self) -> None:
         if self.line_open:
@@ -84,8 +83,8 @@ class Terminal:
         if isinstance(event, MessageUpdate) and event.event.type in ("text_delta",
                                                                      "thinking_delta"):
             style = "dim" if event.event.type == "thinking_delta" else ""
-            self.console.print(Text(getattr(event.event, "delta", ""), style), end="",
-                               soft_wrap=True)
+            delta = printable(getattr(event.event, "delta", ""), keep="\n\t")  # a model's escapes
+            self.console.print(Text(delta, style), end="", soft_wrap=True)
             self.line_open = True
         elif isinstance(event, MessageUpdate) and event.event.type in ("text_end", "thinking_end"):
             self.end_line()
@@ -103,11 +102,9 @@ class Terminal:
             self.say(f"✓ {event.tool_name} ok", "green")
             for line in result_preview(said):
                 self.say("  " + line, "dim")
-        elif isinstance(event, CompactionStart):
-            self.manual_compaction = event.reason == "manual"
-            if not self.manual_compaction:
-                self.say(f"⟳ compacting ({event.reason})…", "yellow")
-        elif isinstance(event, CompactionEnd) and not self.manual_compaction:
+        elif isinstance(event, CompactionStart) and event.reason != "manual":
+            self.say(f"⟳ compacting ({event.reason})…", "yellow")
+        elif isinstance(event, CompactionEnd) and event.reason != "manual":  # /compact says its own
             if event.entry is None:
                 self.say(f"⟳ compaction failed: {event.error_message}", "red")
             else:

@@ -8,7 +8,6 @@ every event as one JSON line in Pi's shape, which rpc mode shares.
 from __future__ import annotations
 
 import asyncio
-import sys
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import fields
 from typing import Any, TextIO
@@ -22,6 +21,8 @@ from pi.coding_agent.runtime.events import (AutoRetryEnd, AutoRetryStart, Compac
                                             RuntimeEvent, TurnLimitReached)
 from pi.coding_agent.runtime.runtime import Runtime
 from pi.coding_agent.session.entries import CompactionEntry, dump_line
+
+Write = Callable[[dict[str, Any]], None]
 
 
 def without_none(shown: dict[str, Any]) -> dict[str, Any]:
@@ -59,12 +60,8 @@ def event_json(event: RuntimeEvent) -> dict[str, Any]:
                          field_json(f.name, getattr(event, f.name)) for f in fields(event)})
 
 
-Write = Callable[[dict[str, Any]], None]
-
-
 def settled_json(runtime: Runtime) -> dict[str, Any]:
-    """Pi 1.x's `agent_settled`: the run, with its retries, compactions and queued messages,
-    is over; `aborted` when it was stopped."""
+    """Pi 1.x's `agent_settled`: the run, its retries, compactions and queued messages are over."""
     last = runtime.messages[-1] if runtime.messages else None
     aborted = isinstance(last, AssistantMessage) and last.stop_reason == "aborted"
     return {"type": "agent_settled", "aborted": aborted}
@@ -130,20 +127,18 @@ async def answer(runtime: Runtime, prompts: Sequence[str], out: TextIO, err: Tex
             write(settled_json(runtime))
     await runtime.flush()  # a session that could not be written is an error too
     replies = [m for m in runtime.messages if isinstance(m, AssistantMessage)]
-    if as_json or not replies:
-        return 1 if limited else 0  # json mode: the events said it all
-    if (reply := replies[-1]).stop_reason in ("error", "aborted"):
-        print(encodable(reply.error_message or f"Request {reply.stop_reason}"), file=err)
-        return 1
-    for block in reply.content:
-        if isinstance(block, TextContent):
-            print(encodable(block.text), file=out)
+    if replies and not as_json:  # json mode: the events said it all
+        if (reply := replies[-1]).stop_reason in ("error", "aborted"):
+            print(encodable(reply.error_message or f"Request {reply.stop_reason}"), file=err)
+            return 1
+        for block in reply.content:
+            if isinstance(block, TextContent):
+                print(encodable(block.text), file=out)
     return 1 if limited else 0
 
 
 def run_to_end(runtime: Runtime, work: Callable[[], Awaitable[int]], err: TextIO) -> int:
     """Run `work`, always close the session; a failure is one line on stderr and code 1."""
-
     async def guarded() -> int:
         try:
             return await work()
@@ -157,7 +152,6 @@ def run_to_end(runtime: Runtime, work: Callable[[], Awaitable[int]], err: TextIO
         return 1
 
 
-def run_print(runtime: Runtime, prompts: Sequence[str], out: TextIO | None = None,
-              err: TextIO | None = None, *, as_json: bool = False) -> int:
-    out, err = out or sys.stdout, err or sys.stderr
+def run_print(runtime: Runtime, prompts: Sequence[str], out: TextIO, err: TextIO, *,
+              as_json: bool = False) -> int:
     return run_to_end(runtime, lambda: answer(runtime, prompts, out, err, as_json), err)

@@ -96,13 +96,11 @@ def time_and_ids(deterministic: bool) -> tuple[Clock, IdSource]:
     return (lambda: time.time_ns() // 1_000_000), random_ids(random.Random())
 
 
-def build_config(options: AgentOptions, ui: ExtensionUI,
-                 env: Mapping[str, str] | None = None) -> RuntimeConfig:
-    env = os.environ if env is None else env
-    catalog = builtin_models(env)
+def build_config(options: AgentOptions, ui: ExtensionUI) -> RuntimeConfig:
+    catalog = builtin_models(os.environ)
     model = find_model(options.model, catalog)
     agent_dir = options.agent_dir or default_agent_dir()
-    credentials = Credentials(agent_dir / "auth.json", env)
+    credentials = Credentials(agent_dir / "auth.json", os.environ)
     if model.api == "mock":
         providers = builtin_providers(mock=MockModel(load_script(options.script)) if options.script
                                       else MockModel(responder=offline_reply))
@@ -125,7 +123,7 @@ def build_config(options: AgentOptions, ui: ExtensionUI,
         if (found := what_is_at(path)) != "a file":
             raise SetupError(f"-e {path}: no such extension file" if found == "nothing" else
                              f"-e {path}: is {found}, not an extension file")
-    deterministic = options.script is not None or env.get("PI_COURSE_DETERMINISTIC") == "1"
+    deterministic = options.script is not None or os.environ.get("PI_COURSE_DETERMINISTIC") == "1"
     clock, ids = time_and_ids(deterministic)
     sessions = sessions_root(Path.home(), agent_dir / "sessions")
     try:
@@ -134,14 +132,12 @@ def build_config(options: AgentOptions, ui: ExtensionUI,
         raise SetupError(f"--session {options.session}: {error}") from None
     if options.pick is not None and session_file is None:
         session_file = pick_session(sessions / cwd_folder_name(str(cwd)), options.pick)
-    return RuntimeConfig(
-        cwd=cwd, model=model, providers=providers, clock=clock, ids=ids,
-        session_file=session_file, agent_dir=agent_dir, sessions_dir=sessions,
-        trusted=options.trust_project, ui=ui,
-        extension_paths=tuple(path.resolve() for path in options.extensions),
-        auto_retry=options.auto_retry,
-        models=usable_models(catalog, model, credentials),
-        max_turns=options.max_turns or NO_TURN_LIMIT)
+    return RuntimeConfig(cwd=cwd, model=model, providers=providers, clock=clock, ids=ids,
+                         session_file=session_file, agent_dir=agent_dir, sessions_dir=sessions,
+                         trusted=options.trust_project, ui=ui, auto_retry=options.auto_retry,
+                         extension_paths=tuple(path.resolve() for path in options.extensions),
+                         models=usable_models(catalog, model, credentials),
+                         max_turns=options.max_turns or NO_TURN_LIMIT)
 
 
 def pick_session(folder: Path, pick: str) -> Path | None:
@@ -178,7 +174,7 @@ def run_mode(mode: str, options: AgentOptions, prompts: list[str]) -> int:
         return run_rpc(open_runtime(options, ui), ui)
     runtime = open_runtime(options, NoUI())  # nobody to ask (or a person who typed it): "no"
     if mode != "interactive":
-        return run_print(runtime, prompts, as_json=mode == "json")
+        return run_print(runtime, prompts, sys.stdout, sys.stderr, as_json=mode == "json")
 
     async def talk() -> int:
         current = await run_interactive(runtime, Console())

@@ -351,9 +351,8 @@ def prepare_branch_entries(
 
 async def generate_branch_summary(
     entries: Sequence[SessionEntry], model: Model, stream: StreamFunction,
-    reserve_tokens: int = 16_384, focus: str | None = None,
-    replace_instructions: bool = False, options: StreamOptions | None = None,
-    thinking: str | None = None,
+    reserve_tokens: int = 16_384, focus: str | None = None, replace_instructions: bool = False,
+    options: StreamOptions | None = None, thinking: str | None = None,
 ) -> BranchSummary | SummaryError:
     """Pi's `generateBranchSummary`: preamble + the model's summary + the file lists."""
     prep = prepare_branch_entries(entries, model.context_window - reserve_tokens)

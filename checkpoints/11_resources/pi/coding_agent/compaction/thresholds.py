@@ -21,10 +21,7 @@ def compaction_threshold(context_window: int, settings: CompactionSettings) -> i
     return context_window - settings.reserve_tokens
 
 
-def should_compact(
-    context_tokens: int,
-    context_window: int,
-    settings: CompactionSettings = DEFAULT_COMPACTION_SETTINGS,
-) -> bool:
+def should_compact(context_tokens: int, context_window: int,
+                   settings: CompactionSettings = DEFAULT_COMPACTION_SETTINGS) -> bool:
     """Pi's `shouldCompact`: enabled, and the context is above the threshold."""
     return settings.enabled and context_tokens > compaction_threshold(context_window, settings)

@@ -139,13 +139,8 @@ class Ending:
     exit_code: int | None = None
 
 
-async def run_command(
-    command: str,
-    cwd: Path,
-    on_output: Callable[[bytes], None],
-    signal: AbortSignal,
-    timeout: float | None,
-) -> Ending:
+async def run_command(command: str, cwd: Path, on_output: Callable[[bytes], None],
+                      signal: AbortSignal, timeout: float | None) -> Ending:
     """Run `command` to its end, feeding output chunks to `on_output` as they arrive. The end
     is the shell's: a process left in the background (`server &`) may hold the pipe open for
     ever, so the pipe is made here and read for GRACE seconds once the shell is gone."""

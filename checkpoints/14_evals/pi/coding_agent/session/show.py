@@ -16,8 +16,11 @@ def entry_kind(entry: SessionEntry) -> str:
 UNPRINTABLE = re.compile("[\x00-\x1f\x7f-\x9f\ud800-\udfff]")
 
 
-def printable(text: str) -> str:
+def printable(text: str, keep: str = "") -> str:
     """`text` safe for a terminal: control characters (a title or clipboard escape) and lone
-    surrogates shown escaped, as `\\x1b` or `\\ud800`."""
-    return UNPRINTABLE.sub(lambda found: f"\\x{ord(found[0]):02x}" if ord(found[0]) < 0x100
-                           else f"\\u{ord(found[0]):04x}", text)
+    surrogates shown escaped, as `\\x1b` or `\\ud800`; those in `keep` (a line break) stay."""
+    def shown(char: str) -> str:
+        if char in keep:
+            return char
+        return f"\\x{ord(char):02x}" if ord(char) < 0x100 else f"\\u{ord(char):04x}"
+    return UNPRINTABLE.sub(lambda found: shown(found[0]), text)

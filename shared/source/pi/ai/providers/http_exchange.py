@@ -51,13 +51,8 @@ class RetryDecision:
     note: str = ""
 
 
-def decide(
-    policy: RetryPolicy,
-    attempt: int,
-    status: int | None,
-    headers: Mapping[str, str],
-    now_ms: int,
-) -> RetryDecision:
+def decide(policy: RetryPolicy, attempt: int, status: int | None, headers: Mapping[str, str],
+           now_ms: int) -> RetryDecision:
     """Whether failed attempt `attempt` (0 = the first) is sent again; `status` is None when
     no response arrived at all."""
     header = headers.get("x-should-retry")  # the server's own word wins over the status
