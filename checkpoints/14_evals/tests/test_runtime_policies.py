@@ -336,7 +336,7 @@ def test_no_retry_of_an_earlier_failure_once_the_session_can_no_longer_be_writte
     mock = MockModel([fail("rate_limit"), turn(text("never asked"))])
     runtime = make_runtime(tmp_path, mock, sleep=sleep, opener=line_budget_opener(6),
                            auto_retry=False)
-    asyncio.run(runtime.prompt("first"))  # header, model, level, prompt, user, failed reply: 6
+    asyncio.run(runtime.prompt("first"))  # header, model, level, declaration, user, failed reply
     runtime.auto_retry = True
     asyncio.run(runtime.prompt("second"))  # its prompt cannot be written
     assert runtime.poisoned is not None and waits == []
@@ -397,7 +397,7 @@ def test_a_prompt_returns_only_after_the_extensions_have_handled_its_events(tmp_
         seen = tmp_path / "seen.txt"
         return seen.read_text() if seen.exists() else None
 
-    assert asyncio.run(prompt_then_look()) == "agent_end 3"  # the prompt, hi, ok
+    assert asyncio.run(prompt_then_look()) == "agent_end 3"  # the declaration, hi, ok
 
 
 def test_flush_confirms_the_writes_or_names_the_failure(tmp_path) -> None:

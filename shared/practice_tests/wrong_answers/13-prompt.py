@@ -6,15 +6,14 @@ prepared = await prepare_prompt(self.assembly.runner, text, resources.system_pro
                                 resources.expand_input)
 if prepared is None:
     return
-for message in prepared.extra_messages:
-    self.agent.steer(message)
 if self.auto_compaction and self._over_threshold():
     await self.compact(reason="threshold")
 if prepared.system_prompt != resources.system_prompt:
     self.forced_prompt = prepared.system_prompt
 try:
     self.reseed()
-    await self.agent.prompt(*self.declarations(), self.user_message(prepared.text, images))
+    await self.agent.prompt(*self.declarations(), self.user_message(prepared.text, images),
+                            *prepared.extra_messages)
     await self.relay.flush()
     await self._after_run()
 finally:

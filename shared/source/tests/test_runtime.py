@@ -91,7 +91,7 @@ def test_a_resumed_session_keeps_its_thinking_level_and_runs_on_the_model_given(
 
 
 def test_a_failed_write_poisons_the_runtime_and_keeps_the_file_readable(tmp_path) -> None:
-    budget = {"lines": 5}  # header, model, thinking level, the prompt, the user message; full
+    budget = {"lines": 5}  # header, model, level, the declaration, the user message; then full
 
     def opener(path: Path, mode: str):
         real = open_text(path, mode)
@@ -397,6 +397,67 @@ def test_an_image_for_a_model_that_takes_none_is_refused_before_anything_is_sent
     with pytest.raises(ValueError, match="does not accept images"):
         asyncio.run(runtime.prompt("look", images=(image,)))
     assert mock.requests == [] and runtime.messages == ()
+
+
+INPUT_SEEN = """
+from pathlib import Path
+
+
+def extension(api):
+    api.on("input", lambda event: Path(__file__).with_name("seen.txt").write_text(event.text))
+"""
+
+
+def test_an_image_the_model_cannot_take_is_refused_before_any_extension_sees_the_input(
+        tmp_path) -> None:
+    (tmp_path / "seen.py").write_text(INPUT_SEEN)
+    runtime = make_runtime(tmp_path, MockModel([]), extension_paths=(tmp_path / "seen.py",))
+    image = ImageContent(data="iVBORw0KGgo=", mime_type="image/png")
+    with pytest.raises(ValueError, match="does not accept images"):
+        asyncio.run(runtime.prompt("look", images=(image,)))
+    assert not (tmp_path / "seen.txt").exists()
+
+
+def test_a_prompt_template_is_expanded_before_the_model_reads_the_prompt(tmp_path) -> None:
+    (tmp_path / "agent" / "prompts").mkdir(parents=True)
+    (tmp_path / "agent" / "prompts" / "review.md").write_text("Review $1 for speed.")
+    mock = MockModel([turn(text("reviewed"))])
+    asyncio.run(make_runtime(tmp_path, mock).prompt("/review app.py"))
+    assert [m["content"] for m in mock.requests[0]["messages"]] == ["Review app.py for speed."]
+
+
+def test_with_auto_compaction_off_a_prompt_over_the_threshold_is_sent_as_it_is(tmp_path) -> None:
+    mock = MockModel([turn(text("Hello.")), turn(text("Noted.")), turn(text("Still here."))])
+    settings = CompactionSettings(reserve_tokens=500, keep_recent_tokens=100)
+    runtime = make_runtime(tmp_path, mock, window=3000, compaction=settings)
+    runtime.auto_compaction = False
+    asyncio.run(runtime.prompt("hello"))  # an early exchange a compaction could summarise
+    asyncio.run(runtime.prompt("x" * 12_000))  # about 3,000 tokens: over the threshold
+    asyncio.run(runtime.prompt("and now?"))
+    kinds = [json.loads(line)["type"] for line in
+             (tmp_path / "session.jsonl").read_text().splitlines()]
+    assert "compaction" not in kinds and len(mock.requests) == 3
+    assert runtime.messages[-1].content[0].text == "Still here."
+
+
+TWO_NOTES = """
+from pi.ai import UserMessage
+from pi.coding_agent.extensions.api import AgentStartChange
+
+
+def extension(api):
+    notes = tuple(UserMessage(content=f"note {n}", timestamp=0) for n in (1, 2))
+    api.on("before_agent_start", lambda event: AgentStartChange(messages=notes))
+"""
+
+
+def test_every_message_an_extension_adds_goes_with_the_prompt_in_one_request(tmp_path) -> None:
+    (tmp_path / "notes.py").write_text(TWO_NOTES)
+    mock = MockModel([turn(text("ok")), turn(text("never asked"))])
+    runtime = make_runtime(tmp_path, mock, extension_paths=(tmp_path / "notes.py",))
+    asyncio.run(runtime.prompt("hi"))
+    assert [[m["content"] for m in r["messages"]] for r in mock.requests] == [
+        ["hi", "note 1", "note 2"]], "as Pi passes them: one batch, one request"
 
 
 def test_a_failed_summary_between_turns_records_nothing_and_the_run_goes_on(tmp_path) -> None:

@@ -74,15 +74,14 @@ class Runtime:
                                         resources.expand_input)
         if prepared is None:
             return
-        for message in prepared.extra_messages:
-            self.agent.steer(message)  # queued now, delivered right after the prompt
         if self.auto_compaction and self._over_threshold():
             await self.compact(reason="threshold")
-        if prepared.system_prompt != resources.system_prompt:
+        if prepared.system_prompt != resources.system_prompt:  # an extension changed it
             self.forced_prompt = prepared.system_prompt
         try:
-            self.reseed()  # with a forced prompt, the transcript is projected onto it
-            await self.agent.prompt(*self.declarations(), self.user_message(prepared.text, images))
+            self.reseed()  # with a forced prompt, the agent reads the projection from here on
+            await self.agent.prompt(*self.declarations(), self.user_message(prepared.text, images),
+                                    *prepared.extra_messages)
             await self.relay.flush()
             await self._after_run()
         finally:
