@@ -88,13 +88,15 @@ class Runtime:
             self.reseed()
 
     def declarations(self) -> list[SystemMessage]:
-        """What the session records before a prompt so that its transcript declares the
-        current prompt sections and tools (Pi 1.6); nothing when it already does, or when an
-        extension's prompt stands in for them in this run (sent, never recorded)."""
-        loop = self.agent.config
+        """What the session records before a prompt so that its transcript declares the current
+        prompt sections and tools (Pi 1.6): nothing when it already does, nor in a run whose
+        prompt an extension replaced (that prompt is sent, never recorded)."""
+        if self.forced_prompt is not None:
+            return []
+        loop = self.assembly.loop
         declared = declared_prompt(self.writer.context().messages, self.assembly.resources.sections,
                                    loop.tools.specs(), loop.options.clock())
-        return [declared] if declared and self.forced_prompt is None else []
+        return [declared] if declared else []
 
     def steer(self, text: str, images: tuple[ImageContent, ...] = ()) -> None:
         self.agent.steer(self.user_message(text, images))
@@ -232,8 +234,7 @@ class Runtime:
     def _session_context(self) -> list[AgentMessage]:
         """The session's context for the leaf; in a run with an extension's prompt, projected
         as Pi does: that prompt and the tools lead, the transcript's system messages stay out."""
-        # The Agent carries the coding agent's own messages too, as Pi's declaration-merged
-        # AgentMessage does; Python's union cannot be widened from here.
+        # The Agent carries the coding agent's messages too, as Pi's merged AgentMessage does.
         messages: list[AgentMessage] = list(self.writer.context().messages)  # type: ignore[arg-type]
         if self.forced_prompt is None:
             return messages
