@@ -216,3 +216,17 @@ def test_continue_goes_on_with_the_latest_session_and_resume_asks_which(tmp_path
     assert result.exit_code == 2 and "'9' is not a number from 1 to 2" in result.stderr
     result = CliRunner().invoke(app, ["-r", "-p", "sixth", *agent], input="", env=PLAIN)
     assert result.exit_code == 2 and "'' is not a number from 1 to 2" in result.stderr
+
+
+def test_a_reply_cut_at_its_output_limit_prints_its_text_then_says_so_and_exits_1(
+        tmp_path: Path) -> None:
+    mock = MockModel([turn(text("The first half of"), stop_reason="length")])
+    runtime = Runtime(RuntimeConfig(
+        cwd=tmp_path, providers=Providers({"mock": MockProvider(mock)}),
+        model=Model(id="mock-1", api="mock", provider="mock"), clock=fixed_clock(0),
+        ids=sequential_ids(), session_file=tmp_path / "s.jsonl", agent_dir=tmp_path / "agent",
+        system_prompt="test"))
+    out, err = io.StringIO(), io.StringIO()
+    assert run_print(runtime, ["hi"], out, err) == 1
+    assert out.getvalue() == "The first half of\n"
+    assert err.getvalue() == "Response was truncated: the model reached its output token limit.\n"

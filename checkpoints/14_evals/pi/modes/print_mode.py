@@ -105,8 +105,8 @@ def encodable(text: str) -> str:
 
 async def answer(runtime: Runtime, prompts: Sequence[str], out: TextIO, err: TextIO,
                  as_json: bool) -> int:
-    """Every prompt in turn, then the last reply's text (an error reply: its message on `err`,
-    exit 1); json mode writes the header and every event as JSON lines instead."""
+    """Every prompt in turn, then the last reply's text (an error or a cut-short reply: exit 1,
+    why on `err`); json mode writes the header and every event as JSON lines instead."""
     limited: list[TurnLimitReached] = []
 
     def note(event: RuntimeEvent) -> None:
@@ -134,6 +134,9 @@ async def answer(runtime: Runtime, prompts: Sequence[str], out: TextIO, err: Tex
         for block in reply.content:
             if isinstance(block, TextContent):
                 print(encodable(block.text), file=out)
+        if reply.stop_reason == "length":  # as Pi 1.6: the text, then why it is short
+            print("Response was truncated: the model reached its output token limit.", file=err)
+            return 1
     return 1 if limited else 0
 
 

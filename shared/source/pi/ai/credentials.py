@@ -24,10 +24,8 @@ class CredentialError(Exception):
 class Credentials:
     """Finds the API key for a provider; holds no key itself."""
 
-    def __init__(
-        self, auth_file: Path | None = None, env: Mapping[str, str] | None = None,
-        env_keys: Mapping[str, str] = ENV_KEYS,
-    ) -> None:
+    def __init__(self, auth_file: Path | None = None, env: Mapping[str, str] | None = None,
+                 env_keys: Mapping[str, str] = ENV_KEYS) -> None:
         self.auth_file = auth_file if auth_file is not None else AUTH_FILE.expanduser()
         self.env = env if env is not None else os.environ
         self.env_keys = env_keys

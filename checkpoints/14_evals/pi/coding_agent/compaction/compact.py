@@ -245,10 +245,9 @@ class CompactionResult:
     usage: Usage | None = None  # what the summary calls used
 
 
-async def summary_text(
-    prep: CompactionPreparation, model: Model, stream: StreamFunction,
-    focus: str | None, options: StreamOptions, thinking: str | None,
-) -> Summary | SummaryError:
+async def summary_text(prep: CompactionPreparation, model: Model, stream: StreamFunction,
+                       focus: str | None, options: StreamOptions, thinking: str | None
+                       ) -> Summary | SummaryError:
     """The summary before the file lists: the history (updating the previous summary), then
     for a split turn a shorter summary of the turn's first half; a split turn with no older
     history keeps the previous summary as it is, or says there was none."""
@@ -271,10 +270,9 @@ async def summary_text(
     return history[0] + SPLIT_SEPARATOR + prefix[0], add_usage(history[1], prefix[1])
 
 
-async def compact(
-    prep: CompactionPreparation, model: Model, stream: StreamFunction,
-    focus: str | None = None, options: StreamOptions | None = None, thinking: str | None = None,
-) -> CompactionResult | SummaryError:
+async def compact(prep: CompactionPreparation, model: Model, stream: StreamFunction,
+                  focus: str | None = None, options: StreamOptions | None = None,
+                  thinking: str | None = None) -> CompactionResult | SummaryError:
     """Pi's `compact`: the summary, the first kept entry, the size before, the file lists,
     and the usage of the summary calls."""
     summary = await summary_text(prep, model, stream, focus, options or StreamOptions(), thinking)
