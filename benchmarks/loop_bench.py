@@ -166,7 +166,8 @@ def loop_child(path: str, turns: int, trace_memory: bool = False) -> dict[str, f
             agent_dir=scratch / "agent", system_prompt="bench", tools=(echo,),
             max_turns=turns + 5))
         start = lambda: runtime.prompt("go")  # noqa: E731
-        count = lambda: len(runtime.messages)  # noqa: E731
+        # the session's first message declares the prompt and tools (Pi 1.6): not a turn's
+        count = lambda: len(runtime.messages) - 1  # noqa: E731
     if trace_memory:
         gc.collect()
         tracemalloc.start()

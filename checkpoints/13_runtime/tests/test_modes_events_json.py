@@ -104,3 +104,13 @@ def test_auto_retry_events_use_pis_field_names() -> None:
                                  "delayMs": 2000, "errorMessage": "429"}
     assert event_json(AutoRetryEnd(success=True, attempt=1)) == {
         "type": "auto_retry_end", "success": True, "attempt": 1}
+
+
+def test_a_streamed_delta_goes_without_the_message_so_far_as_pi_16_writes_it(tmp_path) -> None:
+    updates = [line for line in run_events(tmp_path) if line["type"] == "message_update"]
+    assert updates and all(list(line) == ["type", "usage", "assistantMessageEvent"]
+                           for line in updates)
+    assert all("partial" not in line["assistantMessageEvent"] for line in updates)
+    start = next(line["assistantMessageEvent"] for line in updates
+                 if line["assistantMessageEvent"]["type"] == "toolcall_start")
+    assert start["toolName"] == "ls" and start["id"]

@@ -15,7 +15,8 @@ from typing import Any, TextIO
 from pydantic import BaseModel
 from pydantic.alias_generators import to_camel
 
-from pi.ai import AssistantMessage, TextContent
+from pi.agent import MessageUpdate
+from pi.ai import AssistantMessage, TextContent, ToolCall
 from pi.ai.messages import LONE_SURROGATE, json_text
 from pi.coding_agent.runtime.events import (AutoRetryEnd, AutoRetryStart, CompactionEnd,
                                             RuntimeEvent, TurnLimitReached)
@@ -50,7 +51,17 @@ def compaction_result_json(entry: CompactionEntry) -> dict[str, Any]:
 
 
 def event_json(event: RuntimeEvent) -> dict[str, Any]:
-    """The event as Pi writes it; a compaction's end carries the entry it recorded."""
+    """The event as Pi writes it; a compaction's end carries the entry it recorded, and a
+    streamed delta goes without the message so far (Pi 1.6's `toJsonEvent`)."""
+    if isinstance(event, MessageUpdate):
+        delta = {"type": event.event.type} | {k: v for k, v in plain(event.event).items()
+                                                if k != "partial"}
+        if delta["type"] == "toolcall_start":  # with the call's id and name
+            call = event.message.content[delta["contentIndex"]]
+            if isinstance(call, ToolCall):
+                delta |= {"id": call.id, "toolName": call.name}
+        return {"type": event.type, "usage": plain(event.message.usage),
+                "assistantMessageEvent": delta}
     if isinstance(event, CompactionEnd):
         result = compaction_result_json(event.entry) if event.entry is not None else None
         return without_none({"type": event.type, "reason": event.reason, "result": result,
