@@ -28,9 +28,8 @@ class ModelRefError(ValueError):
     """A model string that names no model we can build; the text says which and why."""
 
 
-def builtin_models(
-    env: Mapping[str, str] | None = None, base_urls: Mapping[str, str] | None = None
-) -> dict[str, Model]:
+def builtin_models(env: Mapping[str, str] | None = None,
+                   base_urls: Mapping[str, str] | None = None) -> dict[str, Model]:
     """The built-in models by "provider/id"; `base_urls` (settings) beat `env`."""
     env = os.environ if env is None else env
     settings = base_urls or {}
@@ -80,9 +79,8 @@ class WithCredentials:
         self.provider = provider
         self.credentials = credentials
 
-    def stream(
-        self, model: Model, context: Context, options: StreamOptions
-    ) -> AssistantMessageEventStream:
+    def stream(self, model: Model, context: Context,
+               options: StreamOptions) -> AssistantMessageEventStream:
         """An explicit `options.api_key` wins; an unusable auth file is an error reply."""
         try:
             found = self.credentials.resolve(model.provider, options.api_key)
@@ -93,16 +91,13 @@ class WithCredentials:
         return self.provider.stream(model, context, options)
 
 
-def builtin_providers(
-    *, mock: EventSource | None = None, client: httpx.AsyncClient | None = None,
-    retry: RetryPolicy | None = None, credentials: Credentials | None = None,
-) -> Providers:
+def builtin_providers(*, mock: EventSource | None = None, client: httpx.AsyncClient | None = None,
+                      retry: RetryPolicy | None = None,
+                      credentials: Credentials | None = None) -> Providers:
     """A `Providers` speaking every api of the course: `mock` answers api `mock`, `client`
     replaces the network, `credentials` (if given) finds each HTTP provider's key per request."""
-    providers: dict[str, Provider] = {
-        OPENAI_API: OpenAICompletionsProvider(client, retry),
-        ANTHROPIC_API: AnthropicMessagesProvider(client, retry),
-    }
+    providers: dict[str, Provider] = {OPENAI_API: OpenAICompletionsProvider(client, retry),
+                                      ANTHROPIC_API: AnthropicMessagesProvider(client, retry)}
     if credentials is not None:
         providers = {api: WithCredentials(p, credentials) for api, p in providers.items()}
     if mock is not None:

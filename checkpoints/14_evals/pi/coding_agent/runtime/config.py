@@ -101,27 +101,19 @@ def assemble(config: RuntimeConfig) -> Assembly:
                                  core_tools=[tool.name for tool in core])
     extensions.diagnostics[:0] = missing  # a missing or untrusted file is said, not skipped
     tools = [*core, *extensions.tools()]
-    loader = ResourceLoader(
-        cwd=config.cwd,
-        agent_dir=config.agent_dir or default_agent_dir(),
-        trust=trust_everything if config.trusted else trust_nothing,
-        tool_names=tuple(tool.name for tool in tools),
-        tool_prompts=tool_prompts_for(tools),
-        system_prompt=config.system_prompt,
-        context_ceiling=config.context_ceiling,
-    )
+    loader = ResourceLoader(cwd=config.cwd, agent_dir=config.agent_dir or default_agent_dir(),
+                            trust=trust_everything if config.trusted else trust_nothing,
+                            tool_names=tuple(tool.name for tool in tools),
+                            tool_prompts=tool_prompts_for(tools),
+                            system_prompt=config.system_prompt,
+                            context_ceiling=config.context_ceiling)
     resources = loader.load()
     runner = ExtensionRunner(extensions.extensions)
-    loop = LoopConfig(
-        model=config.model,
-        stream=config.providers.stream,
-        tools=ToolRegistry(tools),
-        system_prompt=resources.system_prompt,
-        options=StreamOptions(clock=config.clock),
-        convert_to_llm=convert_to_llm,  # type: ignore[arg-type]
-        tool_hooks=tool_hooks(runner),
-        max_turns=config.max_turns,
-    )
+    loop = LoopConfig(model=config.model, stream=config.providers.stream,
+                      tools=ToolRegistry(tools), system_prompt=resources.system_prompt,
+                      options=StreamOptions(clock=config.clock),
+                      convert_to_llm=convert_to_llm,  # type: ignore[arg-type]
+                      tool_hooks=tool_hooks(runner), max_turns=config.max_turns)
     notes = (*(d.line() for d in resources.diagnostics), *extensions.diagnostics)
     return Assembly(loop, resources, extensions, runner, tuple(notes))
 
@@ -153,8 +145,7 @@ def open_writer(config: RuntimeConfig) -> SessionWriter:
 def new_session_file(config: RuntimeConfig, parent_session: str | None = None) -> SessionWriter:
     """A new session in the sessions folder, in Pi's layout."""
     writer = start_session(sessions_dir(config), str(config.cwd), config.ids(), ids=config.ids,
-                           clock=config.clock, parent_session=parent_session,
-                           opener=config.opener)
+                           clock=config.clock, parent_session=parent_session, opener=config.opener)
     return introduce(writer, config)
 
 

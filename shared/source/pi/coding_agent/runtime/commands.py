@@ -130,8 +130,7 @@ def transcript_html(runtime: Runtime) -> str:
     entries = [f"<h3>{escape(entry_kind(entry))}</h3>"
                f"<pre>{escape(json_text(dump_line(entry), indent=2))}</pre>" for entry in path]
     title = escape(f"Session {writer.header.id}")
-    facts = escape(f"{writer.header.cwd} · {writer.header.timestamp} · "
-                   f"{model.provider}/{model.id}")
+    facts = escape(f"{writer.header.cwd} · {writer.header.timestamp} · {model.provider}/{model.id}")
     return (f'<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8"><title>{title}'
             f"</title><style>{STYLE}</style></head><body><h1>{title}</h1><p>{facts}</p>\n"
             + "\n".join(entries) + "\n</body></html>\n")
