@@ -227,3 +227,10 @@ def test_a_skill_file_that_is_not_utf8_is_one_warning_in_words(tmp_path) -> None
     (tmp_path / "latin" / "SKILL.md").write_bytes(b"---\nname: latin\ndescription: caf\xe9\n---\n")
     [diagnostic] = load_skills_from_dir(tmp_path, "test").diagnostics
     assert diagnostic.message == "not valid UTF-8 (byte 32); save the file as UTF-8"
+
+
+def test_frontmatter_is_read_as_yaml_1_1_where_pi_reads_yaml_1_2() -> None:
+    """Divergence 7: PyYAML's `yes` is true and `1.0` a float; Pi's parser gives "yes" and 1."""
+    read = parse_markdown("---\nname: a\nanswer: yes\nversion: 1.0\n---\nbody\n")
+    assert read.frontmatter == {"name": "a", "answer": True, "version": 1.0}
+    assert read.body.strip() == "body"
