@@ -35,4 +35,5 @@ def test_every_divergence_names_a_test_that_exists() -> None:
         for path, test in named:
             file = path or file
             source = (TESTS / Path(file).name).read_text(encoding="utf-8")
-            assert re.search(rf"^(async )?def {test}\(", source, re.M), f"row {number}: {file}::{test}"
+            defined = re.search(rf"^(async )?def {test}\(", source, re.M)
+            assert defined, f"row {number}: {file}::{test}"
