@@ -17,6 +17,7 @@ from pydantic.alias_generators import to_camel
 
 from pi.agent import MessageUpdate
 from pi.ai import AssistantMessage, TextContent, ToolCall
+from pi.ai.events import ToolCallStartEvent
 from pi.ai.messages import LONE_SURROGATE, json_text
 from pi.coding_agent.runtime.events import (AutoRetryEnd, AutoRetryStart, CompactionEnd,
                                             RuntimeEvent, TurnLimitReached)
@@ -56,8 +57,8 @@ def event_json(event: RuntimeEvent) -> dict[str, Any]:
     if isinstance(event, MessageUpdate):
         delta = {"type": event.event.type} | {k: v for k, v in plain(event.event).items()
                                                 if k != "partial"}
-        if delta["type"] == "toolcall_start":  # with the call's id and name
-            call = event.message.content[delta["contentIndex"]]
+        if isinstance(event.event, ToolCallStartEvent):  # with the call's id and name
+            call = event.message.content[event.event.content_index]
             if isinstance(call, ToolCall):
                 delta |= {"id": call.id, "toolName": call.name}
         return {"type": event.type, "usage": plain(event.message.usage),

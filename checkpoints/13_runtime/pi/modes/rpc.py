@@ -63,7 +63,8 @@ def refuse_constant(name: str) -> Any:
 
 
 def finite_or_none(text: str) -> float | None:
-    return value if math.isfinite(value := float(text)) else None
+    value = float(text)
+    return value if math.isfinite(value) else None
 
 
 def read_lines_in_thread(stream: TextIO, queue: asyncio.Queue[str | None]) -> None:
@@ -275,7 +276,8 @@ def clear_queue(server: RpcServer, command: dict[str, Any]) -> dict[str, Any]:
 
 def get_entries(server: RpcServer, command: dict[str, Any]) -> dict[str, Any]:
     """Every entry in file order, or those after `since` (an id works as a lasting cursor)."""
-    writer, entries = server.runtime.writer, server.runtime.writer.tree.entries
+    writer = server.runtime.writer
+    entries = writer.tree.entries
     if command.get("since") is not None:
         ids = [entry.id for entry in entries]
         if (since := field(command, "since")) not in ids:
@@ -311,7 +313,8 @@ def set_queue_mode(queue: MessageQueue, command: dict[str, Any]) -> None:
 
 
 def get_state(server: RpcServer, command: dict[str, Any]) -> dict[str, Any]:
-    runtime, agent, writer = server.runtime, server.runtime.agent, server.runtime.writer
+    runtime = server.runtime
+    agent, writer = runtime.agent, runtime.writer
     return without_none({
         "model": model_json(runtime.config.model), "thinkingLevel": runtime.config.thinking_level,
         "isStreaming": server.streaming, "isCompacting": server.compacting,
