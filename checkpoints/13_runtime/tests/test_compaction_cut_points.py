@@ -133,6 +133,11 @@ def test_no_cut_point_keeps_everything_from_the_start() -> None:
     assert find_cut_point(only_results, 1, 3, 5) == CutPoint(1, -1, False)
 
 
+def test_when_everything_fits_the_cut_is_the_first_cut_point_never_a_tool_result() -> None:
+    path = chained([tool_result("r0"), user("u1"), tool_result("r2")])
+    assert find_cut_point(path, 0, 3, 1_000) == CutPoint(1, -1, False)
+
+
 @pytest.mark.parametrize(("keep", "kept_from"), [(10, 2), (11, 1), (20, 1), (21, 0)])
 def test_the_cut_lands_on_the_entry_where_the_budget_is_first_reached(keep, kept_from) -> None:
     path = [user("a"), user("b"), user("c")]  # 10 tokens each, counted from the newest

@@ -68,8 +68,9 @@ def find_cut_point(path: Sequence[SessionEntry], start: int, end: int, keep: int
 
 def cut_point(items: Sequence[Shown], start: int, end: int, keep: int) -> CutPoint:
     """The cut over `items[start:end]`: the first cut point at or after where the budget is
-    reached (the last one when none follows it; `start` when there is none), moved back over
-    entries that show nothing but never past a compaction; then, is it inside a turn?"""
+    reached (the last one when none follows it, the first one when the budget is never
+    reached, `start` when there is no cut point at all), moved back over entries that show
+    nothing but never past a compaction; then, is it inside a turn?"""
     points = [i for i in range(start, end) if is_cut_point(items[i])]
     if not points:
         return CutPoint(start, -1, False)
