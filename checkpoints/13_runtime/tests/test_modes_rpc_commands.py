@@ -8,6 +8,7 @@ import asyncio
 import json
 import shutil
 from collections.abc import Callable, Coroutine
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -191,7 +192,7 @@ def test_compact_returns_pis_result_and_appends_one_entry(tmp_path: Path) -> Non
     settings = CompactionSettings(reserve_tokens=500, keep_recent_tokens=100)
     mock = MockModel([turn(text("ok")), turn(text("ok")), fail("server_error"),
                       turn(text("## Goal\nsummary"))])
-    serve(Harness(tmp_path, mock, compaction=settings, auto_compaction=False), talk)
+    serve(Harness(tmp_path, mock, compaction=replace(settings, enabled=False)), talk)
 
 
 def test_export_html_is_one_self_contained_escaped_page(tmp_path: Path) -> None:

@@ -7,6 +7,7 @@ session's context, and that nothing more is attempted once the session cannot be
 
 import asyncio
 import json
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -151,10 +152,10 @@ def long_run(tmp_path: Path, **options) -> tuple[Runtime, MockModel, list]:
         turn(text("finished")),
     ])
     runtime = make_runtime(tmp_path, mock, window=3000, compaction=SMALL, **options)
-    runtime.auto_compaction = False
+    runtime.compaction = replace(runtime.compaction, enabled=False)
     asyncio.run(runtime.prompt("hello"))
     asyncio.run(runtime.prompt("x" * 12_000))
-    runtime.auto_compaction = True
+    runtime.compaction = replace(runtime.compaction, enabled=True)
     events: list = []
     runtime.subscribe(events.append)
     asyncio.run(runtime.prompt("please list the folder " + "y" * 400))
@@ -192,10 +193,10 @@ def test_a_compaction_between_turns_leaves_the_running_agents_messages_alone(tmp
         turn(text("finished")),
     ])
     runtime = make_runtime(tmp_path, mock, window=3000, compaction=SMALL)
-    runtime.auto_compaction = False
+    runtime.compaction = replace(runtime.compaction, enabled=False)
     asyncio.run(runtime.prompt("hello"))
     asyncio.run(runtime.prompt("x" * 12_000))
-    runtime.auto_compaction = True
+    runtime.compaction = replace(runtime.compaction, enabled=True)
     runtime.subscribe(lambda e: seen.append((e.type, runtime.messages)))
     asyncio.run(runtime.prompt("please list the folder " + "y" * 400))
     between = [i for i, (kind, _) in enumerate(seen) if kind == "compaction_end"][-1]
@@ -234,10 +235,10 @@ def test_after_a_retried_run_the_agents_messages_are_the_sessions_context(tmp_pa
         turn(text("finished")),
     ])
     runtime = make_runtime(tmp_path, mock, window=3000, compaction=SMALL)
-    runtime.auto_compaction = False
+    runtime.compaction = replace(runtime.compaction, enabled=False)
     asyncio.run(runtime.prompt("hello"))
     asyncio.run(runtime.prompt("x" * 12_000))
-    runtime.auto_compaction = True
+    runtime.compaction = replace(runtime.compaction, enabled=True)
     ends = recorded(runtime, "compaction_end")
     asyncio.run(runtime.prompt("please list the folder " + "y" * 400))
     assert len(ends) == 2 and runtime.messages[-1].content[0].text == "finished"

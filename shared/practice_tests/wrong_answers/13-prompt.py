@@ -6,7 +6,7 @@ prepared = await prepare_prompt(self.assembly.runner, text, resources.system_pro
                                 resources.expand_input)
 if prepared is None:
     return
-if self.auto_compaction and self._over_threshold():
+if self._over_threshold():
     await self.compact(reason="threshold")
 if prepared.system_prompt != resources.system_prompt:
     self.forced_prompt = prepared.system_prompt

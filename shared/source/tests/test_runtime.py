@@ -224,10 +224,10 @@ def test_a_long_run_is_compacted_before_its_next_turn(tmp_path) -> None:
     ])
     settings = CompactionSettings(reserve_tokens=500, keep_recent_tokens=100)
     runtime = make_runtime(tmp_path, mock, window=3000, compaction=settings)
-    runtime.auto_compaction = False
+    runtime.compaction = replace(runtime.compaction, enabled=False)
     asyncio.run(runtime.prompt("hello"))
     asyncio.run(runtime.prompt("x" * 12_000))  # about 3,000 tokens of early context
-    runtime.auto_compaction = True
+    runtime.compaction = replace(runtime.compaction, enabled=True)
     events: list[str] = []
     runtime.subscribe(lambda e: events.append(e.type))
     asyncio.run(runtime.prompt("please list the folder " + "y" * 400))
@@ -430,7 +430,7 @@ def test_with_auto_compaction_off_a_prompt_over_the_threshold_is_sent_as_it_is(t
     mock = MockModel([turn(text("Hello.")), turn(text("Noted.")), turn(text("Still here."))])
     settings = CompactionSettings(reserve_tokens=500, keep_recent_tokens=100)
     runtime = make_runtime(tmp_path, mock, window=3000, compaction=settings)
-    runtime.auto_compaction = False
+    runtime.compaction = replace(runtime.compaction, enabled=False)
     asyncio.run(runtime.prompt("hello"))  # an early exchange a compaction could summarise
     asyncio.run(runtime.prompt("x" * 12_000))  # about 3,000 tokens: over the threshold
     asyncio.run(runtime.prompt("and now?"))
@@ -471,10 +471,10 @@ def test_a_failed_summary_between_turns_records_nothing_and_the_run_goes_on(tmp_
     ])
     settings = CompactionSettings(reserve_tokens=500, keep_recent_tokens=100)
     runtime = make_runtime(tmp_path, mock, window=3000, compaction=settings, auto_retry=False)
-    runtime.auto_compaction = False
+    runtime.compaction = replace(runtime.compaction, enabled=False)
     asyncio.run(runtime.prompt("hello"))
     asyncio.run(runtime.prompt("x" * 12_000))
-    runtime.auto_compaction = True
+    runtime.compaction = replace(runtime.compaction, enabled=True)
     ends: list = []
     runtime.subscribe(lambda e: ends.append(e) if e.type == "compaction_end" else None)
     asyncio.run(runtime.prompt("please list the folder " + "y" * 400))

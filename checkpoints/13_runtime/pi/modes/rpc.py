@@ -15,6 +15,7 @@ import math
 import sys
 import threading
 from collections.abc import Awaitable, Callable
+from dataclasses import replace
 from typing import Any, TextIO
 
 from pydantic import ValidationError
@@ -320,7 +321,7 @@ def get_state(server: RpcServer, command: dict[str, Any]) -> dict[str, Any]:
         "isStreaming": server.streaming, "isCompacting": server.compacting,
         "steeringMode": agent.steering.mode, "followUpMode": agent.follow_ups.mode,
         "sessionFile": str(writer.path), "sessionId": writer.header.id,
-        "autoCompactionEnabled": runtime.auto_compaction, "messageCount": len(runtime.messages),
+        "autoCompactionEnabled": runtime.compaction.enabled, "messageCount": len(runtime.messages),
         "pendingMessageCount": len(agent.steering) + len(agent.follow_ups),
         "sessionName": writer.tree.name})
 
@@ -464,8 +465,8 @@ COMMANDS: dict[str, Callable[[RpcServer, dict[str, Any]], Any]] = {
     "get_messages": lambda s, c: {"messages": [dump_message(m) for m in s.runtime.messages]},
     "get_last_assistant_text": lambda s, c: {
         "text": session_commands.last_assistant_text(s.runtime)},
-    "set_auto_compaction": lambda s, c: setattr(s.runtime, "auto_compaction",
-                                                field(c, "enabled", bool)),
+    "set_auto_compaction": lambda s, c: setattr(s.runtime, "compaction", replace(
+        s.runtime.compaction, enabled=field(c, "enabled", bool))),
     "set_auto_retry": lambda s, c: setattr(s.runtime, "auto_retry", field(c, "enabled", bool)),
     "set_steering_mode": lambda s, c: set_queue_mode(s.runtime.agent.steering, c),
     "set_follow_up_mode": lambda s, c: set_queue_mode(s.runtime.agent.follow_ups, c),

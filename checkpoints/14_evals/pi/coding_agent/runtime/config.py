@@ -53,7 +53,6 @@ class RuntimeConfig:
     ui: ExtensionUI = field(default_factory=NoUI)
     sleep: Callable[[int], Awaitable[None]] = real_sleep
     compaction: CompactionSettings = DEFAULT_COMPACTION_SETTINGS
-    auto_compaction: bool = True
     auto_retry: bool = True
     max_retries: int = 3
     retry_base_ms: int = 2000

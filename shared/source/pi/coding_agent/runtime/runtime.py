@@ -51,7 +51,7 @@ class Runtime:
         self.relay = EventRelay(self.assembly.runner)  # extensions' lifecycle handlers
         self.listeners: list[Listener] = []
         self.poisoned: Exception | None = None
-        self.auto_compaction, self.auto_retry = config.auto_compaction, config.auto_retry
+        self.compaction, self.auto_retry = config.compaction, config.auto_retry  # RPC switches
         self._retry_aborted = False
 
     def subscribe(self, listener: Listener) -> Callable[[], None]:
@@ -74,7 +74,7 @@ class Runtime:
                                         resources.expand_input)
         if prepared is None:
             return
-        if self.auto_compaction and self._over_threshold():
+        if self._over_threshold():
             await self.compact(reason="threshold")
         if prepared.system_prompt != resources.system_prompt:  # an extension changed it
             self.forced_prompt = prepared.system_prompt
@@ -175,7 +175,7 @@ class Runtime:
         if self.usage_is_stale() or not any(isinstance(m, AssistantMessage) for m in messages):
             return False
         tokens = estimate_context_tokens(messages).tokens
-        return should_compact(tokens, self.config.model.context_window, self.config.compaction)
+        return should_compact(tokens, self.config.model.context_window, self.compaction)
 
     def usage_is_stale(self) -> bool:
         """Pi's rule: after a compaction, only a reply recorded since then measures the context
@@ -195,7 +195,7 @@ class Runtime:
         return False
 
     async def _before_turn(self) -> list[AgentMessage] | None:
-        if not self.auto_compaction or not self._over_threshold() or self.poisoned:
+        if not self._over_threshold() or self.poisoned:
             return None
         compacted = isinstance(await self.compact(reason="threshold"), CompactionEntry)
         return self._session_context() if compacted else None  # a failed summary changed nothing
@@ -266,10 +266,10 @@ class Runtime:
             return
         if self.auto_retry and is_transient(last, window):
             await self._retry(last)
-        elif self.auto_compaction and is_context_overflow(last, window):
+        elif self.compaction.enabled and is_context_overflow(last, window):
             if isinstance(await self.compact(reason="overflow", will_retry=True), CompactionEntry):
                 await self._resume()
-        elif self.auto_compaction and self._over_threshold():
+        elif self._over_threshold():
             await self.compact(reason="threshold")
 
     def _report_turn_limit(self) -> None:
