@@ -457,8 +457,11 @@ def watch(
 
 @command()
 def hint(
-    step: NN,
-    exercise: Annotated[str, typer.Argument(help="Exercise id, e.g. 06-turns.")],
+    step: Annotated[str, typer.Argument(
+        metavar="STEP|EXERCISE", show_default=False,
+        help="Exercise id (e.g. 06-turns), or its step number before it (06 06-turns).")],
+    exercise: Annotated[str | None, typer.Argument(
+        metavar="EXERCISE", show_default=False, help="Exercise id, after the step number.")] = None,
     level: Annotated[int | None, typer.Option(help="Which rung (1 = a nudge).")] = None,
     folder: Annotated[Path | None, typer.Option(
         "--dir", help="Your practice folder, where the rungs you have seen are remembered "
@@ -468,6 +471,11 @@ def hint(
     from pi_course.exercises import find_exercise, next_hint
     from pi_course.practice import MARKER_FILE
 
+    if exercise is None:  # the id alone: its step is the number before the dash
+        if not step.partition("-")[0].isdigit():
+            raise CourseError(f"not an exercise id: {step!r} (ids start with their step, "
+                              "e.g. 06-turns)")
+        step, exercise = step.partition("-")[0], step
     chosen = find_exercise(course()[1].step(step_number(step)), exercise)
     here = folder or Path.cwd()
     remember = here if (here / MARKER_FILE).is_file() else None

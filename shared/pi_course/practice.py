@@ -41,7 +41,9 @@ RUN_IT_IN_PRACTICE = ("\n## Run it\n\nIn this practice copy these commands run y
                       "an exercise passes, what calls its stub stops with `NotImplementedError` "
                       "and the exercise's first hint. A test may go through another exercise's "
                       "stub and fail for that reason; `pi-course check` judges each exercise "
-                      "with the step's other stubs put back to the course's code.\n")
+                      "with the stubs you have not touched put back to the course's code. What "
+                      "you have written is judged as it is, so a mistake in one exercise can also "
+                      "fail a test that another one shares: the test's name states the rule.\n")
 IGNORED = shutil.ignore_patterns("__pycache__", "tests", "*.pyc")
 # The plugins the course's tests use, and no others: whatever else a learner has installed
 # (pytest-asyncio, …) cannot change a verdict, and not loading it saves ~0.4 s per check.
@@ -122,7 +124,7 @@ def run_tests(folder: Path, select: list[str] | None = None,
     """
     with tempfile.TemporaryDirectory() as scratch:
         report = Path(scratch) / "junit.xml"
-        command = [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider",
+        command = [sys.executable, "-m", "pytest", "-vv", "-p", "no:cacheprovider",
                    *PLUGINS, "-o", "junit_family=xunit1", "-o", "timeout=20",
                    f"--junitxml={report}", *(select or [])]
         env = {**os.environ, "PYTEST_DISABLE_PLUGIN_AUTOLOAD": "1"}

@@ -120,8 +120,10 @@ def line_changes(before: dict[str, str], after: dict[str, str]) -> list[tuple[st
     return rows
 
 
-def changes_table(step: Step, rows: list[tuple[str, int, int]], practice: bool = False) -> str:
-    """The README's account of the step: lesson to read, provided code to skim, the rest."""
+def changes_table(step: Step, rows: list[tuple[str, int, int]], practice: bool = False,
+                  stubbed: tuple[str, ...] = ()) -> str:
+    """The README's account of the step: lesson to read, provided code to skim, the rest
+    (in a practice copy, `stubbed` names the files that hold the exercises' stubs)."""
     groups = (
         ("Lesson: read these in full", [r for r in rows if r[0] in step.lesson]),
         ("Provided: use these, skim if you like", [r for r in rows if r[0] in step.provided]),
@@ -136,8 +138,10 @@ def changes_table(step: Step, rows: list[tuple[str, int, int]], practice: bool =
         total = sum(added + removed for _, added, removed in group)
         lines = [f"### {title} ({total} lines changed)", ""]
         if group is groups[0][1] and step.exercises and practice:
-            lines += ["In this practice copy these files, and `CHAPTER.md`, hold the exercises as "
-                      "stubs for you to write.", ""]
+            where = ", ".join(f"`{rel}`" for rel in stubbed) or "these files"
+            lines += [f"In this practice copy {where} and `CHAPTER.md` hold the exercises as "
+                      "stubs for you to write; read the rest of the lesson in full too, as the "
+                      "stubs build on it.", ""]
         elif group is groups[0][1] and step.exercises:
             lines += [f"These files, and the chapter, hold the exercises already solved: to write "
                       f"them yourself, make your practice copy (`pi-course practice {step.id:02d} "
@@ -174,9 +178,13 @@ def build(layout: Layout, manifest: Manifest, step: int, practice: bool = False)
     files = learner_files(layout, manifest, step, False)
     before = learner_files(layout, manifest, step - 1, False) if step > 0 else {}
     readme = with_chinese_link(layout, current, step_text(layout, current, "README.md"))
-    table = changes_table(current, line_changes(before, files), practice)
+    stubbed: tuple[str, ...] = ()
+    rows = line_changes(before, files)
     if practice:  # a practice copy shows the stubs, never the answers, in its diff too
         files = learner_files(layout, manifest, step, True)
+        stubbed = tuple(rel for rel in current.lesson
+                        if f"exercise {step:02d}-" in files.get(rel, ""))
+    table = changes_table(current, rows, practice, stubbed)
     extras = {
         "README.md": readme.replace(CHANGES_PLACEHOLDER, table)
                            .replace(EXERCISES_PLACEHOLDER, exercises_section(current)),

@@ -102,9 +102,9 @@ def test_hint_climbs_past_the_readme_rung_one_rung_at_a_time_and_remembers(tmp_p
     make_practice(LAYOUT, MANIFEST, 6, copy)
     ladder = next(e for e in MANIFEST.step(6).exercises if e.id == "06-turns").hints
 
-    def hint(*extra: str) -> str:
+    def hint(*extra: str, named: tuple[str, ...] = ("06", "06-turns")) -> str:
         result = subprocess.run(
-            [sys.executable, "-m", "pi_course.cli", "hint", "06", "06-turns", "--dir", str(copy),
+            [sys.executable, "-m", "pi_course.cli", "hint", *named, "--dir", str(copy),
              *extra], capture_output=True, text=True, check=True, cwd=LAYOUT.root,
             env={**os.environ, "COLUMNS": "400"},
         )
@@ -112,7 +112,7 @@ def test_hint_climbs_past_the_readme_rung_one_rung_at_a_time_and_remembers(tmp_p
 
     assert "hint 2 of 3" in hint()  # rung 1 is in the README and the stub already
     assert ladder[0] in hint("--level", "1")
-    third = hint()
+    third = hint(named=("06-turns",))  # the id alone names its step too
     assert hint() == third  # the top rung stays the top rung
     assert "hint 3 of 3" in third and " ".join(ladder[2].split()) in third
     assert hint("--level", "1") != third
