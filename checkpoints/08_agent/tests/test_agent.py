@@ -196,3 +196,30 @@ def test_no_reply_is_still_streaming_once_it_has_ended() -> None:
     asyncio.run(agent.prompt("go"))
     assert ended and all(s.streaming_message is None for s in ended)
     assert agent.state.streaming_message is None
+
+
+def test_resume_runs_again_on_the_transcript_as_it_is_with_no_new_message() -> None:
+    mock = MockModel([turn(text("one")), turn(text("again"))])
+    agent = agent_for(mock)
+    asyncio.run(agent.prompt("first"))
+    agent.replace_messages(agent.state.messages[:1])  # as if the reply had failed and gone
+    asyncio.run(agent.resume())
+    assert mock.requests[1]["messages"] == mock.requests[0]["messages"]
+    assert [m.role for m in agent.state.messages] == ["user", "assistant"]
+    assert agent.state.messages[-1].content[0].text == "again"
+
+
+def test_the_transcript_is_replaced_only_between_runs() -> None:
+    agent = agent_for(MockModel([turn(text("slow"))]))
+    refused: list[str] = []
+
+    def replace_midway(event, state) -> None:
+        if event.type == "message_start":
+            with pytest.raises(AgentBusyError) as error:
+                agent.replace_messages([])
+            refused.append(str(error.value))
+
+    agent.subscribe(replace_midway)
+    asyncio.run(agent.prompt("go"))
+    assert refused and "during a run" in refused[0]
+    assert [m.role for m in agent.state.messages] == ["user", "assistant"]

@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 from compaction_reference import Reference, load
 
-from pi.ai import AssistantMessage, TextContent, Usage, UserMessage
+from pi.ai import AssistantMessage, TextContent, ToolResultMessage, Usage, UserMessage
 from pi.coding_agent.compaction.compact import (
     CompactionPreparation,
     compute_file_lists,
@@ -232,3 +232,14 @@ def test_the_prompt_is_estimated_once_as_every_system_message_adds_up(tmp_path: 
     writer.append_context_edit(question, "x" * 8)  # the reply's usage no longer holds
     # the prompt as both messages add up: 40 + "\n\n" + 4 characters, no section, no tool
     assert projected_tokens(writer.tree.path_to(writer.leaf_id)) == 12 + 2 + 1
+
+
+def test_a_long_tool_result_is_cut_for_the_summary_between_characters_never_inside_one() -> None:
+    # Pi's sliceHead: an emoji (two UTF-16 units) astride the cut at 2,000 is left out whole;
+    # half of it, a lone surrogate, is no valid text for a provider or a UTF-8 terminal.
+    output = "x" * 1999 + "\N{GRINNING FACE}" + "y" * 100
+    result = ToolResultMessage(tool_call_id="c1", tool_name="read",
+                               content=[TextContent(text=output)], is_error=False, timestamp=0)
+    text = serialize_conversation([result])
+    assert "x" * 1999 + "\n\n[... 101 more characters truncated]" in text
+    text.encode("utf-8")  # raises on a lone surrogate

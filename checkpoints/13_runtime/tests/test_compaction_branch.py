@@ -9,7 +9,17 @@ import pytest
 from compaction_reference import MOCK, Recorder, describe_prompt, load
 
 from mock_model import MockModel, fail, text, turn
-from pi.ai import AbortController, Model, StreamOptions
+from pi.ai import (
+    AbortController,
+    AssistantMessage,
+    Cost,
+    Model,
+    StreamOptions,
+    TextContent,
+    ToolCall,
+    Usage,
+    UserMessage,
+)
 from pi.coding_agent.compaction.compact import (
     BranchSummary,
     SummaryError,
@@ -22,6 +32,7 @@ from pi.coding_agent.compaction.prompts import BRANCH_PREAMBLE
 from pi.coding_agent.session.context import build_context
 from pi.coding_agent.session.entries import fixed_clock, sequential_ids
 from pi.coding_agent.session.reader import read_session
+from pi.coding_agent.session.storage import start_session
 from pi.coding_agent.session.writer import SessionWriter
 
 STEP = 10
@@ -140,3 +151,22 @@ def test_the_summary_is_recorded_at_the_new_position(data_dir, tmp_path) -> None
     assert entry.details == {"readFiles": ["diagram.png"], "modifiedFiles": ["test_hello.py"]}
     assert build_context(tree, entry_id).messages[-1].role == "branchSummary"
     assert len(tree.entries) == len(ref.session.entries) + 1
+
+
+def test_a_branch_is_summarised_as_its_context_edits_left_it(tmp_path) -> None:
+    # Pi 1.6 honours the latest edit of each entry: a hidden prompt reaches no summariser.
+    w = start_session(tmp_path, "/work/app", "s", ids=sequential_ids(), clock=fixed_clock(0))
+    secret = w.append_message(UserMessage(content="SECRET token abc", timestamp=0))
+    long_reply = w.append_message(AssistantMessage(
+        content=[TextContent(text="a very long answer"), ToolCall(
+            id="c1", name="read", arguments={"path": "src/x.py"})],
+        provider="mock", model="mock-1", api="mock", stop_reason="toolUse", usage=Usage(
+            input=5, output=1, cache_read=0, cache_write=0, total_tokens=6,
+            cost=Cost(input=0, output=0, cache_read=0, cache_write=0, total=0)),
+        timestamp=0))
+    w.append_context_edit(secret, None)
+    w.append_context_edit(long_reply, "REPLACED reply")
+    prep = prepare_branch_entries(w.tree.path_to(w.leaf_id))
+    assert [(m.role, m.content) for m in prep.messages] == [
+        ("assistant", (TextContent(text="REPLACED reply"),))]
+    assert compute_file_lists(prep.file_ops) == {"readFiles": [], "modifiedFiles": []}

@@ -16,7 +16,7 @@ from pi.coding_agent.compaction.thresholds import CompactionSettings
 from pi.coding_agent.runtime.config import RuntimeConfig
 from pi.coding_agent.runtime.runtime import Runtime, RuntimePoisoned
 from pi.coding_agent.session.context import build_context
-from pi.coding_agent.session.entries import fixed_clock, sequential_ids
+from pi.coding_agent.session.entries import CompactionEntry, fixed_clock, sequential_ids
 from pi.coding_agent.session.reader import read_session
 from pi.coding_agent.session.writer import open_text
 
@@ -511,3 +511,33 @@ def test_a_kept_reply_from_before_a_compaction_does_not_start_another(tmp_path) 
     asyncio.run(runtime.prompt("second"))
     assert starts == ["threshold"], "the kept reply's old usage started no second compaction"
     assert runtime.messages[-1].content[0].text == "small answer"
+
+
+def test_a_compaction_records_what_its_summary_cost_and_that_no_extension_wrote_it(
+        tmp_path) -> None:
+    mock = MockModel([turn(text("Hello.")), turn(text("Noted.")), turn(text("## Goal\ngo on"))])
+    settings = CompactionSettings(enabled=False, reserve_tokens=500, keep_recent_tokens=100)
+    runtime = make_runtime(tmp_path, mock, window=3000, compaction=settings)
+    asyncio.run(runtime.prompt("hello"))
+    asyncio.run(runtime.prompt("x" * 12_000))
+    assert isinstance(asyncio.run(runtime.compact()), CompactionEntry)
+    lines = [json.loads(line) for line in (tmp_path / "session.jsonl").read_text().splitlines()]
+    entry = next(line for line in lines if line["type"] == "compaction")
+    assert entry["fromHook"] is False  # Pi 1.6's appendCompaction(…, fromExtension=false, usage)
+    assert entry["usage"]["totalTokens"] > 0 and entry["usage"]["output"] > 0
+
+
+def test_an_automatic_compaction_with_nothing_to_summarise_is_quiet_and_a_manual_one_says_why(
+        tmp_path) -> None:
+    mock = MockModel([turn(text("Hello.")), turn(text("Noted.")), turn(text("Still here."))])
+    settings = CompactionSettings(reserve_tokens=500)  # over the threshold, all of it kept
+    runtime = make_runtime(tmp_path, mock, window=3000, compaction=settings)
+    events: list[str] = []
+    runtime.subscribe(lambda e: events.append(e.type))
+    asyncio.run(runtime.prompt("hello"))
+    asyncio.run(runtime.prompt("x" * 12_000))
+    asyncio.run(runtime.prompt("and now?"))
+    assert "compaction_start" not in events  # Pi's _runAutoCompaction returns before starting
+    events.clear()
+    assert asyncio.run(runtime.compact()) == "Nothing to compact (session too small)"
+    assert events == ["compaction_start", "compaction_end"]

@@ -101,6 +101,17 @@ class Agent:
         """Run the agent on new messages (usually one); refused while another run is going."""
         return await self._run([self.as_message(message) for message in messages])
 
+    async def resume(self) -> LoopResult:
+        """Run again on the transcript as it is, with no new message: a retry after a
+        transient failure, or the next turn after a compaction made room."""
+        return await self._run([])
+
+    def replace_messages(self, messages: Sequence[AgentMessage]) -> None:
+        """Swap the transcript for another view of the same history (after a compaction)."""
+        if self._state.is_running:
+            raise AgentBusyError("the transcript cannot be replaced during a run")
+        self._state = replace(self._state, messages=tuple(messages))
+
     async def _run(self, prompts: list[AgentMessage]) -> LoopResult:
         if self._state.is_running:
             raise AgentBusyError("the agent is running: use steer() or follow_up() instead")

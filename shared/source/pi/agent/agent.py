@@ -105,7 +105,6 @@ class Agent:
         """Run the agent on new messages (usually one); refused while another run is going."""
         return await self._run([self.as_message(message) for message in messages])
 
-    # [from 13]
     async def resume(self) -> LoopResult:
         """Run again on the transcript as it is, with no new message: a retry after a
         transient failure, or the next turn after a compaction made room."""
@@ -117,7 +116,6 @@ class Agent:
             raise AgentBusyError("the transcript cannot be replaced during a run")
         self._state = replace(self._state, messages=tuple(messages))
 
-    # [end]
     async def _run(self, prompts: list[AgentMessage]) -> LoopResult:
         if self._state.is_running:
             raise AgentBusyError("the agent is running: use steer() or follow_up() instead")

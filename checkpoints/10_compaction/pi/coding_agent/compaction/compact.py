@@ -20,10 +20,10 @@ from pi.coding_agent.compaction.prompts import (BRANCH_INSTRUCTIONS, BRANCH_PREA
                                                 summary_prompt, turn_prefix_prompt)
 from pi.coding_agent.compaction.thresholds import CompactionSettings
 from pi.coding_agent.messages import AnyMessage
-from pi.coding_agent.session.context import projection
+from pi.coding_agent.session.context import edited, projection
 from pi.coding_agent.session.entries import (BranchSummaryEntry, CompactionEntry, ContextEditEntry,
-                                             MessageEntry, SessionEntry, entry_messages,
-                                             message_of)
+                                             CustomMessageEntry, MessageEntry, SessionEntry,
+                                             entry_messages, message_of)
 from pi.coding_agent.session.tokens import estimate_context_tokens, estimate_tokens
 from pi.coding_agent.session.writer import replayed_prompt
 
@@ -323,15 +323,20 @@ def prepare_branch_entries(
     entries: Sequence[SessionEntry], token_budget: int = 0
 ) -> BranchPreparation:
     """Pi's `prepareBranchEntries`: newest → oldest until the budget (0 = no limit) is used;
-    an earlier summary still goes in while less than 90 % of the budget is used."""
+    an earlier summary still goes in while less than 90 % of the budget is used. A message
+    is summarised as its latest context edit left it (a hidden one not at all)."""
     ops = FileOps()
     for entry in entries:
         if isinstance(entry, BranchSummaryEntry) and not entry.from_hook:
             add_details_ops(entry.details, ops)
+    edits = {entry.target_id: entry.replacement for entry in entries
+             if isinstance(entry, ContextEditEntry)}
     messages: list[AnyMessage] = []
     total = 0
     for entry in reversed(entries):
         message = message_of(entry)
+        if entry.id in edits and isinstance(entry, MessageEntry | CustomMessageEntry):
+            message = next(iter(edited(edits[entry.id], entry_messages(entry))), None)
         if message is None or message.role == "toolResult":
             continue
         add_message_ops(message, ops)

@@ -26,12 +26,15 @@ def integral(value: Any) -> Any:
 
 
 def truncate_for_summary(text: str, limit: int = TOOL_RESULT_MAX_CHARS) -> str:
-    """Pi's cut of a long tool result: JavaScript's `text.slice(0, limit)` (UTF-16 units)."""
+    """Pi's cut of a long tool result: the first `limit` UTF-16 units (`sliceHead`), with a
+    character the cut would split in two left out whole, as half of one is not valid text."""
     length = js_length(text)
     if length <= limit:
         return text
     kept = text.encode("utf-16-le", "surrogatepass")[: limit * 2].decode("utf-16-le",
                                                                          "surrogatepass")
+    if kept[-1:] != text[len(kept) - 1:len(kept)]:  # the cut fell inside a character
+        kept = kept[:-1]
     return f"{kept}\n\n[... {length - limit} more characters truncated]"
 
 

@@ -12,7 +12,8 @@ from dataclasses import replace
 from pi.agent import Agent, AgentEvent, AgentState, MessageEnd
 from pi.ai import (AgentMessage, AssistantMessage, ImageContent, Model, SystemMessage,
                    TextContent, UserMessage)
-from pi.coding_agent.compaction.compact import SummaryError, compact, prepare_compaction
+from pi.coding_agent.compaction.compact import (CompactionPreparation, SummaryError, compact,
+                                               prepare_compaction)
 from pi.coding_agent.compaction.thresholds import should_compact
 from pi.coding_agent.extensions.runner import EventRelay, prepare_prompt
 from pi.coding_agent.messages import CodingMessage
@@ -202,8 +203,11 @@ class Runtime:
                       will_retry: bool = False) -> CompactionEntry | str:
         """Compact the current branch (`/compact [focus]`, or by a policy below); the new
         entry, or why nothing was recorded."""
+        prep = self._preparation()
+        if isinstance(prep, str) and reason != "manual":  # Pi: a policy with nothing to do is quiet
+            return prep
         self._emit(CompactionStart(reason=reason))
-        result = await self._summarise(focus)
+        result = prep if isinstance(prep, str) else await self._summarise(prep, focus)
         if isinstance(result, str):
             self._emit(CompactionEnd(reason=reason, entry=None, will_retry=False,
                                      error_message=result))
@@ -213,20 +217,25 @@ class Runtime:
             self.reseed()
         return result
 
-    async def _summarise(self, focus: str | None) -> CompactionEntry | str:
+    def _preparation(self) -> CompactionPreparation | str:
         leaf = self.writer.leaf_id
         path = self.writer.tree.path_to(leaf) if leaf is not None else []
-        prep = prepare_compaction(path, self.config.compaction)
+        prep = prepare_compaction(path, self.compaction)
         if prep is None:  # Pi 1.6 names why: the path ends in a compaction, or it is too small
             if path and isinstance(path[-1], CompactionEntry):
                 return "Already compacted"
             return "Nothing to compact (session too small)"
+        return prep
+
+    async def _summarise(self, prep: CompactionPreparation, focus: str | None) -> (
+            CompactionEntry | str):
         loop = self.agent.config
         result = await compact(prep, loop.model, loop.stream, focus, loop.options)
         if isinstance(result, SummaryError):
             return f"compaction failed, nothing recorded: {result.text}"
         entry_id = self.writer.append_compaction(result.summary, result.first_kept_entry_id,
-                                                 result.tokens_before, result.details)
+                                                 result.tokens_before, result.details,
+                                                 from_hook=False, usage=result.usage)
         entry = self.writer.tree.by_id[entry_id]
         assert isinstance(entry, CompactionEntry), "append_compaction just wrote this entry"
         return entry
