@@ -3,6 +3,7 @@
 import asyncio
 from pathlib import Path
 
+import pytest
 from fakes import Tally, work_tool
 
 from mock_model import MockModel, text, tool_call, turn
@@ -94,6 +95,37 @@ def test_argument_changes_chain_and_the_first_block_wins() -> None:
                                 ext("b.py", ("tool_call", quiet))])
     assert asyncio.run(blocking.tool_call(CALL)) == BlockDecision("stop here")
     assert [s["command"] for s in seen] == ["ls", "ls -q", "ls"]
+
+
+def test_a_block_after_an_argument_change_still_blocks_the_call() -> None:
+    def quiet(event):
+        return ArgumentChange({**event.input, "command": "ls -q"})
+
+    runner = ExtensionRunner([ext("a.py", ("tool_call", quiet)),
+                              ext("b.py", ("tool_call", lambda event: BlockDecision("no")))])
+    assert asyncio.run(runner.tool_call(CALL)) == BlockDecision("no")
+
+
+def test_a_plain_function_that_returns_a_coroutine_is_awaited_too() -> None:
+    async def block(event):
+        return BlockDecision("awaited")
+
+    runner = ExtensionRunner([ext("lambda.py", ("tool_call", lambda event: block(event)))])
+    assert asyncio.run(runner.tool_call(CALL)) == BlockDecision("awaited")
+
+
+def test_cancelling_a_run_while_a_handler_waits_is_no_failure_of_the_handler() -> None:
+    runner = ExtensionRunner([ext("slow.py", ("tool_call", never_answers))])
+
+    async def cancel_midway() -> None:
+        task = asyncio.ensure_future(runner.tool_call(CALL))
+        await asyncio.sleep(0.01)
+        task.cancel()
+        with pytest.raises(asyncio.CancelledError):
+            await task
+
+    asyncio.run(cancel_midway())
+    assert runner.diagnostics == []
 
 
 def test_a_call_handler_answering_neither_block_nor_change_fails_closed_and_is_named() -> None:
