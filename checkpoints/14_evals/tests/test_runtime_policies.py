@@ -356,6 +356,34 @@ def test_a_context_overflow_is_compacted_announcing_a_retry_then_resumed(tmp_pat
     assert list(runtime.messages) == session_context(tmp_path / "session.jsonl")
 
 
+def test_a_failed_overflow_reply_is_left_out_of_every_context_before_the_retry(tmp_path) -> None:
+    # Pi 1.6's _omitRecoveryAttempt: a context edit hides the failed reply for good, so the
+    # retry never carries it and a later reopening does not show it either.
+    mock = MockModel([turn(text("early answer " * 50)), fail("context_overflow"),
+                      turn(text("## Goal\nkeep going")), turn(text("done after compaction"))])
+    runtime = make_runtime(tmp_path, mock, compaction=CompactionSettings(keep_recent_tokens=50))
+    asyncio.run(runtime.prompt("first question"))
+    asyncio.run(runtime.prompt("second question"))
+    lines = [json.loads(line) for line in (tmp_path / "session.jsonl").read_text().splitlines()]
+    failed = next(line for line in lines if line.get("message", {}).get("stopReason") == "error")
+    edits = [line for line in lines if line["type"] == "context_edit"]
+    assert [(e["targetId"], e["replacement"]) for e in edits] == [(failed["id"], None)]
+    assert lines.index(edits[0]) < [line["type"] for line in lines].index("compaction")
+    assert all(m.get("stopReason") != "error" for m in mock.requests[-1]["messages"])
+
+
+def test_a_finished_reply_over_the_window_is_compacted_but_not_continued(tmp_path) -> None:
+    mock = MockModel([turn(text("early answer " * 50)),
+                      turn(text("fine, but big"), usage={"input": 250_000}),
+                      turn(text("## Goal\nkeep going")), turn(text("never asked"))])
+    runtime = make_runtime(tmp_path, mock, compaction=CompactionSettings(keep_recent_tokens=50))
+    asyncio.run(runtime.prompt("first question"))
+    ends = recorded(runtime, "compaction_end")
+    asyncio.run(runtime.prompt("second question"))
+    assert [(e.reason, e.will_retry) for e in ends] == [("overflow", False)] and ends[0].entry
+    assert len(mock.requests) == 3, "the summary was asked for; the finished reply not resumed"
+
+
 def test_a_run_that_ends_over_the_threshold_is_compacted_after_it(tmp_path) -> None:
     mock = MockModel([turn(text("hi")), turn(text("ok")), turn(text("## Goal\nsummed up"))])
     runtime = make_runtime(tmp_path, mock, window=3000, compaction=SMALL)

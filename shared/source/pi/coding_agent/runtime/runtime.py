@@ -276,7 +276,11 @@ class Runtime:
         if self.auto_retry and is_transient(last, window):
             await self._retry(last)
         elif self.compaction.enabled and is_context_overflow(last, window):
-            if isinstance(await self.compact(reason="overflow", will_retry=True), CompactionEntry):
+            retry = last.stop_reason != "stop"  # Pi: a finished reply is compacted, not continued
+            if retry and self.writer.leaf_id is not None:  # Pi omits the failed reply for good
+                self.writer.append_context_edit(self.writer.leaf_id, None)
+            compacted = await self.compact(reason="overflow", will_retry=retry)
+            if isinstance(compacted, CompactionEntry) and retry:
                 await self._resume()
         elif self._over_threshold():
             await self.compact(reason="threshold")
