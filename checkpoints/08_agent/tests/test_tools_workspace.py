@@ -72,6 +72,15 @@ def test_a_root_given_through_a_symlink_still_contains_its_files(tmp_path, works
     assert linked.resolve("src/a.txt") == workspace.root / "src" / "a.txt"
 
 
+def test_a_symlink_loop_is_refused_with_a_workspace_error(workspace) -> None:
+    os.symlink("loop", workspace.root / "loop")
+    os.symlink("b", workspace.root / "a")
+    os.symlink("a", workspace.root / "b")
+    for path in ("loop", "loop/x.txt", "a", "src/../b/x.txt"):
+        with pytest.raises(WorkspaceError):  # not the RuntimeError of Path.resolve
+            workspace.resolve(path)
+
+
 def test_a_nul_character_is_refused(workspace) -> None:
     with pytest.raises(WorkspaceError):
         workspace.resolve("src/a.txt\x00.png")

@@ -88,6 +88,51 @@ def test_read_never_cuts_a_line_and_says_where_to_continue(workspace) -> None:
     assert notice == "[Showing lines 1-603 of 1000 (50.0KB limit). Use offset=604 to continue.]"
 
 
+def test_a_cut_window_past_the_first_line_counts_every_line_of_the_file(workspace) -> None:
+    for arguments in ({"offset": 500}, {"offset": 500, "limit": 2100}):  # cut at 2,000 lines
+        text = text_of(call(ReadTool(workspace), {"path": "big.txt", **arguments}))
+        assert text.endswith("line 2499\n\n[Showing lines 500-2499 of 3000. "
+                             "Use offset=2500 to continue.]"), arguments
+
+
+def test_when_the_limit_and_the_50kb_cap_both_apply_the_notice_is_the_caps(workspace) -> None:
+    message = call(ReadTool(workspace), {"path": "wide.txt", "offset": 2, "limit": 800})
+    body, notice = text_of(message).split("\n\n")
+    assert body.endswith("604 " + "y" * 80)  # lines 605-801 were cut: the model must learn it
+    assert notice == "[Showing lines 2-604 of 1000 (50.0KB limit). Use offset=605 to continue.]"
+    assert message.details["truncation"]["truncatedBy"] == "bytes"
+
+
+def test_the_sed_hint_names_the_file_as_shown_without_the_at_sign(workspace) -> None:
+    # Pi 1.6 echoes the path as the model wrote it, `@` included; the course names it as shown.
+    text = text_of(call(ReadTool(workspace), {"path": "@hugeline.txt", "offset": 2}))
+    assert text == ("[Line 2 is 58.6KB, exceeds 50.0KB limit. Use bash: "
+                    "sed -n '2p' hugeline.txt | head -c 51200]")
+
+
+def test_a_line_over_the_cap_is_measured_in_utf8_bytes(workspace) -> None:
+    (workspace.root / "accents.txt").write_text("first\n" + "\u00e9" * 30000 + "\nlast", "utf-8")
+    text = text_of(call(ReadTool(workspace), {"path": "accents.txt", "offset": 2}))
+    assert text == ("[Line 2 is 58.6KB, exceeds 50.0KB limit. Use bash: "  # 60,000 bytes
+                    "sed -n '2p' accents.txt | head -c 51200]")
+
+
+@pytest.mark.parametrize(("arguments", "want"), [  # small.txt is "hello\nworld\n"; Pi 1.6's texts
+    ({}, "hello\nworld\n"),
+    ({"limit": 3}, "hello\nworld\n"),
+    ({"offset": 2}, "world\n"),
+    ({"offset": 3}, ""),
+    ({"limit": 2}, "hello\nworld\n\n[1 more lines in file. Use offset=3 to continue.]"),
+    ({"offset": 2, "limit": 1}, "world\n\n[1 more lines in file. Use offset=3 to continue.]"),
+    ({"offset": 4}, "Offset 4 is beyond end of file (3 lines total)"),
+])
+def test_a_final_newline_ends_in_an_empty_last_line_whatever_the_window(
+    workspace, arguments, want,
+) -> None:
+    message = call(ReadTool(workspace), {"path": "small.txt", **arguments})
+    assert (message.is_error, text_of(message)) == (want.startswith("Offset "), want)
+
+
 def test_read_refuses_offset_zero_and_limit_zero(workspace) -> None:
     for arguments in ({"path": "big.txt", "offset": 0}, {"path": "big.txt", "limit": 0}):
         assert call(ReadTool(workspace), arguments).is_error

@@ -92,6 +92,53 @@ def test_if_any_edit_fails_the_file_is_unchanged(workspace, pairs, error) -> Non
     assert (workspace.root / "e8.txt").read_text() == ORIGINALS["e8.txt"]
 
 
+@pytest.mark.parametrize(("text", "pairs", "named"), [
+    ("one two three\n", (("three", "3"), ("two thr", "2")), "edits[1] and edits[0]"),
+    ("xabcx\n", (("abc", "Q"), ("ab", "R")), "edits[0] and edits[1]"),  # a tie: call order
+    ("xabcx\n", (("ab", "R"), ("abc", "Q")), "edits[0] and edits[1]"),
+])
+def test_an_overlap_names_the_two_edits_in_file_order_a_tie_in_call_order(
+    text, pairs, named,
+) -> None:
+    # Pi sorts the matches by start with a stable sort and names the first pair that overlaps.
+    edits = [EditItem(old_text=old, new_text=new) for old, new in pairs]
+    with pytest.raises(EditError) as raised:
+        apply_edits(text, edits, "f.txt")
+    assert str(raised.value) == (f"{named} overlap in f.txt. Merge them into one edit or "
+                                 "target disjoint regions.")
+
+
+def test_edits_that_only_touch_are_applied_both(workspace) -> None:
+    (workspace.root / "t.txt").write_text("abcdef\n")
+    message = edit(workspace, "t.txt", ("def", "2"), ("abc", "1"))  # one ends where one begins
+    assert message.content[0].text == "Successfully replaced 2 block(s) in t.txt."
+    assert (workspace.root / "t.txt").read_text() == "12\n"
+
+
+def test_a_single_empty_old_text_is_refused_in_pis_one_edit_words(workspace) -> None:
+    message = edit(workspace, "e5.txt", ("", "x"))
+    assert message.is_error and message.content[0].text == "oldText must not be empty in e5.txt."
+
+
+def test_several_edits_that_change_nothing_are_refused_in_pis_plural_words(workspace) -> None:
+    message = edit(workspace, "e8.txt", ("plain line", "plain line"), ("keep", "keep"))
+    assert message.is_error and message.content[0].text == (
+        "No changes made to e8.txt. The replacements produced identical content.")
+
+
+@pytest.mark.parametrize(("before", "pairs", "after"), [  # what Pi 1.6 wrote
+    (b"one\rtwo\nthree\n", (("two", "2"),), b"one\r2\nthree\n"),
+    (b"a\rb\r\nc\rd\n", (("d", "D"), ("b\nc", "B\nC")), b"a\rB\r\nC\rD\n"),
+    (b"p\rq\r\nr\n", (("q\nr", "Q"),), b"p\rQ\n"),
+])
+def test_a_lone_cr_is_one_character_when_spans_are_mapped_back(
+    workspace, before, pairs, after,
+) -> None:
+    (workspace.root / "cr.txt").write_bytes(before)
+    assert not edit(workspace, "cr.txt", *pairs).is_error
+    assert (workspace.root / "cr.txt").read_bytes() == after
+
+
 def test_untouched_lines_keep_their_own_line_endings_and_new_lines_take_their_neighbours(
     workspace,
 ) -> None:

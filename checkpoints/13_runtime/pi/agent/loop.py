@@ -42,8 +42,7 @@ class LoopConfig:
     get_follow_ups: Callable[[], list[AgentMessage]] = list
     # Checks around every tool call: block it, change its arguments, replace its result.
     tool_hooks: ToolHooks | None = None
-    # Asked before every turn after the first; may hand back a new context (a compaction),
-    # which is what the model reads from then on.
+    # Asked before every later turn; a context it hands back (a compaction) is read from then on.
     before_turn: Callable[[], Awaitable[list[AgentMessage] | None]] | None = None
 
 

@@ -51,8 +51,7 @@ class LoopConfig:
     tool_hooks: ToolHooks | None = None
     # [end]
     # [from 13]
-    # Asked before every turn after the first; may hand back a new context (a compaction),
-    # which is what the model reads from then on.
+    # Asked before every later turn; a context it hands back (a compaction) is read from then on.
     before_turn: Callable[[], Awaitable[list[AgentMessage] | None]] | None = None
     # [end]
 

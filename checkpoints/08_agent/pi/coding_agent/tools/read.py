@@ -57,7 +57,8 @@ class ReadTool(AgentTool[ReadParams]):
 
 
 def read_text(text: str, shown: str, params: ReadParams) -> ToolResult:
-    """Pick the requested lines, truncate them, and add the notice Pi would add."""
+    """Pick the requested lines, truncate them, and add the notice Pi would add (the cap's
+    when the cap cut the window, even if `limit` did too); the file is named as `shown`."""
     lines = text.split("\n")
     start = (params.offset or 1) - 1
     if start >= len(lines):

@@ -86,8 +86,8 @@ def ending_at(original: str, offset: int) -> str:
 
 
 def splice(original: str, spans: list[tuple[tuple[int, int], str]]) -> str:
-    """Put each new text into its span (in order), so untouched lines keep their line
-    endings; a new text's line breaks take the ending of the line it lands on."""
+    """Put each new text into its span (the spans in file order), so untouched lines keep
+    their line endings; a new text's line breaks take the ending of the line it lands on."""
     parts, position = [], 0
     for (start, end), new_text in spans:
         ending = ending_at(original, start)

@@ -177,9 +177,8 @@ class Runtime:
         return should_compact(tokens, self.config.model.context_window, self.compaction)
 
     def usage_is_stale(self) -> bool:
-        """Pi's rule: after a compaction, only a reply recorded since then measures the context
-        (a kept reply still carries the usage of the old, larger one). It walks back from the
-        leaf and stops at the first answer, so a turn does not read the whole branch."""
+        """Pi's rule: after a compaction only a reply recorded since measures the context (a kept
+        reply has the old, larger usage); the walk back from the leaf stops at the first answer."""
         tree, leaf = self.writer.tree, self.writer.leaf_id
         entry = tree.by_id[leaf] if leaf is not None else None
         for _ in range(len(tree.by_id)):  # bounded: a chain of parents that loops ends too

@@ -31,7 +31,9 @@ class Workspace:
             raise WorkspaceError(f"workspace root {self.root} is not a directory")
 
     def resolve(self, path: str) -> Path:
-        """The real location of `path`, guaranteed to lie inside the root."""
+        """The real location of `path`, inside the root; else a WorkspaceError: the path
+        "contains a NUL character", "leads outside the workspace through a symlink", or
+        "is outside the workspace". A symlink loop is refused too."""
         # [exercise 07-workspace-path]
         if "\x00" in path:
             raise WorkspaceError(f"Refused: {path!r} contains a NUL character")
