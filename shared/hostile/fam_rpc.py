@@ -3,13 +3,15 @@
 Each case sends one bad line, then `get_state`: the bad line gets its one response (none for
 a blank line, as in Pi), the server answers the next command, every line it writes is strict
 JSON, and it exits 0 when stdin ends. A prompt holding half an emoji must be stored in a
-session file that opens again. The cases run in-process (the real stdin bytes through the
+session file that opens again, and `export_html` onto a session file or onto what is no file
+(a FIFO, a folder, a device) gets one error and leaves it as it was. The cases run in-process (the real stdin bytes through the
 real reader); one more case sends all the lines at once to the real command through pipes.
 """
 
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 from collections.abc import Callable
@@ -131,6 +133,40 @@ def surrogate_prompt(check: Check) -> None:
         check.lost(f"the prompt did not read back from the session file: {said!r}")
 
 
+OTHER_SESSION = b'{"type":"session","version":3,"id":"x","timestamp":"2026-01-01T00:00:00Z","cwd":"/"}\n'
+EXPORTS = {  # what waits at outputPath (under the case's folder)
+    "this session's file": "s.jsonl", "another session file": "old.jsonl", "a FIFO": "fifo",
+    "a folder": "work", "/dev/null": "/dev/null"}
+
+
+def export_case(name: str) -> Callable[[Check], None]:
+    def run(check: Check) -> None:
+        from pi.coding_agent.session.entries import SessionError
+        from pi.coding_agent.session.reader import read_session
+        from pi.modes.main import app
+        args = arguments(check)  # makes the folder `work`
+        other = check.root / "old.jsonl"
+        other.write_bytes(OTHER_SESSION)
+        os.mkfifo(check.root / "fifo")
+        line = json.dumps({"type": "export_html", "id": "e",
+                           "outputPath": str(check.root / EXPORTS[name])})
+        code, out, err, escaped = invoke(app, args, stdin=line.encode() + b"\n" + AFTER)  # type: ignore[arg-type]
+        if escaped is not None or code != 0:
+            check.crash(f"exit {code}: {escaped or err[:200]!r}")
+            return
+        answer = [a for a in responses(check, out) if a.get("id") == "e"]
+        if len(answer) != 1 or answer[0].get("success") or "\n" in str(answer[0].get("error")):
+            check.crash(f"not one refusal in one line: {answer!r}"[:300])
+        plain(check, "the refusal", [str(a.get("error")) for a in answer])
+        try:
+            read_session(check.root / "s.jsonl")
+        except SessionError as error:
+            check.lost(f"the session file no longer opens: {error}"[:300])
+        if other.read_bytes() != OTHER_SESSION:
+            check.lost("another session file was rewritten by an export")
+    return run
+
+
 def through_pipes(check: Check) -> None:
     """All the lines at once, to the real command through real pipes."""
     from hostile import SOURCE
@@ -153,6 +189,7 @@ def through_pipes(check: Check) -> None:
 def cases() -> list[Case]:
     found = [Case("rpc", name, line_case(name)) for name in LINES]
     found.append(Case("rpc", "a prompt holding half an emoji", surrogate_prompt))
+    found += [Case("rpc", f"export_html onto {name}", export_case(name)) for name in EXPORTS]
     found.append(Case("rpc", "every bad line at once, through real pipes", through_pipes,
                       deadline=60))
     return found

@@ -1,7 +1,8 @@
 """Hostile tool arguments, straight from a model, to the seven coding tools.
 
 The workspace holds links that lead out of it, a FIFO, a link to /dev/zero and a link
-loop; next to it is a folder with a secret. Whatever the arguments, a call must come back
+loop, and a link out and a FIFO at the names write and edit once gave every temporary file;
+next to it is a folder with a secret. Whatever the arguments, a call must come back
 (as a result or an error result) within its deadline, write nothing outside the workspace
 and bring back nothing from outside it. bash is the exception by design (it is not a
 sandbox, docs/hostile-input.md), so its cases only check that it ends when it must.
@@ -33,6 +34,8 @@ def workspace(check: Check) -> Path:
     (work / "zero").symlink_to("/dev/zero")
     (work / "loop").symlink_to(work)
     os.mkfifo(work / "fifo")
+    (work / f".a.txt.{os.getpid()}.pi-write.tmp").symlink_to(check.root / "outside" / "secret.txt")
+    os.mkfifo(work / f".b.txt.{os.getpid()}.pi-write.tmp")
     return work
 
 
@@ -70,6 +73,11 @@ CALLS: dict[str, tuple[str, dict[str, Any]]] = {
     "write a lone surrogate": ("write", {"path": "s.txt", "content": "half \ud800"}),
     "write 5 MB": ("write", {"path": "big.txt", "content": "y" * 5_000_000}),
     "write content a list": ("write", {"path": "c.txt", "content": ["x"]}),
+    "write where a link out waits at the temporary name": (
+        "write", {"path": "a.txt", "content": "overwritten"}),
+    "write where a FIFO waits at the temporary name": ("write", {"path": "b.txt", "content": "x"}),
+    "edit where a link out waits at the temporary name": (
+        "edit", {"path": "a.txt", "edits": [{"oldText": "hello", "newText": "overwritten"}]}),
     "edit ../": ("edit", {"path": OUT, "edits": [{"oldText": "OUT", "newText": "IN"}]}),
     "edit through a link out": ("edit", {"path": "link", "edits": [{"oldText": "OUT",
                                                                    "newText": "IN"}]}),

@@ -6,6 +6,7 @@ command's response and side effects (files written, entries appended) can be che
 
 import asyncio
 import json
+import os
 import shutil
 from collections.abc import Callable, Coroutine
 from dataclasses import replace
@@ -205,6 +206,28 @@ def test_export_html_is_one_self_contained_escaped_page(tmp_path: Path) -> None:
         assert "<script" not in page and "http" not in page and "<link" not in page
 
     serve(Harness(tmp_path, MockModel([turn(text("yes, escaped"))])), talk)
+
+
+def test_export_never_replaces_a_session_nor_opens_what_is_not_a_file(tmp_path: Path) -> None:
+    """Pi writes the page wherever it is told; here a session file (this one or another) and
+    a FIFO, folder or device are refused in one line, and a previous export is replaced."""
+    work, session = tmp_path / "work", tmp_path / "session.jsonl"
+
+    async def talk(h: Harness) -> None:
+        await h.prompt("keep me")
+        shutil.copy(session, work / "old.jsonl")
+        stored = session.read_bytes()
+        os.mkfifo(work / "fifo")
+        (work / "page.html").write_text("an earlier export")
+        for path in (str(session), "old.jsonl", "fifo", ".", "/dev/null"):
+            answer = await h.request("export_html", outputPath=path)
+            assert not answer["success"] and "\n" not in answer["error"], answer
+            assert str(Path(path).name or work.name) in answer["error"]
+        assert session.read_bytes() == stored and (work / "old.jsonl").read_bytes() == stored
+        assert (await h.request("export_html", outputPath="page.html"))["success"]
+        assert (work / "page.html").read_text().startswith("<!DOCTYPE html>")
+
+    serve(Harness(tmp_path, MockModel([turn(text("kept"))])), talk)
 
 
 def test_get_commands_lists_extension_commands_templates_and_skills(

@@ -4,6 +4,7 @@ import asyncio
 import base64
 import hashlib
 import json
+import os
 
 import pytest
 
@@ -178,6 +179,46 @@ def test_write_replaces_the_whole_file_byte_for_byte(workspace) -> None:
     call(WriteTool(workspace), {"path": "small.txt", "content": "a\r\nb"})
     assert (workspace.root / "small.txt").read_bytes() == b"a\r\nb"
     assert [p.name for p in workspace.root.iterdir() if p.name.startswith(".")] == []
+
+
+WRITE = {"path": "notes.txt", "content": "new\n"}
+EDIT = {"path": "notes.txt", "edits": [{"oldText": "inside", "newText": "new"}]}
+
+
+@pytest.mark.parametrize("arguments", [WRITE, EDIT], ids=["write", "edit"])
+@pytest.mark.parametrize("make", [lambda at: at.symlink_to("../outside.txt"), os.mkfifo],
+                         ids=["link", "fifo"])
+def test_a_link_at_the_temporary_name_is_never_followed(tmp_path, arguments, make) -> None:
+    """Nor is a FIFO there opened (it would block): the temporary file is always made new, so
+    the write is refused in one line and what was there is left as it was."""
+    work = tmp_path / "work"
+    work.mkdir()
+    (tmp_path / "outside.txt").write_text("x\n")
+    (work / "notes.txt").write_text("inside\n")
+    planted = work / f".notes.txt.{os.getpid()}.pi-write.tmp"
+    make(planted)
+    tool = (EditTool if "edits" in arguments else WriteTool)(Workspace(work))
+    message = call(tool, arguments)
+    assert message.is_error and "\n" not in text_of(message).strip()
+    assert (tmp_path / "outside.txt").read_text() == "x\n"
+    assert (work / "notes.txt").read_text() == "inside\n"
+    assert planted.is_symlink() or planted.is_fifo()
+
+
+@pytest.mark.parametrize("arguments", [WRITE, EDIT], ids=["write", "edit"])
+def test_a_failed_write_leaves_the_file_and_no_temporary_file(
+        tmp_path, monkeypatch, arguments) -> None:
+    (tmp_path / "notes.txt").write_text("inside\n")
+    tool = (EditTool if "edits" in arguments else WriteTool)(Workspace(tmp_path))
+
+    def refuse(source, target):
+        raise OSError(28, "No space left on device", str(target))
+    monkeypatch.setattr(os, "replace", refuse)
+    message = call(tool, arguments)
+    assert message.is_error and "No space left on device" in text_of(message)
+    assert "\n" not in text_of(message).strip()
+    assert [p.name for p in tmp_path.iterdir()] == ["notes.txt"]
+    assert (tmp_path / "notes.txt").read_text() == "inside\n"
 
 
 def test_write_to_a_folder_is_an_error(workspace) -> None:

@@ -51,9 +51,9 @@ def read_json(text: str | bytes, **options: Any) -> Any:
 class NotAFile(OSError):
     """A path that holds something other than a regular file; `strerror` says what."""
 
-    def __init__(self, path: Path, kind: str) -> None:
-        super().__init__(f"{path}: is {kind}, not a file")
-        self.strerror = f"is {kind}, not a file"
+    def __init__(self, path: Path, kind: str, wanted: str = "a file") -> None:
+        super().__init__(f"{path}: is {kind}, not {wanted}")
+        self.strerror = f"is {kind}, not {wanted}"
 
 
 def kind_of(mode: int) -> str:
@@ -84,11 +84,11 @@ def read_bytes(path: Path) -> bytes:
         return file.read()
 
 
-def open_regular(path: Path) -> BinaryIO:
-    """The regular file at `path`, open for binary reading: opened without blocking and
+def open_regular(path: Path, flags: int = os.O_RDONLY) -> BinaryIO:
+    """The regular file at `path`, open (binary) as `flags` say: opened without blocking and
     checked once open (a FIFO or /dev/zero is never read); NotAFile says what was there."""
     try:
-        descriptor = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
+        descriptor = os.open(path, flags | os.O_NONBLOCK, 0o666)
     except OSError as error:
         if error.errno == errno.ELOOP:
             raise NotAFile(path, "a link loop") from None
@@ -97,6 +97,6 @@ def open_regular(path: Path) -> BinaryIO:
         mode = os.fstat(descriptor).st_mode
         if not stat.S_ISREG(mode):
             raise NotAFile(path, kind_of(mode))
-        return os.fdopen(os.dup(descriptor), "rb")
+        return os.fdopen(os.dup(descriptor), "r+b" if flags & os.O_RDWR else "rb")
     finally:
         os.close(descriptor)

@@ -51,9 +51,10 @@ class Workspace:
 
 def atomic_write(path: Path, data: bytes) -> None:
     """Replace `path` so readers see the old file or the new one, never half (`os.replace`)."""
-    temporary = path.with_name(f".{path.name}.pi-write.tmp")
+    temporary = path.with_name(f".{path.name}.{os.getpid()}.pi-write.tmp")  # one per process
+    handle = open(temporary, "xb")  # made new: a link or FIFO already there is never followed
     try:
-        with open(temporary, "wb") as handle:
+        with handle:
             handle.write(data)
         if path.exists():
             os.chmod(temporary, path.stat().st_mode & 0o7777)  # an edited script stays executable

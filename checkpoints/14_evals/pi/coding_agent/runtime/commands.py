@@ -4,12 +4,14 @@ Rpc and interactive mode both call these; neither implements a command of its ow
 
 from __future__ import annotations
 
+import os
 import tempfile
 from dataclasses import replace
 from html import escape
 from pathlib import Path
 
 from pi.ai import AbortSignal, AgentMessage, AssistantMessage, TextContent
+from pi.ai.bounded import NotAFile, open_regular
 from pi.ai.messages import json_text
 from pi.coding_agent.messages import BashExecutionMessage, CodingMessage
 from pi.coding_agent.runtime.config import new_session_file, sessions_dir
@@ -137,8 +139,12 @@ def transcript_html(runtime: Runtime) -> str:
 
 
 def export_html(runtime: Runtime, file: str | None = None) -> Path:
-    """Write the page to `file` under the cwd (Pi's default name when None); the path."""
+    """The page, written to `file` under the cwd (Pi's default name) but never onto a session."""
     target = runtime.config.cwd / Path(file or f"pi-session-{runtime.writer.path.stem}.html")
     target.parent.mkdir(parents=True, exist_ok=True)
-    target.write_text(transcript_html(runtime), encoding="utf-8")
+    with open_regular(target, os.O_RDWR | os.O_CREAT) as page:  # a FIFO is refused, not waited on
+        if os.pread(page.fileno(), 17, 0) == b'{"type":"session"':  # how every session begins
+            raise NotAFile(target, "a session file", "an earlier export")
+        page.truncate(0)
+        page.write(transcript_html(runtime).encode("utf-8"))
     return target
