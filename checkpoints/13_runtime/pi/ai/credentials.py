@@ -53,9 +53,8 @@ class Credentials:
             raise CredentialError(f"{path}: is {kind}, not a file")
         mode = path.stat().st_mode
         if os.name == "posix" and mode & 0o077:
-            raise CredentialError(
-                f"{path}: other users can access it (mode {mode & 0o777:o}); "
-                f"refusing to read keys from it. Fix: chmod 600 {path}")
+            raise CredentialError(f"{path}: other users can access it (mode {mode & 0o777:o}); "
+                                  f"refusing to read keys from it. Fix: chmod 600 {path}")
         try:
             text = read_file(path)
         except (OSError, UnicodeDecodeError) as error:
@@ -96,4 +95,3 @@ def stored_key(entry: object, where: str) -> str:
     if not isinstance(key, str) or not key.strip():
         raise CredentialError(f"{where}.key: expected a non-empty string")
     return key.strip()
-

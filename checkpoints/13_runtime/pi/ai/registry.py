@@ -1,7 +1,6 @@
-"""The catalog: the built-in models, "provider/model-id" strings, and every provider of the
-course in one `Providers`, with the API key found per request (`WithCredentials`). Base URLs
-come from settings, then the env (`OPENAI_BASE_URL`, `ANTHROPIC_BASE_URL`), then the public
-address."""
+"""The catalog: the built-in models, "provider/model-id" strings, and every provider of the course
+in one `Providers`, with the API key found per request (`WithCredentials`). Base URLs come from
+settings, then the env (`OPENAI_BASE_URL`, `ANTHROPIC_BASE_URL`), then the public address."""
 
 from __future__ import annotations
 
@@ -45,8 +44,7 @@ def builtin_models(env: Mapping[str, str] | None = None,
               max_tokens=128_000),
         Model(id="claude-sonnet-4-6", name="Claude Sonnet 4.6", api=ANTHROPIC_API,
               provider="anthropic", base_url=url("anthropic"), reasoning=True,
-              input=("text", "image"), context_window=1_000_000, max_tokens=64_000),
-    ]
+              input=("text", "image"), context_window=1_000_000, max_tokens=64_000)]
     return {f"{model.provider}/{model.id}": model for model in models}
 
 

@@ -46,9 +46,8 @@ class CompactionSummaryMessage(Stored):
     timestamp: int
 
 
-CodingMessage = (
-    BashExecutionMessage | CustomMessage | BranchSummaryMessage | CompactionSummaryMessage
-)
+CodingMessage = (BashExecutionMessage | CustomMessage | BranchSummaryMessage
+                 | CompactionSummaryMessage)
 AnyMessage = AgentMessage | CodingMessage  # a message of a transcript
 # Our own wording; Pi's texts differ (the reference data keeps them out on purpose).
 COMPACTION_LEAD = "The conversation so far was compacted. This summary replaces the earlier part:"

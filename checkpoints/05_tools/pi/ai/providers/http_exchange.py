@@ -63,16 +63,14 @@ def decide(policy: RetryPolicy, attempt: int, status: int | None, headers: Mappi
     if not retryable:
         return RetryDecision(False)
     if attempt >= policy.max_retries:
-        note = f"gave up after {attempt} retries" if attempt else ""
-        return RetryDecision(False, note=note)
+        return RetryDecision(False, note=f"gave up after {attempt} retries" if attempt else "")
     asked = server_wait(headers, now_ms)
     if asked is None:  # exponential backoff, jittered so many clients do not retry at once
         wait = min(policy.base_delay * 2.0**attempt, policy.max_delay)
         return RetryDecision(True, wait * (1 - policy.jitter * policy.random()))
     if asked > policy.max_delay:
-        note = (f"not retried: the server asked to wait {asked:g} s, "
-                f"more than max_delay {policy.max_delay:g} s")
-        return RetryDecision(False, asked, note)
+        return RetryDecision(False, asked, f"not retried: the server asked to wait {asked:g} s, "
+                                           f"more than max_delay {policy.max_delay:g} s")
     return RetryDecision(True, asked)
 
 
@@ -109,18 +107,15 @@ class HttpProvider:
 
     path: str
 
-    def __init__(
-        self, client: httpx.AsyncClient | None = None, retry: RetryPolicy | None = None
-    ) -> None:
+    def __init__(self, client: httpx.AsyncClient | None = None,
+                 retry: RetryPolicy | None = None) -> None:
         self.client = client  # tests pass one with an httpx.MockTransport; None = the network
         self.retry = retry or RetryPolicy()
 
-    def stream(
-        self, model: Model, context: Context, options: StreamOptions
-    ) -> AssistantMessageEventStream:
+    def stream(self, model: Model, context: Context,
+               options: StreamOptions) -> AssistantMessageEventStream:
         """Start the exchange in the background and return its event stream at once. An abort
         cancels it wherever it waits and ends the reply `aborted`, keeping what had arrived."""
-
         async def pump(out: AssistantMessageEventStream) -> None:
             work = asyncio.ensure_future(self.exchange(model, context, options, out))
             if options.signal is not None:
@@ -136,18 +131,15 @@ class HttpProvider:
 
         return produce(pump, empty_reply(model, options))
 
-    async def exchange(
-        self, model: Model, context: Context, options: StreamOptions,
-        out: AssistantMessageEventStream,
-    ) -> None:
+    async def exchange(self, model: Model, context: Context, options: StreamOptions,
+                       out: AssistantMessageEventStream) -> None:
         if not model.base_url:
             raise WireError(f"model {model.id!r} has no base_url to send the request to")
         client = self.client or httpx.AsyncClient(timeout=TIMEOUT)
         request = client.build_request(
             "POST", f"{model.base_url.rstrip('/')}{self.path}",
             content=json_text(self.body(model, context, options)).encode("utf-8"),
-            headers=self.headers(usable_key(options.api_key)),
-        )
+            headers=self.headers(usable_key(options.api_key)))
         try:
             response = await send_with_retry(client, request, self.retry, options)
             builder = ReplyBuilder(out)
@@ -172,10 +164,8 @@ class HttpProvider:
         raise NotImplementedError
 
 
-async def send_with_retry(
-    client: httpx.AsyncClient, request: httpx.Request, policy: RetryPolicy,
-    options: StreamOptions,
-) -> httpx.Response:
+async def send_with_retry(client: httpx.AsyncClient, request: httpx.Request, policy: RetryPolicy,
+                          options: StreamOptions) -> httpx.Response:
     """The response whose body is about to stream, after the retries `policy` allows; a
     refusal not retried raises WireError("HTTP 429: <the provider's message>")."""
     attempt = 0

@@ -72,9 +72,8 @@ class BashTool(AgentTool[BashParams]):
                       params.timeout)
 
 
-def report(
-    ending: Ending, text: str, details: dict[str, Any] | None, timeout: float | None
-) -> ToolResult:
+def report(ending: Ending, text: str, details: dict[str, Any] | None,
+           timeout: float | None) -> ToolResult:
     """The result of a clean exit; every other ending raises, with the output first."""
     if ending.how != "exit":
         seconds = int(timeout) if timeout and timeout.is_integer() else timeout  # as JS prints
@@ -149,8 +148,7 @@ async def run_command(command: str, cwd: Path, on_output: Callable[[bytes], None
         process = await asyncio.create_subprocess_exec(
             "bash", "-c", command, cwd=cwd, stdin=asyncio.subprocess.DEVNULL,
             stdout=writing, stderr=writing,
-            start_new_session=True,  # its own process group, killable as a whole
-        )
+            start_new_session=True)  # its own process group, killable as a whole
     except BaseException:
         os.close(reading)
         raise

@@ -65,8 +65,7 @@ def block_text(block: TextContent | ThinkingContent | ToolCall) -> str:
 
 def calculate_context_tokens(usage: Usage) -> int:
     """The context size a reply reported: totalTokens, or the sum of its parts if that is 0."""
-    return usage.total_tokens or (usage.input + usage.output + usage.cache_read
-                                  + usage.cache_write)
+    return usage.total_tokens or (usage.input + usage.output + usage.cache_read + usage.cache_write)
 
 
 ENDED_BADLY = ("aborted", "error")  # a reply that ended so measured nothing usable

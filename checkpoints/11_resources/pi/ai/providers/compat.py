@@ -16,9 +16,8 @@ NO_RESULT = "No result provided"
 WithContent = TypeVar("WithContent", UserMessage, ToolResultMessage)
 
 
-def compat_messages(
-    messages: Sequence[Turn], model: Model, own_thinking: bool = False
-) -> list[Turn]:
+def compat_messages(messages: Sequence[Turn], model: Model,
+                    own_thinking: bool = False) -> list[Turn]:
     """The messages as `model` can take them (Pi's rules): failed or aborted replies are
     skipped; a tool call left unanswered gets an error result "No result provided" (APIs
     refuse unanswered calls); thinking goes through `replayable`, images `without_images`."""
@@ -44,16 +43,13 @@ def compat_messages(
 
 def missing_results(calls: list[ToolCall], timestamp: int) -> list[Turn]:
     """An error result for each call that never got one (stamped with a neighbour's time)."""
-    return [
-        ToolResultMessage(tool_call_id=call.id, tool_name=call.name, is_error=True,
-                          content=(TextContent(text=NO_RESULT),), timestamp=timestamp)
-        for call in calls
-    ]
+    return [ToolResultMessage(tool_call_id=call.id, tool_name=call.name, is_error=True,
+                              content=(TextContent(text=NO_RESULT),), timestamp=timestamp)
+            for call in calls]
 
 
-def replayable(
-    message: AssistantMessage, model: Model, own_thinking: bool = False
-) -> AssistantMessage | None:
+def replayable(message: AssistantMessage, model: Model,
+               own_thinking: bool = False) -> AssistantMessage | None:
     """An earlier reply as the target should see it, or None if nothing is left. As in Pi,
     the same model's thinking is dropped (Chat Completions cannot take it back) unless
     `own_thinking` (Anthropic wants it back, signed), another model's becomes text."""
@@ -79,6 +75,5 @@ def without_images(message: WithContent, model: Model) -> WithContent:
         return message
     content: tuple[UserBlock, ...] = tuple(
         TextContent(text=IMAGE_OMITTED) if block.type == "image" else block
-        for block in message.content
-    )
+        for block in message.content)
     return message.model_copy(update={"content": content})

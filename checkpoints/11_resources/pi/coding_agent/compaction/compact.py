@@ -68,8 +68,7 @@ FileLists = dict[str, list[str]]  # a summary entry's `details`: readFiles, modi
 
 
 def compute_file_lists(ops: FileOps) -> FileLists:
-    """The read-only files and the modified files: a file both read and changed counts as
-    modified."""
+    """The read-only and the modified files: a file both read and changed counts as modified."""
     modified = ops.edited | ops.written
     return {"readFiles": js_sorted(ops.read - modified), "modifiedFiles": js_sorted(modified)}
 
@@ -136,9 +135,8 @@ def after_a_left_out_retry(suffix: Sequence[Shown]) -> bool:
                         and entry.target_id not in left_out for entry, _ in suffix))
 
 
-def prepare_compaction(
-    path: Sequence[SessionEntry], settings: CompactionSettings
-) -> CompactionPreparation | None:
+def prepare_compaction(path: Sequence[SessionEntry],
+                       settings: CompactionSettings) -> CompactionPreparation | None:
     """Pi's `prepareCompaction` over the projected context; None when there is nothing to
     compact: the path ends in a compaction, nothing would be kept, or nothing summarised."""
     if not path or isinstance(path[-1], CompactionEntry):
@@ -167,13 +165,9 @@ def prepare_compaction(
         add_message_ops(message, ops)
     return CompactionPreparation(
         first_kept_entry_id=items[cut.first_kept_entry_index][0].id,
-        is_split_turn=cut.is_split_turn,
-        tokens_before=projected_tokens(path),
+        is_split_turn=cut.is_split_turn, tokens_before=projected_tokens(path),
         previous_summary=None if previous is None else previous.summary,
-        messages_to_summarize=history,
-        turn_prefix_messages=prefix,
-        file_ops=ops,
-    )
+        messages_to_summarize=history, turn_prefix_messages=prefix, file_ops=ops)
 
 
 @dataclass(frozen=True)
@@ -207,9 +201,8 @@ def reply_problem(reply: AssistantMessage) -> SummaryError | None:
 Summary = tuple[str, Usage]  # a summary's text, and what asking for it used
 
 
-async def ask_summariser(stream: StreamFunction, model: Model, prompt: str,
-                         options: StreamOptions, thinking: str | None = None
-                         ) -> Summary | SummaryError:
+async def ask_summariser(stream: StreamFunction, model: Model, prompt: str, options: StreamOptions,
+                         thinking: str | None = None) -> Summary | SummaryError:
     """Send one summary request, with the session's thinking level when the model reasons
     (Pi 1.x asks for no output cap: the model's own limit applies); the text and usage, or
     why there is none."""
@@ -279,13 +272,9 @@ async def compact(prep: CompactionPreparation, model: Model, stream: StreamFunct
     if isinstance(summary, SummaryError):
         return summary
     files = compute_file_lists(prep.file_ops)
-    return CompactionResult(
-        summary=summary[0] + format_file_operations(files),
-        first_kept_entry_id=prep.first_kept_entry_id,
-        tokens_before=prep.tokens_before,
-        details=files,
-        usage=summary[1],
-    )
+    return CompactionResult(summary=summary[0] + format_file_operations(files),
+                            first_kept_entry_id=prep.first_kept_entry_id,
+                            tokens_before=prep.tokens_before, details=files, usage=summary[1])
 
 
 class BranchEntries(NamedTuple):
@@ -308,9 +297,8 @@ class BranchSummary:
     usage: Usage | None = None  # what the summary call used
 
 
-def collect_entries_for_branch_summary(
-    old_path: Sequence[SessionEntry], target_path: Sequence[SessionEntry]
-) -> BranchEntries:
+def collect_entries_for_branch_summary(old_path: Sequence[SessionEntry],
+                                       target_path: Sequence[SessionEntry]) -> BranchEntries:
     """The old path's entries below the deepest entry it shares with the target's path."""
     old_ids = [entry.id for entry in old_path]
     shared = set(old_ids)
@@ -319,9 +307,8 @@ def collect_entries_for_branch_summary(
     return BranchEntries(list(old_path[start:]), ancestor)
 
 
-def prepare_branch_entries(
-    entries: Sequence[SessionEntry], token_budget: int = 0
-) -> BranchPreparation:
+def prepare_branch_entries(entries: Sequence[SessionEntry],
+                           token_budget: int = 0) -> BranchPreparation:
     """Pi's `prepareBranchEntries`: newest → oldest until the budget (0 = no limit) is used;
     an earlier summary still goes in while less than 90 % of the budget is used. A message
     is summarised as its latest context edit left it (a hidden one not at all)."""

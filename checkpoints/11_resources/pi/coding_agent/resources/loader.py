@@ -94,5 +94,4 @@ class ResourceLoader:
             append=first_file(folders, "APPEND_SYSTEM.md"),
             context_files=context, skills=skills.skills, tool_prompts=self.tool_prompts)
         return Resources(sections, skills.skills, templates, context,
-                         skills.diagnostics + template_problems + tuple(context_problems),
-                         trusted)
+                         skills.diagnostics + template_problems + tuple(context_problems), trusted)

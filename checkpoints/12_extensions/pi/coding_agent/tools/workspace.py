@@ -36,10 +36,11 @@ class Workspace:
         "is outside the workspace". A symlink loop is refused too."""
         if "\x00" in path:
             raise WorkspaceError(f"Refused: {path!r} contains a NUL character")
-        wanted = Path(os.path.expanduser(path.removeprefix("@")))
-        target = wanted if wanted.is_absolute() else self.root / wanted
+        target = self.root / os.path.expanduser(path.removeprefix("@"))  # absolute: kept as is
         try:
             real = target.resolve()  # follows every symlink that exists along the way
+            if any(part.is_symlink() for part in (real, *real.parents)):  # 3.13 stops at a loop
+                raise RuntimeError(f"Symlink loop from {real}")
         except (RuntimeError, OSError):  # "Symlink loop from …": the link leads nowhere
             raise WorkspaceError(f"Refused: {path} is a link loop") from None
         if real.is_relative_to(self.root):
@@ -52,9 +53,9 @@ class Workspace:
 def atomic_write(path: Path, data: bytes) -> None:
     """Replace `path` so readers see the old file or the new one, never half (`os.replace`)."""
     temporary = path.with_name(f".{path.name}.{os.getpid()}.pi-write.tmp")  # one per process
-    handle = open(temporary, "xb")  # made new: a link or FIFO already there is never followed
+    made = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)  # never a link/FIFO
     try:
-        with handle:
+        with open(made, "wb") as handle:
             handle.write(data)
         if path.exists():
             os.chmod(temporary, path.stat().st_mode & 0o7777)  # an edited script stays executable

@@ -1,6 +1,5 @@
 """What the modes ask of a runtime besides a prompt: new session, fork, clone, `!cmd`, export.
-Rpc and interactive mode both call these; neither implements a command of its own.
-"""
+Rpc and interactive mode both call these; neither implements a command of its own."""
 
 from __future__ import annotations
 
@@ -97,11 +96,10 @@ async def run_bash(runtime: Runtime, command: str, signal: AbortSignal) -> BashE
         truncation, full = output.finish()
     finally:
         output.close()
-    return BashExecutionMessage(
-        command=command, output=truncation.content,
-        exit_code=ending.exit_code if ending.how == "exit" else None,
-        cancelled=ending.how != "exit", truncated=truncation.truncated,
-        full_output_path=str(full) if full else None, timestamp=started)
+    return BashExecutionMessage(command=command, output=truncation.content,
+                                exit_code=ending.exit_code if ending.how == "exit" else None,
+                                cancelled=ending.how != "exit", truncated=truncation.truncated,
+                                full_output_path=str(full) if full else None, timestamp=started)
 
 
 def record_bash(runtime: Runtime, message: BashExecutionMessage) -> None:

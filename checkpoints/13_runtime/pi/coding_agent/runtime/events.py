@@ -1,5 +1,4 @@
-"""Compaction and retry events in Pi's shapes, and the course's own `turn_limit_reached`.
-"""
+"""Compaction and retry events in Pi's shapes, and the course's own `turn_limit_reached`."""
 
 from __future__ import annotations
 
@@ -8,7 +7,6 @@ from typing import Literal
 
 from pi.agent import AgentEvent
 from pi.coding_agent.session.entries import CompactionEntry
-
 
 CompactionReason = Literal["threshold", "overflow", "manual"]
 

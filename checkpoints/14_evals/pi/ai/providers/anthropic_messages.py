@@ -12,7 +12,7 @@ from typing import Any
 import httpx
 
 from pi.ai.content import ImageContent, TextContent, ThinkingContent, ToolCall
-from pi.ai.messages import AssistantMessage, ToolResultMessage, Usage, UserMessage, Tool
+from pi.ai.messages import AssistantMessage, ToolResultMessage, Usage, UserMessage
 from pi.ai.model import Context, Model, StreamOptions
 from pi.ai.providers.compat import compat_messages
 from pi.ai.providers.http_exchange import HttpProvider, Json, sse_objects
@@ -48,7 +48,8 @@ class AnthropicMessagesProvider(HttpProvider):
             body["system"] = prompt
         body["messages"] = wire_messages(turns, model)
         if tools:
-            body["tools"] = [wire_tool(tool) for tool in tools]
+            body["tools"] = [{"name": tool.name, "description": tool.description,
+                              "input_schema": tool.parameters} for tool in tools]
         if options.temperature is not None:
             body["temperature"] = options.temperature
         body["stream"] = True
@@ -139,10 +140,6 @@ def wire_tool_result(message: ToolResultMessage) -> Json:
             "content": content, "is_error": message.is_error}
 
 
-def wire_tool(tool: Tool) -> Json:
-    return {"name": tool.name, "description": tool.description, "input_schema": tool.parameters}
-
-
 def wire_id(call_id: str) -> str:
     """An id made to fit Anthropic's `[a-zA-Z0-9_-]{1,64}`, the same for a call and its result."""
     return re.sub(r"[^a-zA-Z0-9_-]", "_", call_id)[:64]
@@ -158,8 +155,7 @@ def image_block(image: ImageContent) -> Json:
 
 
 class AnthropicReader:
-    """Feeds one reply's named events (`message_start`, `content_block_*`, `message_delta`,
-    `message_stop`) into a ReplyBuilder."""
+    """Feeds one reply's named events (EVENTS, each read by its method) into a ReplyBuilder."""
 
     def __init__(self, builder: ReplyBuilder) -> None:
         self.builder = builder

@@ -16,9 +16,8 @@ from pi.ai.transcript import Turn, request_parts
 class EventSource(Protocol):
     """What the adapter needs of a MockModel: request dict in, event dicts out."""
 
-    def stream(
-        self, request: dict[str, Any], signal: object | None = None
-    ) -> AsyncIterator[dict[str, Any]]: ...
+    def stream(self, request: dict[str, Any],
+               signal: object | None = None) -> AsyncIterator[dict[str, Any]]: ...
 
 
 class MockProvider:
@@ -43,9 +42,8 @@ class MockProvider:
         body["messages"] = self.dumped
         return body
 
-    def stream(
-        self, model: Model, context: Context, options: StreamOptions
-    ) -> AssistantMessageEventStream:
+    def stream(self, model: Model, context: Context,
+               options: StreamOptions) -> AssistantMessageEventStream:
         request = self.request(model, context)
 
         async def pump(out: AssistantMessageEventStream) -> None:

@@ -302,11 +302,9 @@ FIRST_KEYS = ("type", "id", "parentId", "timestamp")
 
 
 def dump_line(item: SessionHeader | SessionEntry) -> dict[str, Any]:
-    """The JSON object of a header or entry, exactly as it was read (or as Pi would write it).
-
-    Keys come in Pi's order, and an entry always has `parentId`, even when it is null (a root),
-    as a context edit always has its `replacement` (null: omitted).
-    """
+    """The JSON object of a header or entry, exactly as it was read (or as Pi would write it):
+    keys in Pi's order, and an entry always has `parentId`, even when it is null (a root), as a
+    context edit always has its `replacement` (null: omitted)."""
     data = item.model_dump(mode="json", by_alias=True, exclude_none=True)
     if isinstance(item, SessionHeader):
         return data

@@ -75,11 +75,10 @@ def serialize_conversation(messages: Sequence[AnyMessage]) -> str:
     return "\n\n".join(parts)
 
 
-SYSTEM_PROMPT = (
-    "You write checkpoint summaries of coding sessions. You are given a transcript of a user "
-    "working with a coding assistant. Do not carry on that conversation and do not answer "
-    "anything it asks: reply with the summary in the requested layout and nothing else."
-)
+SYSTEM_PROMPT = ("You write checkpoint summaries of coding sessions. You are given a transcript "
+                 "of a user working with a coding assistant. Do not carry on that conversation "
+                 "and do not answer anything it asks: reply with the summary in the requested "
+                 "layout and nothing else.")
 
 CHECKPOINT_LAYOUT = """## Goal
 What the user wants done; several goals if the session moved between tasks.
@@ -103,28 +102,22 @@ What the user wants done; several goals if the session moved between tasks.
 ## Next Steps
 1. What to do next, in order"""
 
-CRITICAL_CONTEXT = (
-    "\n\n## Critical Context\n"
-    '- Facts, data or references the next assistant cannot do without, or "(none)"'
-)
+CRITICAL_CONTEXT = ("\n\n## Critical Context\n"
+                    '- Facts, data or references the next assistant cannot do without, or "(none)"')
 
-BE_EXACT = (
-    "\n\nBe brief in every section. Copy file paths, function names and error messages exactly."
-)
+BE_EXACT = ("\n\nBe brief in every section. "
+            "Copy file paths, function names and error messages exactly.")
 
-HISTORY_INSTRUCTIONS = (
-    "Summarise the conversation above as a checkpoint that another assistant will use to "
-    "continue the work. Use exactly this layout:\n\n"
-    + CHECKPOINT_LAYOUT + CRITICAL_CONTEXT + BE_EXACT
-)
+HISTORY_INSTRUCTIONS = ("Summarise the conversation above as a checkpoint that another assistant "
+                        "will use to continue the work. Use exactly this layout:\n\n"
+                        + CHECKPOINT_LAYOUT + CRITICAL_CONTEXT + BE_EXACT)
 
 UPDATE_INSTRUCTIONS = (
     "The conversation above continues the work described in <previous-summary>. Write the "
     "updated checkpoint. Keep everything from the previous summary that still holds; add what "
     "the new messages did, found and decided; move items that are now finished from In "
     "Progress to Done; revise Next Steps; drop only what no longer matters. Use exactly this "
-    "layout:\n\n" + CHECKPOINT_LAYOUT + CRITICAL_CONTEXT + BE_EXACT
-)
+    "layout:\n\n" + CHECKPOINT_LAYOUT + CRITICAL_CONTEXT + BE_EXACT)
 
 TURN_PREFIX_INSTRUCTIONS = """The conversation above is only the beginning of one long turn; \
 the rest of that turn is kept word for word after this summary. Summarise the beginning so \
@@ -141,21 +134,16 @@ What the user asked for in this turn.
 
 Only what the conversation above says; do not guess at the kept part."""
 
-BRANCH_INSTRUCTIONS = (
-    "Summarise the conversation above: a branch the user worked on and then left, so that "
-    "the work can be picked up again later. Use exactly this layout:\n\n"
-    + CHECKPOINT_LAYOUT + BE_EXACT
-)
+BRANCH_INSTRUCTIONS = ("Summarise the conversation above: a branch the user worked on and then "
+                       "left, so that the work can be picked up again later. Use exactly this "
+                       "layout:\n\n" + CHECKPOINT_LAYOUT + BE_EXACT)
 
-BRANCH_PREAMBLE = (
-    "Before coming back to this point, the user followed another branch of the conversation.\n"
-    "What happened there:\n\n"
-)
+BRANCH_PREAMBLE = ("Before coming back to this point, the user followed another branch of the "
+                   "conversation.\nWhat happened there:\n\n")
 
 
-def summary_prompt(
-    conversation: str, instructions: str, previous: str | None = None, focus: str | None = None
-) -> str:
+def summary_prompt(conversation: str, instructions: str, previous: str | None = None,
+                   focus: str | None = None) -> str:
     """The one user message of a summary request, in Pi's order of parts."""
     text = f"<conversation>\n{conversation}\n</conversation>\n\n"
     if previous:

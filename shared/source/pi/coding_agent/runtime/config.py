@@ -1,7 +1,6 @@
 """Everything a runtime is built from, injected, with offline defaults; thinking levels; and
 the parts put together in Pi's order: tools, then the resources that describe them, then the
-loop's configuration with the extensions' hooks, and the session they write to.
-"""
+loop's configuration with the extensions' hooks, and the session they write to."""
 
 from __future__ import annotations
 
@@ -31,10 +30,6 @@ from pi.coding_agent.tools.sets import coding_tools
 from pi.coding_agent.tools.workspace import Workspace
 
 
-async def real_sleep(ms: int) -> None:
-    await asyncio.sleep(ms / 1000)
-
-
 @dataclass(frozen=True)
 class RuntimeConfig:
     cwd: Path
@@ -51,7 +46,7 @@ class RuntimeConfig:
     trusted: bool = False
     extension_paths: tuple[Path, ...] = ()
     ui: ExtensionUI = field(default_factory=NoUI)
-    sleep: Callable[[int], Awaitable[None]] = real_sleep
+    sleep: Callable[[int], Awaitable[None]] = lambda ms: asyncio.sleep(ms / 1000)
     compaction: CompactionSettings = DEFAULT_COMPACTION_SETTINGS
     auto_retry: bool = True
     max_retries: int = 3
@@ -100,13 +95,12 @@ def assemble(config: RuntimeConfig) -> Assembly:
                                  core_tools=[tool.name for tool in core])
     extensions.diagnostics[:0] = missing  # a missing or untrusted file is said, not skipped
     tools = [*core, *extensions.tools()]
-    loader = ResourceLoader(cwd=config.cwd, agent_dir=config.agent_dir or default_agent_dir(),
-                            trust=trust_everything if config.trusted else trust_nothing,
-                            tool_names=tuple(tool.name for tool in tools),
-                            tool_prompts=tool_prompts_for(tools),
-                            system_prompt=config.system_prompt,
-                            context_ceiling=config.context_ceiling)
-    resources = loader.load()
+    resources = ResourceLoader(cwd=config.cwd, agent_dir=config.agent_dir or default_agent_dir(),
+                               trust=trust_everything if config.trusted else trust_nothing,
+                               tool_names=tuple(tool.name for tool in tools),
+                               tool_prompts=tool_prompts_for(tools),
+                               system_prompt=config.system_prompt,
+                               context_ceiling=config.context_ceiling).load()
     runner = ExtensionRunner(extensions.extensions)
     loop = LoopConfig(model=config.model, stream=config.providers.stream,
                       tools=ToolRegistry(tools), system_prompt=resources.system_prompt,

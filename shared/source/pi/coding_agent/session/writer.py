@@ -93,8 +93,7 @@ class SessionWriter:
         return entry.id
 
     def new(self, model: Callable[..., SessionEntry], /, **fields: Any) -> str:
-        """Append an entry of type `model` with a fresh id, the leaf as parent and the clock's
-        time."""
+        """Append a `model` entry with a fresh id, the leaf as parent and the clock's time."""
         return self.append(model(id=fresh_id(self.ids, self.tree.by_id), parent_id=self.leaf_id,
                                  timestamp=iso_timestamp(self.clock()), **fields))
 
@@ -124,8 +123,7 @@ class SessionWriter:
         return self.new(UsageEntry, kind=kind, provider=provider, model=model, usage=usage,
                         note=note or None)
 
-    def append_context_edit(self, target_id: str,
-                            content: str | tuple[Any, ...] | None) -> str:
+    def append_context_edit(self, target_id: str, content: str | tuple[Any, ...] | None) -> str:
         """Replace what a model sees of an earlier message on this branch, or (None) hide it
         from every later context; a string for a reply or tool result becomes a text block."""
         target = self.require(target_id)
@@ -238,8 +236,7 @@ def fork_session(writer: SessionWriter, path: Path, session_id: str,
         raise SessionError(f"{writer.path}: nothing to fork, the leaf is before the first entry")
     copied = branched_path(writer, writer.require(leaf).id)
     header = SessionHeader(version=CURRENT_VERSION, id=session_id, cwd=writer.header.cwd,
-                           timestamp=iso_timestamp(writer.clock()),
-                           parent_session=str(writer.path))
+                           timestamp=iso_timestamp(writer.clock()), parent_session=str(writer.path))
     forked = SessionWriter.create(path, header, ids=writer.ids, clock=writer.clock,
                                   opener=writer.opener)
     for entry, line in copied:
