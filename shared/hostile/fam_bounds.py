@@ -424,6 +424,39 @@ def path_case(read: Callable[[Check, str], None], kind: str) -> Callable[[Check]
     return lambda check: read(check, kind)
 
 
+UNREADABLE_VALUES: dict[str, bytes] = {  # parsed fine, then refused: a ValueError each
+    "a date that is no day": b"updated: 2024-02-30\n",
+    "an integer of 5,000 digits": b"n: " + b"9" * 5_000 + b"\n",
+    "bytes that are not UTF-8": b"task: caf\xe9\n",
+}
+
+
+def eval_suite_case(content: bytes) -> Callable[[Check], None]:
+    """`python -m course evals run` on a suite whose case Python cannot read: one line."""
+    def run(check: Check) -> None:
+        from course.cli import app
+        suite = check.root / "suite"
+        suite.mkdir()
+        (suite / "a.yaml").write_bytes(b"id: a\n" + content)
+        code, out, err, escaped = invoke(app, ["evals", "run", "--suite", str(suite),
+                                               "--target", str(check.root)])
+        clean_cli(check, "python -m course evals run", code, out, err, escaped, (2,))
+        one_error_line(check, "python -m course evals run", err, str(suite / "a.yaml"))
+    return run
+
+
+ESCAPED_OPTIONS = ("--cwd", "--session", "--agent-dir", "--script", "-e")
+
+
+def escaped_option(option: str) -> Callable[[Check], None]:
+    """A path on the command line holding terminal escapes is shown escaped, if at all."""
+    def run(check: Check) -> None:
+        odd = str(check.root / "\x1b]0;pwned\x07\x1b[31mred")
+        code, out, err, escaped = agent_cli(check, option, odd)
+        clean_cli(check, f"pi-agent {option}", code, out, err, escaped, (0, 2))
+    return run
+
+
 def cases() -> list[Case]:
     found = [Case("bounds", f"reply cut in two at byte {cut}",
                   same_reply(lambda cut=cut: [SPLIT_REPLY[:cut], SPLIT_REPLY[cut:]]))
@@ -446,6 +479,10 @@ def cases() -> list[Case]:
     found += [Case("bounds", f"notes.txt is {kind}, {name}",
                    tool_path_case(name, "notes.txt", kind))
               for name in TOOL_CALLS for kind in KINDS]
+    found += [Case("bounds", f"an eval case holding {name}", eval_suite_case(content))
+              for name, content in UNREADABLE_VALUES.items()]
+    found += [Case("bounds", f"{option} holding terminal escapes", escaped_option(option))
+              for option in ESCAPED_OPTIONS]
     return found
 
 

@@ -47,16 +47,21 @@ SKILLS: dict[str, str | bytes | None] = {  # None: made specially in `place_skil
     "terminal escapes in the name": '---\nname: "\\e]0;pwned\\a"\ndescription: x\n---\n',
     "description a mapping": "---\nname: bad\ndescription: {a: 1}\n---\n",
     "name a number": "---\nname: 12\ndescription: x\n---\n",
+    "a date PyYAML cannot convert": "---\nname: bad\ndescription: x\nupdated: 2024-02-30\n---\n",
+    "an integer of 5,000 digits": f"---\nname: bad\ndescription: x\nn: {'9' * 5_000}\n---\n",
     "SKILL.md a FIFO": None,
     "SKILL.md a link to /dev/zero": None,
     "SKILL.md a folder": None,
     "SKILL.md a link loop": None,
     "the skill folder a link loop": None,
+    "a skill folder 1,100 levels deep": None,
 }
 TEMPLATES: dict[str, str | bytes] = {
     "template frontmatter nested 5000 deep": f"---\ndescription: {deep(5000)}\n---\nx\n",
     "template invalid YAML": "---\ndescription: [x\n---\nbody\n",
     "template latin-1 bytes": "---\ndescription: caf\xe9\n---\n".encode("latin-1"),
+    "template date PyYAML cannot convert": "---\ndescription: x\nupdated: 2024-02-30\n---\n",
+    "template integer of 5,000 digits": f"---\ndescription: {'9' * 5_000}\n---\n",
 }
 
 
@@ -76,6 +81,12 @@ def place_skill(check: Check, name: str) -> Path:
                 target.mkdir()
             elif name == "SKILL.md a link loop":
                 target.symlink_to(target)
+            elif name.endswith("levels deep"):
+                target.write_text(GOOD.replace("good", "bad"))
+                for _ in range(1_100):  # deeper than Python's stack
+                    folder /= "d"
+                    folder.mkdir()
+                (folder / "SKILL.md").write_text(GOOD.replace("good", "deep"))
             else:
                 (folder / "loop").symlink_to(folder)
                 target.write_text(GOOD.replace("good", "bad"))
@@ -112,6 +123,8 @@ def skill_case(name: str) -> Callable[[Check], None]:
         for line in err.splitlines():
             if line.strip() and not line.startswith("warning:"):
                 check.crash(f"stderr holds a line that is not a warning: {line[:200]!r}")
+            elif line.count("warning:") > 1:
+                check.crash(f"a warning says so twice: {line[:200]!r}")
     return run
 
 

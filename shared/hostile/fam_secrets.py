@@ -26,9 +26,12 @@ from hostile.checks import (
     KEY,
     OUTSIDE_SECRET,
     as_json,
+    clean_cli,
+    invoke,
     make_outside,
     no_leak,
     no_leak_in_files,
+    one_error_line,
     plain,
 )
 from hostile.runner import Case, Check
@@ -211,6 +214,34 @@ def context_case(name: str) -> Callable[[Check], None]:
     return run
 
 
+AUTH_FILES = {
+    "the key as an entry's type": as_json({"openai": {"type": KEY}}),
+    "the key as the whole entry": as_json({"openai": KEY}),
+    "the key in an oauth entry": as_json({"openai": {"type": "oauth", "access": KEY}}),
+    "the key as a field's name": as_json({"openai": {KEY: "api_key"}}),
+    "the key beside an integer of 5,000 digits": as_json({"openai": {"key": KEY}})[:-2]
+    + ', "n": ' + "9" * 5_000 + "}}",
+}
+
+
+def auth_case(name: str) -> Callable[[Check], None]:
+    """An auth.json that cannot be used refuses the run in one line naming the file, and no
+    value read from it comes out: a key pasted into the wrong field is still a key."""
+    def run(check: Check) -> None:
+        from pi.modes.main import app
+        path = check.root / "agent" / "auth.json"
+        path.parent.mkdir()
+        path.write_text(AUTH_FILES[name])
+        path.chmod(0o600)
+        code, out, err, escaped = invoke(app, [
+            "-p", "hi", "--model", "openai/gpt-h", "--cwd", str(check.root),
+            "--agent-dir", str(path.parent)])
+        clean_cli(check, "pi-agent -p with auth.json", code, out, err, escaped, (2,))
+        one_error_line(check, "pi-agent -p with auth.json", err, str(path))
+        no_leak(check, "pi-agent's output", [out, err])
+    return run
+
+
 def cases() -> list[Case]:
     found = [Case("secrets", f"key {key} / {server}", secret_case(key, server))
              for key in KEYS for server in SERVERS]
@@ -219,6 +250,7 @@ def cases() -> list[Case]:
               for server in ("401 echoing the header", "500 echo straddling the 500th character",
                              "a refused connection naming the headers")]
     found += [Case("secrets", f"AGENTS.md is {name}", context_case(name)) for name in CONTEXT_FILES]
+    found += [Case("secrets", f"auth.json holds {name}", auth_case(name)) for name in AUTH_FILES]
     return found
 
 

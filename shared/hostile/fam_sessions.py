@@ -180,6 +180,25 @@ MUTATIONS: dict[str, Mutation] = {
          "firstKeptEntryId": "ghost", "tokensBefore": 100,
          "timestamp": "2026-01-01T00:00:03.000Z"}),
     "extra fields everywhere": lambda data, _: data.replace(b'"parentId"', b'"zz": [1], "parentId"'),
+    **{f"{kind} at the time 'yesterday'": append({
+        "type": kind, "id": "y1", "parentId": "e8", "timestamp": "yesterday", **fields})
+       for kind, fields in (
+           ("custom_message", {"customType": "x", "content": "hi", "display": True}),
+           ("branch_summary", {"fromId": "e5", "summary": "elsewhere"}),
+           ("compaction", {"summary": "s", "firstKeptEntryId": "e7", "tokensBefore": 5}))},
+    "an integer of 5,000 digits in the header": lambda data, _: data.replace(
+        b'"version": 3', b'"version": 3, "n": ' + b"9" * 5_000, 1),
+    "an integer of 5,000 digits as a message time": append_raw(json.dumps(
+        said("d1", "e8", "x")).replace("1767225601000", "9" * 5_000).encode() + b"\n"),
+    "an integer of 5,000 digits in custom data": append_raw(
+        b'{"type": "custom", "id": "d2", "parentId": "e8", "customType": "x", '
+        b'"timestamp": "2026-01-01T00:00:03.000Z", "data": ' + b"9" * 5_000 + b"}\n"),
+    "a v1 firstKeptEntryIndex of 5,000 digits": whole(
+        b'{"type": "session", "id": "s", "timestamp": "t", "cwd": "/"}\n' + lines_of(
+            {"type": "message", "timestamp": "t", "message": {
+                "role": "user", "content": "hi", "timestamp": 1}})
+        + b'{"type": "compaction", "timestamp": "t", "summary": "s", "tokensBefore": 5, '
+          b'"firstKeptEntryIndex": ' + b"9" * 5_000 + b"}\n"),
     "a 5 MB message": huge_message(5_000_000),
     "5,000 entries in one chain": long_chain(5000, branching=False),
     "a tree 1,500 branches deep": long_chain(1500, branching=True),

@@ -88,3 +88,9 @@ def test_an_empty_file_reads_as_empty_text_and_a_missing_one_as_nothing(tmp_path
     assert what_is_at(tmp_path / "missing") == "nothing"
     with pytest.raises(FileNotFoundError):
         read_file(tmp_path / "missing")
+
+
+def test_an_integer_of_more_digits_than_python_converts_is_too_large_not_a_value_error() -> None:
+    with pytest.raises(TooLarge, match=r"^a number of more than 4300 digits$"):
+        read_json('{"n": ' + "9" * 5_000 + "}")
+    assert read_json("[" + "9" * 4_300 + "]") == [int("9" * 4_300)]

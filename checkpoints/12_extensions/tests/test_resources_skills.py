@@ -234,3 +234,18 @@ def test_frontmatter_is_read_as_yaml_1_1_where_pi_reads_yaml_1_2() -> None:
     read = parse_markdown("---\nname: a\nanswer: yes\nversion: 1.0\n---\nbody\n")
     assert read.frontmatter == {"name": "a", "answer": True, "version": 1.0}
     assert read.body.strip() == "body"
+
+
+@pytest.mark.parametrize(("value", "problem"), [
+    ("2024-02-30", "day is out of range for month"),  # PyYAML reads it as a date
+    ("9" * 5_000, "Exceeds the limit (4300 digits)"),  # more digits than int() converts
+])
+def test_a_value_yaml_cannot_convert_skips_that_skill_with_one_warning(tmp_path, value,
+                                                                      problem) -> None:
+    write_skill(tmp_path, "bad", f"name: bad\ndescription: x\nupdated: {value}\n")
+    write_skill(tmp_path, "fine", "name: fine\ndescription: A skill that loads.\n")
+    ours = load_skills_from_dir(tmp_path, "test")
+    assert [skill.name for skill in ours.skills] == ["fine"]
+    [diagnostic] = ours.diagnostics
+    assert diagnostic.path == tmp_path / "bad" / "SKILL.md" and problem in diagnostic.message
+    assert "\n" not in diagnostic.message

@@ -221,3 +221,17 @@ def test_summaries_differ_from_pi_only_in_the_lead_sentence(data_dir) -> None:
                 differences.setdefault(role, set()).add(want["textChars"] - units)
     assert sorted(differences) == ["branchSummary", "compactionSummary"]
     assert all(len(found) == 1 for found in differences.values()), differences
+
+
+@pytest.mark.parametrize("line", [
+    '{"type":"custom_message","customType":"x","content":"hi","display":true',
+    '{"type":"branch_summary","fromId":"u","summary":"went elsewhere"',
+    '{"type":"compaction","summary":"s","firstKeptEntryId":"u","tokensBefore":5',
+])
+def test_an_entry_whose_timestamp_is_no_time_still_gives_its_message_as_in_pi(
+        tmp_path: Path, line: str) -> None:
+    path = tmp_path / "s.jsonl"  # Pi: new Date("yesterday").getTime() is NaN, nothing fails
+    path.write_text('{"type":"session","version":3,"id":"s","timestamp":"t","cwd":"/"}\n'
+                    f'{line},"id":"e","parentId":null,"timestamp":"yesterday"}}\n')
+    (message,) = build_context(read_session(path).tree, "e").messages
+    assert message.timestamp == 0

@@ -83,3 +83,11 @@ def test_resources_expand_skills_first_then_templates(tmp_path) -> None:
     assert resources.expand_input("/skill:ship now").startswith('<skill name="ship"')
     assert resources.expand_input("just text") is None
     assert isinstance(resources.templates[0], PromptTemplate)
+
+
+def test_a_template_whose_date_yaml_cannot_convert_is_skipped_with_one_warning(tmp_path) -> None:
+    write(tmp_path / "user/dated.md", "---\ndescription: x\nupdated: 2024-02-30\n---\nBody")
+    write(tmp_path / "user/fine.md", "Fine $1")
+    templates, problems = load_prompt_templates([(tmp_path / "user", "user")])
+    assert [t.name for t in templates] == ["fine"]
+    assert [(d.type, d.path.name) for d in problems] == [("warning", "dated.md")]

@@ -281,3 +281,22 @@ def test_json_only_python_reads_is_still_read(tmp_path: Path) -> None:
     lines[2] = lines[2].replace('"timestamp":1}', '"timestamp":1,"score":NaN}')
     path.write_text("".join(lines))
     assert len(read_session(path).entries) == 6
+
+
+BIG = "9" * 5_000
+
+
+@pytest.mark.parametrize(("text", "line"), [
+    (HEADER[:-1] + f',"x":{BIG}}}', 1),
+    (HEADER + "\n" + USER.replace('"timestamp":1}', f'"timestamp":{BIG}}}') % ("a1", "null"), 2),
+    (HEADER + "\n" + USER.replace('"hi"', f'[{{"type":"text","text":"x","n":{BIG}}}]') % (
+        "a1", "null"), 2),
+    ('{"type":"session","id":"s","timestamp":"t","cwd":"/"}\n' + V1_USER + "\n"
+     f'{{"type":"compaction","timestamp":"t","summary":"s","firstKeptEntryIndex":{BIG}}}', 3),
+])
+def test_an_integer_too_long_for_python_is_one_line_naming_file_and_line(
+        tmp_path: Path, text: str, line: int) -> None:
+    path = write(tmp_path, text + "\n")
+    with pytest.raises(SessionError, match=rf"^{path}:{line}: .*more than 4300 digits") as caught:
+        read_session(path)
+    assert "\n" not in str(caught.value)

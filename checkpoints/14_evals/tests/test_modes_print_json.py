@@ -230,3 +230,19 @@ def test_a_reply_cut_at_its_output_limit_prints_its_text_then_says_so_and_exits_
     assert run_print(runtime, ["hi"], out, err) == 1
     assert out.getvalue() == "The first half of\n"
     assert err.getvalue() == "Response was truncated: the model reached its output token limit.\n"
+
+
+def test_a_cwd_holding_a_terminal_escape_is_named_with_the_escape_shown_not_sent(
+        tmp_path: Path) -> None:
+    code, out, err = invoke("-p", "hi", "--cwd", "\x1b[31mred", "--agent-dir", tmp_path)
+    assert (code, out) == (2, "") and "\x1b" not in err
+    assert err.strip() == "error: --cwd \\x1b[31mred: not a folder"
+
+
+def test_a_bad_skill_is_one_warning_line_with_one_warning_prefix(tmp_path: Path) -> None:
+    skill = tmp_path / "agent" / "skills" / "bad" / "SKILL.md"
+    skill.parent.mkdir(parents=True)
+    skill.write_text("---\nname: bad\n---\nNo description.\n")
+    code, _, err = invoke("-p", "hi", "--cwd", tmp_path, "--agent-dir", tmp_path / "agent",
+                          "--session", tmp_path / "s.jsonl")
+    assert (code, err) == (0, f"warning: {skill}: description is required\n")

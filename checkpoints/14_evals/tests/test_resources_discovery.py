@@ -167,3 +167,38 @@ def test_explicit_paths_come_last_and_missing_ones_warn(tmp_path) -> None:
     assert [(d.type, d.message, d.path) for d in found.diagnostics] == [
         ("warning", "skill path does not exist", tmp_path / "cwd" / "nowhere"),
         ("collision", 'name "notes" collision', tmp_path / "extra/notes/SKILL.md")]
+
+
+def test_a_skill_folder_thousands_deep_is_not_walked_to_the_bottom(tmp_path) -> None:
+    write(tmp_path / "agent/skills/notes/SKILL.md", "---\ndescription: Take notes.\n---\n")
+    deep = tmp_path / "agent/skills"
+    for _ in range(1_100):  # deeper than Python's stack (os.makedirs would recurse as deep)
+        deep /= "d"
+        deep.mkdir()
+    (deep / "SKILL.md").write_text("---\ndescription: Far down.\n---\n")
+    try:
+        found = discover_skills(tmp_path / "cwd", tmp_path / "agent", trusted=False)
+        assert [s.name for s in found.skills] == ["notes"]
+    finally:  # bottom up: shutil.rmtree, which cleans tmp_path, recurses once per level too
+        (deep / "SKILL.md").unlink()
+        for folder in [deep, *deep.parents][:1_100]:
+            folder.rmdir()
+
+
+def test_a_skill_folder_that_cannot_be_listed_is_one_warning_naming_it(monkeypatch,
+                                                                     tmp_path) -> None:
+    write(tmp_path / "agent/skills/notes/SKILL.md", "---\ndescription: Take notes.\n---\n")
+    locked = tmp_path / "agent/skills/locked"
+    write(locked / "SKILL.md", "---\ndescription: Locked.\n---\n")
+    listdir = os.listdir
+
+    def refuse(path):  # what a folder of mode 000 does to anyone but root
+        if Path(path) == locked:
+            raise PermissionError(13, "Permission denied", str(path))
+        return listdir(path)
+
+    monkeypatch.setattr(os, "listdir", refuse)
+    found = discover_skills(tmp_path / "cwd", tmp_path / "agent", trusted=False)
+    assert [s.name for s in found.skills] == ["notes"]
+    assert [(d.type, d.path, d.line()) for d in found.diagnostics] == [
+        ("warning", locked, f"{locked}: cannot be read (Permission denied)")]

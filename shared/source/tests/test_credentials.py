@@ -101,9 +101,10 @@ def test_a_broken_auth_file_is_one_line_with_file_and_line_and_is_never_overwrit
 
 
 @pytest.mark.parametrize(("entry", "problem"), [
-    ({"type": "oauth", "access": FILE_KEY}, "only api_key entries are supported, found 'oauth'"),
+    ({"type": "oauth", "access": FILE_KEY}, 'anthropic.type: only "api_key" entries'),
     ({"type": "api_key", "key": ""}, "anthropic.key: expected a non-empty string"),
-    (FILE_KEY, "only api_key entries are supported, found 'str'"),
+    (FILE_KEY, 'anthropic.type: only "api_key" entries'),
+    ({"type": FILE_KEY}, 'anthropic.type: only "api_key" entries'),  # a key pasted as the type
 ])
 def test_an_entry_that_is_not_an_api_key_is_named_without_its_secret(tmp_path, entry,
                                                                       problem) -> None:
@@ -111,6 +112,12 @@ def test_an_entry_that_is_not_an_api_key_is_named_without_its_secret(tmp_path, e
     with pytest.raises(CredentialError) as refused:
         credentials.resolve("anthropic")
     assert problem in str(refused.value) and FILE_KEY not in str(refused.value)
+
+
+def test_an_integer_too_long_for_python_is_one_line_naming_the_file(tmp_path) -> None:
+    credentials = Credentials(auth_file(tmp_path, '{"anthropic": ' + "9" * 5_000 + "}"), env={})
+    with pytest.raises(CredentialError, match=r"auth\.json: a number of more than 4300 digits$"):
+        credentials.resolve("anthropic")
 
 
 def test_no_repr_shows_a_key(tmp_path) -> None:

@@ -97,3 +97,18 @@ def test_an_empty_or_missing_suite_is_refused(tmp_path: Path) -> None:
     (tmp_path / "cases.yaml").write_text("id: one\n")
     with pytest.raises(CaseError, match=r"cases\.yaml: is a file, not a suite folder$"):
         load_suite(tmp_path / "cases.yaml")
+
+
+@pytest.mark.parametrize(("text", "named"), [
+    (b"id: a\nwhen: 2024-02-30\n", "day is out of range for month"),
+    (b"id: a\ncount: " + b"9" * 5_000 + b"\n", "Exceeds the limit (4300 digits)"),
+    (b"id: a\ntask: \xff\xfe\n", "not valid UTF-8"),
+])
+def test_a_case_file_python_cannot_read_is_one_line_naming_it(tmp_path: Path, text: bytes,
+                                                               named: str) -> None:
+    file = tmp_path / "a.yaml"
+    file.write_bytes(text)
+    with pytest.raises(CaseError) as raised:
+        load_suite(tmp_path)
+    message = str(raised.value)
+    assert message.startswith(f"{file}: ") and named in message and "\n" not in message

@@ -37,8 +37,10 @@ def fail(text: str) -> typer.Exit:
     from rich.console import Console
     from rich.text import Text
 
+    from pi.coding_agent.session.show import printable
+
     Console(stderr=True, highlight=False, soft_wrap=True).print(
-        Text.assemble(("error:", "red"), f" {text}"))  # text is not markup
+        Text.assemble(("error:", "red"), f" {printable(text)}"))  # not markup, nor escapes
     return typer.Exit(2)
 
 

@@ -10,6 +10,7 @@ import errno
 import json
 import os
 import stat
+import sys
 from pathlib import Path
 from typing import Any, BinaryIO
 
@@ -46,6 +47,10 @@ def read_json(text: str | bytes, **options: Any) -> Any:
         return within_bounds(json.loads(text, **options))
     except RecursionError:  # deeper than Python's own stack, long before MAX_DEPTH is asked
         raise TooLarge(f"nested deeper than {MAX_DEPTH} levels") from None
+    except ValueError as error:  # int() refuses more digits than sys.get_int_max_str_digits()
+        if not str(error).startswith("Exceeds the limit"):
+            raise
+        raise TooLarge(f"a number of more than {sys.get_int_max_str_digits()} digits") from None
 
 
 class NotAFile(OSError):

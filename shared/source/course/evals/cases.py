@@ -120,6 +120,10 @@ def read_yaml(file: Path) -> Any:
         raise CaseError(f"{file}: {error.strerror}") from None
     except TooLarge as error:
         raise CaseError(f"{file}: {error}") from None
+    except UnicodeDecodeError as error:
+        raise CaseError(f"{file}: not valid UTF-8 (byte {error.start})") from None
+    except ValueError as error:  # a date like 2024-02-30, an integer of 5,000 digits
+        raise CaseError(f"{file}: {str(error).split(':')[0]}") from None
     except RecursionError:
         raise CaseError(f"{file}: nested too deeply to read") from None
     except yaml.YAMLError as error:

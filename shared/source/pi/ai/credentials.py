@@ -87,10 +87,9 @@ class Credentials:
 
 
 def stored_key(entry: object, where: str) -> str:
-    """The key of one auth file entry; only `api_key` entries are understood here."""
+    """The key of one auth file entry (only `api_key` ones); no error shows a value of it."""
     if not isinstance(entry, dict) or entry.get("type") != "api_key":
-        kind = entry.get("type") if isinstance(entry, dict) else type(entry).__name__
-        raise CredentialError(f"{where}: only api_key entries are supported, found {kind!r}")
+        raise CredentialError(f'{where}.type: only "api_key" entries are supported')
     key = entry.get("key")
     if not isinstance(key, str) or not key.strip():
         raise CredentialError(f"{where}.key: expected a non-empty string")

@@ -58,9 +58,13 @@ def iso_timestamp(ms: int) -> str:
     return moment.strftime("%Y-%m-%dT%H:%M:%S.") + f"{moment.microsecond // 1000:03d}Z"
 
 
-def ms_from_iso(text: str) -> int:
-    """Milliseconds since the epoch for an ISO timestamp (a time without offset is UTC)."""
-    moment = datetime.fromisoformat(text)
+def ms_from_iso(text: str) -> int | None:
+    """Milliseconds since the epoch for an ISO timestamp (a time without offset is UTC); None
+    for text that is no time, where Pi's `new Date(text).getTime()` is NaN."""
+    try:
+        moment = datetime.fromisoformat(text)
+    except ValueError:
+        return None
     if moment.tzinfo is None:
         moment = moment.replace(tzinfo=UTC)
     return (moment - EPOCH) // timedelta(milliseconds=1)
@@ -276,13 +280,13 @@ def message_of(entry: SessionEntry) -> AnyMessage | None:
     if isinstance(entry, CustomMessageEntry):
         return CustomMessage(custom_type=entry.custom_type, content=entry.content,
                              display=entry.display, details=entry.details,
-                             timestamp=ms_from_iso(entry.timestamp))
+                             timestamp=ms_from_iso(entry.timestamp) or 0)
     if isinstance(entry, BranchSummaryEntry):
         return BranchSummaryMessage(summary=entry.summary, from_id=entry.from_id,
-                                    timestamp=ms_from_iso(entry.timestamp))
+                                    timestamp=ms_from_iso(entry.timestamp) or 0)
     if isinstance(entry, CompactionEntry):
         return CompactionSummaryMessage(summary=entry.summary, tokens_before=entry.tokens_before,
-                                        timestamp=ms_from_iso(entry.timestamp))
+                                        timestamp=ms_from_iso(entry.timestamp) or 0)
     return None
 
 

@@ -57,8 +57,8 @@ class Diagnostic:
     collision: Collision | None = None
 
     def line(self) -> str:
-        """One line for a terminal: `path: warning: message`."""
-        return f"{self.path}: {self.type}: {self.message}"
+        """One line for a terminal, `path: message` (who prints it says it is a warning)."""
+        return f"{self.path}: {self.message}"
 
 
 def warning(path: Path, message: str) -> Diagnostic:
@@ -149,6 +149,8 @@ def parse_yaml_block(block: str) -> dict[str, Any]:
         raise FrontmatterError(problem, mark.line + 2 if mark is not None else None) from None
     except RecursionError:  # `[[[[…` thousands deep: PyYAML recurses once per level
         raise FrontmatterError("nested too deeply to read") from None
+    except ValueError as error:  # a date like 2024-02-30, an integer of 5,000 digits
+        raise FrontmatterError(str(error).split(":")[0], None) from None
     try:
         within_bounds(data)  # aliases of aliases expand only when walked: refuse them here
     except TooLarge as error:

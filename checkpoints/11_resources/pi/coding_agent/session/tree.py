@@ -75,7 +75,5 @@ class SessionTree:
 
 def timestamp_key(entry: SessionEntry) -> tuple[int, int]:
     """Sort by time; an unreadable timestamp sorts after every readable one."""
-    try:
-        return (0, ms_from_iso(entry.timestamp))
-    except ValueError:
-        return (1, 0)
+    moment = ms_from_iso(entry.timestamp)
+    return (1, 0) if moment is None else (0, moment)

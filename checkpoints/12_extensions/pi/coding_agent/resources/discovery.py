@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pathspec
 
-from pi.ai.bounded import read_bytes
+from pi.ai.bounded import MAX_DEPTH, read_bytes
 from pi.coding_agent.resources.frontmatter import Diagnostic, first_wins, warning
 from pi.coding_agent.resources.skills import LoadedSkills, Skill, load_skill_file
 
@@ -43,19 +43,22 @@ def is_ignored(path: Path, is_dir: bool, rules: Rules) -> bool:
 
 
 def skill_files(folder: Path, stop_at_skill: bool, top: bool = True, rules: Rules | None = None,
-                seen: frozenset[Path] = frozenset()) -> Iterator[Path]:
+                seen: frozenset[Path] = frozenset()) -> Iterator[Path | Diagnostic]:
     """Every candidate skill file below `folder`, depth first, names in bytewise order: skill
     folders (`calendar/SKILL.md`), groups of them and loose `.md` files at the top. Hidden
     folders and `node_modules` are skipped, ignore files honoured, symlinked folders followed.
     `stop_at_skill` is Pi's `loadSkillsFromDir` (nothing below a `SKILL.md` is looked at);
     Pi's start-up takes every `SKILL.md` at any depth."""
     real = folder.resolve()
-    if real in seen:  # a symlink loop: this folder is being walked already
+    if real in seen or len(seen) >= MAX_DEPTH:  # a symlink loop; or deeper than a stack
         return
     try:
         names = sorted(os.listdir(folder))  # bytewise, like Node's readdir
-    except OSError:
+    except (FileNotFoundError, NotADirectoryError):
         names = []
+    except OSError as error:  # mode 000, say: a warning, not silence
+        yield warning(folder, f"cannot be read ({error.strerror or error})")
+        return
     if stop_at_skill and SKILL_FILE in names and (folder / SKILL_FILE).is_file():
         yield folder / SKILL_FILE
         return
@@ -73,11 +76,11 @@ def skill_files(folder: Path, stop_at_skill: bool, top: bool = True, rules: Rule
             yield path
 
 
-def load_files(paths: Iterable[Path], source: str) -> LoadedSkills:
+def load_files(paths: Iterable[Path | Diagnostic], source: str) -> LoadedSkills:
     """The skills in `paths` that load, and every warning about them, in order."""
     skills, diagnostics = [], []
     for path in paths:
-        skill, found = load_skill_file(path, source)
+        skill, found = load_skill_file(path, source) if isinstance(path, Path) else (None, [path])
         diagnostics += found
         if skill is not None:
             skills.append(skill)
