@@ -124,7 +124,7 @@ def run_tests(folder: Path, select: list[str] | None = None,
     """
     with tempfile.TemporaryDirectory() as scratch:
         report = Path(scratch) / "junit.xml"
-        command = [sys.executable, "-m", "pytest", "-vv", "-p", "no:cacheprovider",
+        command = [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider",
                    *PLUGINS, "-o", "junit_family=xunit1", "-o", "timeout=20",
                    f"--junitxml={report}", *(select or [])]
         env = {**os.environ, "PYTEST_DISABLE_PLUGIN_AUTOLOAD": "1"}
