@@ -172,6 +172,18 @@ def test_details_carry_a_unified_diff_and_the_first_changed_line(workspace) -> N
     assert "-    return 1\n+    return 2" in message.details["diff"]
 
 
+def test_the_diff_is_drawn_around_each_edit_so_its_cost_follows_the_change(workspace) -> None:
+    # difflib over the whole file took minutes on 40,000 repeated lines; two windows take ms.
+    same = "same\n" * 20_000
+    (workspace.root / "big.txt").write_text(f"top\n{same}first\n{same}second\n")
+    message = edit(workspace, "big.txt", ("first", "1st"), ("second\n", "2nd\nmore\n"))
+    assert message.details["firstChangedLine"] == 20_002
+    assert message.details["diff"].splitlines() == [
+        "--- a/big.txt", "+++ b/big.txt",
+        "@@ -19999,7 +19999,7 @@", *[" same"] * 3, "-first", "+1st", *[" same"] * 3,
+        "@@ -40000,4 +40000,5 @@", *[" same"] * 3, "-second", "+2nd", "+more"]
+
+
 def test_the_write_is_atomic_and_keeps_the_file_mode(workspace) -> None:
     script = workspace.root / "run.sh"
     script.write_text("echo one\n")

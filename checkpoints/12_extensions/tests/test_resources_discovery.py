@@ -158,6 +158,31 @@ def test_ignore_files_hide_skills_from_discovery(tmp_path) -> None:
     assert [s.name for s in found.skills] == ["ready"]
 
 
+def test_each_real_folder_is_walked_once_however_many_links_lead_to_it(tmp_path) -> None:
+    skills = tmp_path / "agent/skills"
+    for level in range(30):  # d0/{a,b} -> d1, d1/{a,b} -> d2, …: 2**30 paths down to d30
+        (skills / f"d{level}").mkdir(parents=True)
+        for name in "ab":
+            (skills / f"d{level}" / name).symlink_to(f"../d{level + 1}")
+    write(skills / "d30/deep/SKILL.md", "---\ndescription: At the bottom.\n---\n")
+    found = discover_skills(tmp_path / "cwd", tmp_path / "agent", trusted=False)
+    assert [s.name for s in found.skills] == ["deep"] and found.diagnostics == ()
+    assert found.skills[0].file_path == skills / ("d0/" + "a/" * 30 + "deep/SKILL.md")
+
+
+def test_an_ignore_pattern_with_more_than_three_stars_is_skipped_with_one_warning(
+        tmp_path) -> None:
+    skills = tmp_path / "agent/skills"
+    write(skills / ".gitignore", "# *** a comment ***\n*a*a*a*a\ndrafts/\n" + "*a" * 14 + "*b\n")
+    write(skills / ("a" * 60), "a file its regex would take hours to refuse")
+    write(skills / "drafts/SKILL.md", "---\ndescription: Not yet.\n---\n")
+    write(skills / "ready/SKILL.md", "---\ndescription: Ready.\n---\n")
+    found = discover_skills(tmp_path / "cwd", tmp_path / "agent", trusted=False)
+    assert [s.name for s in found.skills] == ["ready"]
+    assert [(d.message, d.path) for d in found.diagnostics] == [
+        ("patterns with over 3 '*' skipped", skills / ".gitignore")]
+
+
 def test_explicit_paths_come_last_and_missing_ones_warn(tmp_path) -> None:
     write(tmp_path / "agent/skills/notes/SKILL.md", "---\ndescription: User notes.\n---\n")
     write(tmp_path / "extra/notes/SKILL.md", "---\ndescription: Extra notes.\n---\n")

@@ -5,12 +5,13 @@ reads responses and events from its stdout while the run goes on.
 """
 
 import json
+import os
 import shutil
 import subprocess
 import sys
 from pathlib import Path
 
-from rpc_client import RpcClient
+from rpc_client import SOURCE, TIMEOUT, RpcClient, agent_env
 
 STEP = 13
 
@@ -136,3 +137,21 @@ def test_each_bad_line_gets_one_error_response_and_the_server_goes_on(
     assert sorted(str(a.get("id")) for a in states) == ["None", "\ud800"]
     assert client.request({"type": "get_state", "id": "after"})["success"] is True
     client.close()
+
+
+def test_a_broken_stdout_ends_the_server_with_one_error_line_and_code_1(
+        tmp_path: Path, data_dir: Path) -> None:
+    reader, writer = os.pipe()
+    os.close(reader)  # nobody reads: the first response cannot be written
+    process = subprocess.Popen(
+        [sys.executable, "-m", "pi.modes.main", "--mode", "rpc", "--cwd", str(tmp_path),
+         "--agent-dir", str(tmp_path / "agent"), "--script",
+         str(data_dir / "scripts" / "read-greeting.yaml")], cwd=SOURCE, env=agent_env(),
+        stdin=subprocess.PIPE, stdout=writer, stderr=subprocess.PIPE, text=True)
+    os.close(writer)
+    assert process.stdin is not None and process.stderr is not None
+    process.stdin.write('{"type": "get_state"}\n')
+    process.stdin.flush()  # and stdin stays open: the server must end by itself
+    assert process.wait(timeout=TIMEOUT) == 1
+    assert process.stderr.read() == "error: [Errno 32] Broken pipe\n"
+    process.stdin.close()

@@ -21,16 +21,27 @@ def write(path: Path, text: str) -> None:
     path.write_text(text, encoding="utf-8")
 
 
-@pytest.mark.parametrize(("text", "args"), [
+@pytest.mark.parametrize(("text", "args"), [  # Pi 1.6's parseCommandArgs gives the same
     ("a b  c", ["a", "b", "c"]),
     ('fix "the login page" fast', ["fix", "the login page", "fast"]),
-    ("it's 'a b'", ["its a", "b"]),
-    ("\ttabs\tcount ", ["tabs", "count"]),
+    ("it's 'a b'", ["it's", "a b"]),
+    ("\ttabs\tcount\nlines\u00a0nbsp\x1cfs ", ["tabs", "count", "lines", "nbsp\x1cfs"]),
     ('"" empty', ["", "empty"]),
     ("", []),
+    ('say "hi \\"you\\"" "a\\b"', ["say", 'hi "you"', "a\\b"]),
+    ('"ab"cd"ef g', ['abcd"ef', "g"]),
+    ('"unclosed a b', ['"unclosed', "a", "b"]),
+    ('x "ab\\"', ["x", '"ab\\"']),
 ])
-def test_arguments_split_like_a_shell(text, args) -> None:
+def test_arguments_split_as_pi_1_6_splits_them(text, args) -> None:
     assert parse_command_args(text) == args
+
+
+def test_splitting_arguments_takes_time_linear_in_their_length() -> None:
+    # Built a character at a time, 1.6 million characters took 100 s; these take a second.
+    words = "a" * 2_000_000
+    assert parse_command_args(f"{words} '{words}' \"{words}") == [words, words, f'"{words}']
+    assert parse_command_args("'a' \"b\" " * 300_000) == ["a", "b"] * 300_000
 
 
 @pytest.mark.parametrize(("content", "filled"), [

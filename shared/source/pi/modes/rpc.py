@@ -164,6 +164,7 @@ class RpcServer:
 
     async def serve(self, lines: asyncio.Queue[str | None]) -> None:
         """Handle lines until the input ends, then finish cleanly."""
+        self.lines = lines
         while (line := await lines.get()) is not None:
             if line.strip():
                 self.accept(line)
@@ -180,7 +181,14 @@ class RpcServer:
         else:
             task = asyncio.create_task(self.respond(command))
             self.tasks.add(task)
-            task.add_done_callback(self.tasks.discard)
+            task.add_done_callback(self.settle)
+
+    def settle(self, task: asyncio.Task[None]) -> None:
+        """A task ended: one that raised (stdout broke) stays for finish to raise and ends input."""
+        if task.cancelled() or task.exception() is None:
+            self.tasks.discard(task)
+        else:
+            self.lines.put_nowait(None)
 
     async def respond(self, command: dict[str, Any]) -> None:
         handler = COMMANDS.get(str(command.get("type")))
@@ -250,6 +258,7 @@ def prompt(server: RpcServer, command: dict[str, Any]) -> dict[str, Any]:
             server.write(settled_json(runtime))
 
         server.run = asyncio.create_task(run())
+        server.run.add_done_callback(server.settle)
         return {"disposition": "started"}
     if command.get("streamingBehavior") == "steer":
         runtime.steer(text, images)

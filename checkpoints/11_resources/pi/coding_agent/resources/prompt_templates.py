@@ -1,7 +1,7 @@
 """Prompt templates: `prompts/review.md` becomes the command `/review`, for the user only.
 
 `/review src/app.py quickly` becomes the file's body with `$1`, `$2`, … filled by position
-and `$@` / `$ARGUMENTS` by all arguments; arguments split like a shell's (`"two words"`).
+and `$@` / `$ARGUMENTS` by all arguments; arguments split as in Pi 1.6 (`"two words"`).
 """
 
 from __future__ import annotations
@@ -14,6 +14,10 @@ from pathlib import Path
 from pi.coding_agent.resources.frontmatter import Diagnostic, first_wins, read_markdown
 
 PLACEHOLDER = re.compile(r"\$(?:(\d+)|ARGUMENTS|@)")
+WORD = "[^\t-\r \xa0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000\ufeff]"  # JavaScript's \S
+# An argument: a closed quote and the word after it, or a word. Linear: no choice is undone,
+# and a quote with no closing twin (a scan to the end) can only be the last of its kind.
+ARGUMENT = re.compile(rf"""(["'])((?:\\\1|(?!\\?\1).)*)\1({WORD}*)|({WORD}+)""", re.S)
 
 
 @dataclass(frozen=True)
@@ -47,26 +51,9 @@ def load_prompt_templates(folders: Sequence[tuple[Path, str]]
 
 
 def parse_command_args(text: str) -> list[str]:
-    """Split on spaces and tabs; single or double quotes group, and are removed."""
-    args: list[str] = []
-    current, quote, started = "", "", False
-    for char in text:
-        if quote:
-            if char == quote:
-                quote = ""
-            else:
-                current += char
-        elif char in "\"'":
-            quote, started = char, True
-        elif char in " \t":
-            if started:
-                args.append(current)
-            current, started = "", False
-        else:
-            current, started = current + char, True
-    if started:
-        args.append(current)
-    return args
+    """Pi 1.6's rules: whitespace splits; a quote opens only at an argument's start and groups
+    up to its closing twin (`\\"` inside is a quote), and one never closed is a plain character."""
+    return [m[4] or m[2].replace("\\" + m[1], m[1]) + m[3] for m in ARGUMENT.finditer(text)]
 
 
 def substitute_args(content: str, args: Sequence[str]) -> str:

@@ -25,11 +25,9 @@ class ContextFile:
 
 def read_inside(path: Path, folder: Path, problems: list[Diagnostic] | None = None) -> str | None:
     """The text of `path`, a regular file inside `folder`'s tree; None when it is not there, or
-    when it is there but must not be read (why goes into `problems`, if given).
-
-    It all goes to the model, so a link leading out (to `~/.ssh/id_rsa`) is refused, and so is
-    a device or a FIFO (`/dev/zero` never ends, a FIFO never answers).
-    """
+    when it is there but must not be read (why goes into `problems`, if given). It all goes to
+    the model, so a link leading out (to `~/.ssh/id_rsa`) is refused, and so is a device or a
+    FIFO (`/dev/zero` never ends, a FIFO never answers)."""
     if not path.is_symlink() and not path.exists():
         return None
     try:

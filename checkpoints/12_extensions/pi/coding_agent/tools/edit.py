@@ -4,7 +4,6 @@ Line endings and a byte-order mark are kept. Unlike Pi, there is no fuzzy fallba
 
 from __future__ import annotations
 
-import difflib
 import itertools
 from typing import Any
 
@@ -12,9 +11,8 @@ from pydantic import Field, model_validator
 
 from pi.agent import AgentTool, ProgressCallback, ToolResult
 from pi.ai import AbortSignal
+from pi.coding_agent.tools.edit_diff import BOM, to_lf, unified_diff
 from pi.coding_agent.tools.workspace import ToolParams, Workspace, atomic_write, read_named
-
-BOM = "\ufeff"
 
 
 class EditError(ValueError):
@@ -65,15 +63,12 @@ class EditTool(AgentTool[EditParams]):
             raise EditError(f"{shown} is not UTF-8 text ({error.reason}); cannot edit it") from None
         after = apply_edits(before, params.edits, shown)
         atomic_write(path, after.encode("utf-8"))
-        diff, first_line = unified_diff(before, after, shown)
+        replaced = [(edit.old_text, edit.new_text) for edit in params.edits]
+        diff, first_line = unified_diff(before, after, shown, replaced)
         return ToolResult.text(
             f"Successfully replaced {len(params.edits)} block(s) in {shown}.",
             {"diff": diff, "firstChangedLine": first_line},
         )
-
-
-def to_lf(text: str) -> str:
-    return text.replace("\r\n", "\n").replace("\r", "\n")
 
 
 def ending_at(original: str, offset: int) -> str:
@@ -145,12 +140,3 @@ def _span(text: str, edit: EditItem, which: str, shown: str) -> tuple[int, int]:
                         "provide more context to make it unique.")
     start = text.index(old)
     return start, start + len(old)
-
-
-def unified_diff(before: str, after: str, shown: str) -> tuple[str, int | None]:
-    """A unified diff of the change (line endings normalised) and its first new line number."""
-    old, new = (to_lf(text.removeprefix(BOM)).splitlines() for text in (before, after))
-    diff = difflib.unified_diff(old, new, f"a/{shown}", f"b/{shown}", lineterm="")
-    opcodes = difflib.SequenceMatcher(None, old, new, autojunk=False).get_opcodes()
-    first = next((j1 + 1 for tag, _, _, j1, _ in opcodes if tag != "equal"), None)
-    return "\n".join(diff), first

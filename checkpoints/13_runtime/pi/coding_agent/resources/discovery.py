@@ -18,17 +18,24 @@ SKILL_FILE = "SKILL.md"
 IGNORE_FILES = (".gitignore", ".ignore", ".fdignore")
 PROJECT_DIR = ".pi"
 SHARED_SKILLS = Path(".agents") / "skills"
+MAX_STARS = 3  # an ignore pattern with more `*` is skipped: its regex can backtrack for hours
 Rules = list[tuple[Path, pathspec.GitIgnoreSpec]]  # (folder of the ignore file, its rules)
 
 
-def load_rules(folder: Path) -> Rules:
-    """The rules of the ignore files in `folder` (a missing or irregular one has none)."""
+def load_rules(folder: Path) -> tuple[Rules, list[Diagnostic]]:
+    """The rules of the ignore files in `folder` (a missing or irregular one has none), and a
+    warning for each file whose patterns with more than MAX_STARS `*` are skipped."""
     lines: list[str] = []
+    warned: list[Diagnostic] = []
     for name in IGNORE_FILES:
         # not there, not a file (a FIFO is never read), unreadable: no rules
         with contextlib.suppress(OSError):
-            lines += read_bytes(folder / name).decode("utf-8", errors="replace").splitlines()
-    return [(folder, pathspec.GitIgnoreSpec.from_lines(lines))] if lines else []
+            found = read_bytes(folder / name).decode("utf-8", errors="replace").splitlines()
+            kept = [line for line in found if line.startswith("#") or line.count("*") <= MAX_STARS]
+            lines += kept
+            if len(kept) < len(found):  # the file's one warning
+                warned.append(warning(folder / name, f"patterns with over {MAX_STARS} '*' skipped"))
+    return [(folder, pathspec.GitIgnoreSpec.from_lines(lines))] if lines else [], warned
 
 
 def is_ignored(path: Path, is_dir: bool, rules: Rules) -> bool:
@@ -42,16 +49,17 @@ def is_ignored(path: Path, is_dir: bool, rules: Rules) -> bool:
     return bool(verdict)
 
 
-def skill_files(folder: Path, stop_at_skill: bool, top: bool = True, rules: Rules | None = None,
-                seen: frozenset[Path] = frozenset()) -> Iterator[Path | Diagnostic]:
+def skill_files(folder: Path, stop_at_skill: bool, seen: set[Path], top: bool = True,
+                rules: Rules | None = None, depth: int = 0) -> Iterator[Path | Diagnostic]:
     """Every candidate skill file below `folder`, depth first, names in bytewise order: skill
     folders (`calendar/SKILL.md`), groups of them and loose `.md` files at the top. Hidden
-    folders and `node_modules` are skipped, ignore files honoured, symlinked folders followed.
-    `stop_at_skill` is Pi's `loadSkillsFromDir` (nothing below a `SKILL.md` is looked at);
-    Pi's start-up takes every `SKILL.md` at any depth."""
+    folders and `node_modules` are skipped, ignore files honoured, symlinked folders followed
+    (`seen`: each real folder once). `stop_at_skill` is Pi's `loadSkillsFromDir` (nothing below
+    a `SKILL.md` is looked at); Pi's start-up takes every `SKILL.md` at any depth."""
     real = folder.resolve()
-    if real in seen or len(seen) >= MAX_DEPTH:  # a symlink loop; or deeper than a stack
+    if real in seen or depth > MAX_DEPTH:  # walked before (a loop, 2**n paths), or too deep
         return
+    seen.add(real)
     try:
         names = sorted(os.listdir(folder))  # bytewise, like Node's readdir
     except (FileNotFoundError, NotADirectoryError):
@@ -62,7 +70,9 @@ def skill_files(folder: Path, stop_at_skill: bool, top: bool = True, rules: Rule
     if stop_at_skill and SKILL_FILE in names and (folder / SKILL_FILE).is_file():
         yield folder / SKILL_FILE
         return
-    rules = [*(rules or []), *load_rules(folder)]
+    found, skipped = load_rules(folder)
+    yield from skipped
+    rules = [*(rules or []), *found]
     for name in names:
         path = folder / name
         if name.startswith(".") or name == "node_modules":
@@ -71,7 +81,7 @@ def skill_files(folder: Path, stop_at_skill: bool, top: bool = True, rules: Rule
         if (not is_dir and not is_file) or is_ignored(path, is_dir, rules):
             continue
         if is_dir:
-            yield from skill_files(path, stop_at_skill, False, rules, seen | {real})
+            yield from skill_files(path, stop_at_skill, seen, False, rules, depth + 1)
         elif (top and name.endswith(".md")) or (not stop_at_skill and name == SKILL_FILE):
             yield path
 
@@ -89,7 +99,7 @@ def load_files(paths: Iterable[Path | Diagnostic], source: str) -> LoadedSkills:
 
 def load_skills_from_dir(folder: Path, source: str) -> LoadedSkills:
     """Pi's `loadSkillsFromDir`: the skills of one folder, no collision check."""
-    return load_files(skill_files(folder, stop_at_skill=True), source)
+    return load_files(skill_files(folder, True, set()), source)
 
 
 def load_path(path: Path, source: str) -> LoadedSkills:
@@ -119,7 +129,7 @@ def discover_skills(cwd: Path, agent_dir: Path, trusted: bool, skill_paths: Sequ
     folders.append((agent_dir / "skills", "user"))
     if home is not None:
         folders.append((home / SHARED_SKILLS, "user"))
-    loads = [load_files(skill_files(folder, stop_at_skill=False), source)
+    loads = [load_files(skill_files(folder, False, set()), source)
              for folder, source in folders]
     for raw in skill_paths:  # `~` expanded, relative to `cwd`, symlinks left as they are
         path = Path(os.path.normpath(cwd / os.path.expanduser(raw.strip())))

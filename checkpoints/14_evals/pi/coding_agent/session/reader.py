@@ -143,11 +143,9 @@ def read_entry(raw: bytes, where: str) -> SessionEntry:
 
 
 def read_session(path: Path, ids: IdSource | None = None) -> LoadedSession:
-    """Read and validate a whole session file; raise SessionError naming `file:line`.
-
-    `ids` gives the ids a version-1 file's entries receive (by default 00000001 up, so
-    reading the same old file twice gives the same ids).
-    """
+    """Read and validate a whole session file; raise SessionError naming `file:line`. `ids`
+    gives a version-1 file's entries their ids (by default 00000001 up, so reading the same
+    old file twice gives the same ids)."""
     warnings: list[str] = []
     lines = committed_lines(path, warnings)
     number, raw = next(lines, (0, b""))
