@@ -152,6 +152,21 @@ def test_an_edit_that_changes_nothing_is_an_error(workspace) -> None:
     assert message.is_error and message.content[0].text.startswith("No changes made to e5.txt")
 
 
+def test_no_change_is_judged_on_the_normalised_text_so_endings_alone_are_no_change(
+        workspace) -> None:
+    # Pi compares the "\n" texts: rewriting mixed endings as the edit's neighbours is no edit.
+    (workspace.root / "mixed.txt").write_bytes(b"x\r\ny\nz\n")
+    message = edit(workspace, "mixed.txt", ("x\ny\nz", "x\ny\nz"))
+    assert message.is_error and message.content[0].text.startswith("No changes made to mixed.txt")
+    assert (workspace.root / "mixed.txt").read_bytes() == b"x\r\ny\nz\n"
+
+
+def test_overlapping_edits_are_refused_as_overlapping_even_when_they_change_nothing() -> None:
+    edits = [EditItem(old_text=t, new_text=t) for t in ("abc", "bcd")]
+    with pytest.raises(EditError, match="overlap"):
+        apply_edits("abcde\n", edits, "f.txt")
+
+
 def test_crlf_and_bom_are_preserved_around_a_multi_line_edit(workspace) -> None:
     (workspace.root / "w.txt").write_bytes("\ufeffone\r\ntwo\r\nthree\r\n".encode())
     edit(workspace, "w.txt", ("one\ntwo", "1\n2"), ("three\r\n", "3\r\n"))

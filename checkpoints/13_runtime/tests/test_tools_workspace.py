@@ -38,6 +38,20 @@ def test_relative_and_absolute_paths_inside_the_root_resolve(workspace) -> None:
 
 def test_a_leading_at_sign_is_stripped_like_pi(workspace) -> None:
     assert workspace.resolve("@src/a.txt") == workspace.root / "src" / "a.txt"
+    assert workspace.resolve("@@x.txt") == workspace.root / "@x.txt"  # one `@`, as Pi strips it
+
+
+def test_a_tilde_is_the_home_folder_as_in_pi(workspace, monkeypatch) -> None:
+    monkeypatch.setenv("HOME", str(workspace.root / "src"))
+    assert workspace.resolve("~/a.txt") == workspace.root / "src" / "a.txt"
+    assert workspace.resolve("~x.txt") == workspace.root / "~x.txt"  # no user called x.txt
+
+
+def test_a_path_is_judged_where_its_links_lead_not_as_written(workspace) -> None:
+    (workspace.root / "src" / "deep").mkdir()
+    os.symlink(workspace.root / "src" / "deep", workspace.root / "d")
+    # Written, `d/../../a.txt` climbs out; through the link it lands on the root's own file.
+    assert workspace.resolve("d/../../a.txt") == workspace.root / "a.txt"
 
 
 def test_dot_dot_and_absolute_paths_outside_are_refused(workspace) -> None:
