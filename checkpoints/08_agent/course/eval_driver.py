@@ -68,8 +68,7 @@ def ending(result: LoopResult, messages: list[AgentMessage], aborted: bool) -> t
     aborted reply's error text, which the runtime also reports as the run's error)."""
     if result.error and result.error.startswith("max_turns"):
         return "max_turns", result.error
-    replies = [m for m in messages if isinstance(m, AssistantMessage)]
-    last = replies[-1] if replies else None
+    last = next((m for m in reversed(messages) if isinstance(m, AssistantMessage)), None)
     if aborted or (last is not None and last.stop_reason == "aborted"):
         return "aborted", last.error_message if last else None
     if result.error:
@@ -107,7 +106,8 @@ def eval_driver(
     """Run one eval case on this checkpoint and print its observation as one JSON object."""
     try:
         data = read_case(case, workspace)
+        observation = asyncio.run(drive(data, workspace))
     except CaseError as error:
         typer.echo(f"error: {case}: {error}", err=True)
         raise typer.Exit(2) from None
-    print(json_text(asyncio.run(drive(data, workspace)), sort_keys=True))
+    print(json_text(observation, sort_keys=True))

@@ -1,15 +1,21 @@
-"""How the course's tools show a session: each entry in one short line, and a tree laid out as
-in Pi's tree view, where a chain stays in one column and only a branch point indents."""
+"""How the course's tools show a session: each entry in one short line, a tree laid out as
+in Pi's tree view, where a chain stays in one column and only a branch point indents, and a
+problem in the file as one line."""
 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from pathlib import Path
 from typing import Any
 
+from rich.text import Text
+
+from course import fail
 from pi.ai import (AssistantMessage, SystemMessage, TextContent, ToolCall, ToolResultMessage,
                    UserMessage)
 from pi.coding_agent.messages import BashExecutionMessage, CustomMessage
-from pi.coding_agent.session.entries import SessionEntry
+from pi.coding_agent.session.entries import SessionEntry, SessionError
 from pi.coding_agent.session.show import entry_kind, printable
 from pi.coding_agent.session.tree import SessionTree
 
@@ -22,15 +28,16 @@ def preview(entry: SessionEntry) -> str:
     return flat if len(flat) <= PREVIEW else flat[: PREVIEW - 1] + "…"
 
 
-def row_parts(entry: SessionEntry, label: str | None, is_leaf: bool) -> list[tuple[str, str]]:
-    """`id kind [label] ◀ leaf  preview` as (text, style) pairs, for any screen to colour."""
-    parts = [(printable(entry.id), "bold"), (" ", ""), (printable(entry_kind(entry)), "cyan")]
+def row_text(entry: SessionEntry, label: str | None, is_leaf: bool) -> Text:
+    """`id kind [label] ◀ leaf  preview`, coloured."""
+    row = Text.assemble((printable(entry.id), "bold"), " ", (printable(entry_kind(entry)), "cyan"))
     if label:  # a session file is data: an id or a label may hold terminal escapes
-        parts.append((f" [{printable(label)}]", "yellow"))
+        row.append(f" [{printable(label)}]", "yellow")
     if is_leaf:
-        parts.append((" ◀ leaf", "bold green"))
-    words = preview(entry)
-    return [*parts, (f"  {words}", "dim")] if words else parts
+        row.append(" ◀ leaf", "bold green")
+    if words := preview(entry):
+        row.append(f"  {words}", "dim")
+    return row
 
 
 # What each type of entry says, by its `type`; an entry of any other type is an UnknownEntry.
@@ -100,3 +107,16 @@ def in_loops(tree: SessionTree) -> list[SessionEntry]:
     """The entries no root leads to: each one's chain of parents goes round in a loop."""
     reached = {entry.id for _, entry in tree_rows(tree)}
     return [entry for entry in tree.entries if entry.id not in reached]
+
+
+@contextmanager
+def one_line_errors(file: Path) -> Iterator[None]:
+    """A problem in the file (bad JSON, a loop of parents, a structure too deep to walk) is
+    one red line, `FILE: problem`, and exit code 2, never a traceback."""
+    try:
+        yield
+    except SessionError as error:
+        text = str(error)  # it may name the file already
+        raise fail(printable(text if text.startswith(str(file)) else f"{file}: {text}")) from None
+    except RecursionError:
+        raise fail(f"{file}: nested too deeply to show") from None

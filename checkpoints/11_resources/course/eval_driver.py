@@ -107,8 +107,7 @@ def ending(result: LoopResult, messages: list[AgentMessage], aborted: bool) -> t
     aborted reply's error text, which the runtime also reports as the run's error)."""
     if result.error and result.error.startswith("max_turns"):
         return "max_turns", result.error
-    replies = [m for m in messages if isinstance(m, AssistantMessage)]
-    last = replies[-1] if replies else None
+    last = next((m for m in reversed(messages) if isinstance(m, AssistantMessage)), None)
     if aborted or (last is not None and last.stop_reason == "aborted"):
         return "aborted", last.error_message if last else None
     if result.error:
@@ -124,10 +123,8 @@ async def drive(case: dict[str, Any], workspace: Path, session_dir: Path | None 
                 ) -> dict[str, Any]:
     """Run one case with its session file in `session_dir` (a temporary folder if None);
     only a case naming something this run cannot use (a missing leaf) raises CaseError."""
-    if session_dir is not None:
-        return await observe(case, workspace, session_dir)
     with tempfile.TemporaryDirectory(prefix="pi-eval-sessions-") as folder:
-        return await observe(case, workspace, Path(folder))
+        return await observe(case, workspace, session_dir or Path(folder))
 
 
 async def observe(case: dict[str, Any], workspace: Path, folder: Path) -> dict[str, Any]:

@@ -1,11 +1,9 @@
 """Two commands for looking at compaction from the shell, without a model; both print JSON.
 
-`session cut FILE [--leaf ID] [--keep-recent N]` prints where a compaction at a leaf would cut,
-`{"firstKeptEntryId", "isSplitTurn", "turnStartEntryId"}` (null when no turn is split); the
-search starts after the latest compaction on the path, as a real compaction's does.
-`session should-compact --tokens T --window W [--reserve R]` prints `{"shouldCompact",
-"threshold"}`, the threshold being the largest context that still fits (W − R). A bad file,
-an unknown leaf or a path that ends in a compaction give one red line and exit code 2.
+`session cut` searches from after the latest compaction on the path, as a real compaction's
+search does; the threshold `session should-compact` prints is the largest context that still
+fits (window − reserve). A bad file, an unknown leaf or a path that ends in a compaction give
+one red line and exit code 2.
 """
 
 from __future__ import annotations
@@ -22,8 +20,8 @@ from pi.coding_agent.compaction import thresholds
 from pi.coding_agent.compaction.cut_points import find_cut_point
 from pi.coding_agent.session.context import latest_compaction
 from pi.coding_agent.session.entries import SessionEntry
-from pi.coding_agent.session.entries import SessionError
 from pi.coding_agent.session.reader import read_session
+from course.session_view import one_line_errors
 
 
 def cut_report(path: Sequence[SessionEntry], keep_recent: int) -> dict[str, Any] | None:
@@ -38,15 +36,12 @@ def cut_report(path: Sequence[SessionEntry], keep_recent: int) -> dict[str, Any]
 
 
 def path_of(file: Path, leaf: str | None) -> Sequence[SessionEntry]:
-    try:
+    with one_line_errors(file):
         tree = read_session(file).tree
         leaf_id = leaf or tree.leaf_on_load
         if leaf_id is None:
             raise fail(f"{file}: the session has no entries")
         return tree.path_to(leaf_id)
-    except SessionError as error:
-        text = str(error)
-        raise fail(text if text.startswith(str(file)) else f"{file}: {text}") from None
 
 
 def cut(

@@ -6,11 +6,9 @@ from the file is printed with control characters escaped, so it cannot drive the
 
 from __future__ import annotations
 
-import functools
 from collections import Counter
-from collections.abc import Callable
 from pathlib import Path
-from typing import Annotated, ParamSpec
+from typing import Annotated
 
 import typer
 from rich.console import Console
@@ -19,16 +17,14 @@ from rich.tree import Tree
 
 from course import fail
 from pi.coding_agent.session.context import build_context
-from pi.coding_agent.session.entries import MessageEntry, SessionEntry
-from pi.coding_agent.session.entries import SessionError
+from pi.coding_agent.session.entries import MessageEntry
 from pi.coding_agent.session.reader import read_session
 from pi.ai.messages import json_text
-from course.session_view import in_loops, row_parts, tree_rows
+from course.session_view import in_loops, one_line_errors, row_text, tree_rows
 from pi.coding_agent.session.show import entry_kind, printable
 from pi.coding_agent.session.tokens import estimate_context_tokens, estimate_tokens
 
 session_app = typer.Typer(no_args_is_help=True, help="Look inside a Pi session file (.jsonl).")
-P = ParamSpec("P")
 MAX_INDENT = 12  # levels drawn as indentation (4 columns each); deeper ones say their level
 FileArg = Annotated[Path, typer.Argument(help="a Pi session file (.jsonl), any version")]
 
@@ -37,113 +33,87 @@ def console() -> Console:
     return Console(highlight=False, soft_wrap=True)
 
 
-def one_line_errors(command: Callable[P, None]) -> Callable[P, None]:
-    """A problem in the file (bad JSON, a loop of parents, a structure too deep to walk) is
-    one red line and exit code 2, never a traceback."""
-
-    @functools.wraps(command)
-    def guarded(*args: P.args, **kwargs: P.kwargs) -> None:
-        try:
-            command(*args, **kwargs)
-        except SessionError as error:
-            raise fail(printable(in_file(kwargs.get("file"), str(error)))) from None
-        except RecursionError:
-            raise fail(in_file(kwargs.get("file"), "nested too deeply to show")) from None
-
-    return guarded
-
-
-def in_file(file: object, problem: str) -> str:
-    """`FILE: problem`, unless the problem names the file already."""
-    return problem if file is None or problem.startswith(str(file)) else f"{file}: {problem}"
-
-
 def joined(counts: Counter[str]) -> str:
     return " · ".join(f"{name} {count}" for name, count in counts.items()) or "none"
 
 
 @session_app.command("info")
-@one_line_errors
 def info(file: FileArg) -> None:
     """Version, entry counts by type and message role, leaf on load, name, labels, warnings."""
-    session = read_session(file)
-    entries = session.entries
-    version = str(session.file_version)
-    if session.migrated:
-        version += f", migrated to {session.header.version} in memory (the file is unchanged)"
-    leaf = session.tree.leaf_on_load
-    leaf_text = "none (no entries)" if leaf is None else (
-        f"{leaf} (entry {len(entries)} of {len(entries)}, {entry_kind(entries[-1])})")
-    labels = ", ".join(f"{target}: {label}" for target, label in session.tree.labels.items())
-    rows = [
-        ("file", str(file)), ("version", version), ("session", session.header.id),
-        ("cwd", session.header.cwd), ("name", session.tree.name or "none"),
-        ("entries", f"{len(entries)}: {joined(Counter(entry.type for entry in entries))}"),
-        ("messages", joined(Counter(entry.message.role for entry in entries
-                                    if isinstance(entry, MessageEntry)))),
-        ("leaf on load", leaf_text), ("labels", labels or "none"),
-        ("warnings", "; ".join(session.warnings) or "none"),
-    ]
-    out = console()
-    for name, value in rows:
-        out.print(Text.assemble((f"{name:<13}", "bold"), " ", printable(value)))
+    with one_line_errors(file):
+        session = read_session(file)
+        entries = session.entries
+        version = str(session.file_version)
+        if session.migrated:
+            version += f", migrated to {session.header.version} in memory (the file is unchanged)"
+        leaf = session.tree.leaf_on_load
+        leaf_text = "none (no entries)" if leaf is None else (
+            f"{leaf} (entry {len(entries)} of {len(entries)}, {entry_kind(entries[-1])})")
+        labels = ", ".join(f"{target}: {label}" for target, label in session.tree.labels.items())
+        rows = [
+            ("file", str(file)), ("version", version), ("session", session.header.id),
+            ("cwd", session.header.cwd), ("name", session.tree.name or "none"),
+            ("entries", f"{len(entries)}: {joined(Counter(entry.type for entry in entries))}"),
+            ("messages", joined(Counter(entry.message.role for entry in entries
+                                        if isinstance(entry, MessageEntry)))),
+            ("leaf on load", leaf_text), ("labels", labels or "none"),
+            ("warnings", "; ".join(session.warnings) or "none"),
+        ]
+        out = console()
+        for name, value in rows:
+            out.print(Text.assemble((f"{name:<13}", "bold"), " ", printable(value)))
 
 
 @session_app.command("tree")
-@one_line_errors
 def tree(file: FileArg) -> None:
     """The session as a tree: a straight chain stays in one column, a branch indents."""
-    session = read_session(file)
-    leaf = session.tree.leaf_on_load
-    top = Tree(Text(f"session {printable(session.header.id)}", "bold"))
-    nodes: dict[str | None, tuple[Tree, int]] = {None: (top, 0)}
-    for parent_id, entry in tree_rows(session.tree):
-        line = row_text(entry, session.tree.labels.get(entry.id), entry.id == leaf)
-        under, depth = nodes[parent_id]
-        if depth < MAX_INDENT:
-            nodes[entry.id] = (under.add(line), depth + 1)
-        else:  # deeper levels would not fit a line: listed flat, each with its level
-            under.add(Text(f"[level {depth + 1}] ", "dim").append_text(line))
-            nodes[entry.id] = (under, depth + 1)
-    looped = in_loops(session.tree)
-    if looped:  # no root leads to them; shown apart, never dropped
-        branch = top.add(Text("entries whose parents loop (no root leads to them)", "red"))
-        for entry in looped:
-            branch.add(row_text(entry, session.tree.labels.get(entry.id), entry.id == leaf))
-    console().print(top)
-    if looped:
-        ids = ", ".join(printable(entry.id) for entry in looped)
-        Console(stderr=True, highlight=False, soft_wrap=True).print(
-            Text.assemble(("warning:", "yellow"), f" {file}: entries {ids}: their chain of "
-                          "parents loops; shown apart at the end"))
-
-
-def row_text(entry: SessionEntry, label: str | None, is_leaf: bool) -> Text:
-    """`id kind [label] ◀ leaf  preview`, coloured."""
-    return Text.assemble(*row_parts(entry, label, is_leaf))
+    with one_line_errors(file):
+        session = read_session(file)
+        leaf = session.tree.leaf_on_load
+        top = Tree(Text(f"session {printable(session.header.id)}", "bold"))
+        nodes: dict[str | None, tuple[Tree, int]] = {None: (top, 0)}
+        for parent_id, entry in tree_rows(session.tree):
+            line = row_text(entry, session.tree.labels.get(entry.id), entry.id == leaf)
+            under, depth = nodes[parent_id]
+            if depth < MAX_INDENT:
+                nodes[entry.id] = (under.add(line), depth + 1)
+            else:  # deeper levels would not fit a line: listed flat, each with its level
+                under.add(Text(f"[level {depth + 1}] ", "dim").append_text(line))
+                nodes[entry.id] = (under, depth + 1)
+        looped = in_loops(session.tree)
+        if looped:  # no root leads to them; shown apart, never dropped
+            branch = top.add(Text("entries whose parents loop (no root leads to them)", "red"))
+            for entry in looped:
+                branch.add(row_text(entry, session.tree.labels.get(entry.id), entry.id == leaf))
+        console().print(top)
+        if looped:
+            ids = ", ".join(printable(entry.id) for entry in looped)
+            Console(stderr=True, highlight=False, soft_wrap=True).print(
+                Text.assemble(("warning:", "yellow"), f" {file}: entries {ids}: their chain of "
+                              "parents loops; shown apart at the end"))
 
 
 @session_app.command("context")
-@one_line_errors
 def context(
     file: FileArg,
     leaf: Annotated[str | None, typer.Option(help="leaf entry id (default: leaf on load)")] = None,
 ) -> None:
     """The messages a model is sent for a leaf, with entry ids and Pi's token estimates (JSON);
     contextTokens is the last reported usage plus estimates of the messages after it."""
-    session = read_session(file)
-    if leaf is not None and leaf not in session.tree.by_id:
-        raise fail(f"{file}: no entry with id {leaf}")
-    built = build_context(session.tree, leaf or session.tree.leaf_on_load)
-    tokens = [estimate_tokens(message) for message in built.messages]
-    rows = [{"role": message.role, "entryId": entry_id, "tokens": count}
-            for message, entry_id, count in zip(built.messages, built.entry_ids, tokens,
-                                                strict=True)]
-    model = f"{built.model.provider}/{built.model.model_id}" if built.model else None
-    print(json_text({"leafId": built.leaf_id, "messages": rows, "totalTokens": sum(tokens),
-                     "contextTokens": estimate_context_tokens(list(built.messages)).tokens,
-                     "pathLength": built.path_length, "thinkingLevel": built.thinking_level,
-                     "model": model}, indent=2))
+    with one_line_errors(file):
+        session = read_session(file)
+        if leaf is not None and leaf not in session.tree.by_id:
+            raise fail(f"{file}: no entry with id {leaf}")
+        built = build_context(session.tree, leaf or session.tree.leaf_on_load)
+        tokens = [estimate_tokens(message) for message in built.messages]
+        rows = [{"role": message.role, "entryId": entry_id, "tokens": count}
+                for message, entry_id, count in zip(built.messages, built.entry_ids, tokens,
+                                                    strict=True)]
+        model = f"{built.model.provider}/{built.model.model_id}" if built.model else None
+        print(json_text({"leafId": built.leaf_id, "messages": rows, "totalTokens": sum(tokens),
+                         "contextTokens": estimate_context_tokens(list(built.messages)).tokens,
+                         "pathLength": built.path_length, "thinkingLevel": built.thinking_level,
+                         "model": model}, indent=2))
 
 
 from course.compaction_cli import cut, should_compact  # noqa: E402

@@ -28,11 +28,9 @@ from course.eval_case import STEP, CaseError, boundary, read_case, tool_registry
 #| from pi.ai import AbortController, UserMessage
 #|
 # [end]
-# [from 08]
 # [only 08-12]
 #| from pi.agent import Agent
 #|
-# [end]
 # [end]
 # [from 09]
 import tempfile
@@ -244,8 +242,7 @@ def ending(result: LoopResult, messages: list[AgentMessage], aborted: bool) -> t
     aborted reply's error text, which the runtime also reports as the run's error)."""
     if result.error and result.error.startswith("max_turns"):
         return "max_turns", result.error
-    replies = [m for m in messages if isinstance(m, AssistantMessage)]
-    last = replies[-1] if replies else None
+    last = next((m for m in reversed(messages) if isinstance(m, AssistantMessage)), None)
     if aborted or (last is not None and last.stop_reason == "aborted"):
         return "aborted", last.error_message if last else None
     if result.error:
@@ -265,10 +262,8 @@ async def drive(case: dict[str, Any], workspace: Path, session_dir: Path | None 
                 ) -> dict[str, Any]:
     """Run one case with its session file in `session_dir` (a temporary folder if None);
     only a case naming something this run cannot use (a missing leaf) raises CaseError."""
-    if session_dir is not None:
-        return await observe(case, workspace, session_dir)
     with tempfile.TemporaryDirectory(prefix="pi-eval-sessions-") as folder:
-        return await observe(case, workspace, Path(folder))
+        return await observe(case, workspace, session_dir or Path(folder))
 
 
 async def observe(case: dict[str, Any], workspace: Path, folder: Path) -> dict[str, Any]:
@@ -339,15 +334,13 @@ def eval_driver(
     """Run one eval case on this checkpoint and print its observation as one JSON object."""
     try:
         data = read_case(case, workspace)
+        # [only 06-08]
+        #| observation = asyncio.run(drive(data, workspace))
+        # [end]
         # [from 09]
         observation = asyncio.run(drive(data, workspace, session_dir))
         # [end]
     except CaseError as error:
         typer.echo(f"error: {case}: {error}", err=True)
         raise typer.Exit(2) from None
-    # [only 06-08]
-    #| print(json_text(asyncio.run(drive(data, workspace)), sort_keys=True))
-    # [end]
-    # [from 09]
     print(json_text(observation, sort_keys=True))
-    # [end]

@@ -20,11 +20,11 @@ from rich.console import Console
 
 from mock_model import MockModel, ScriptError, load_script, text, turn
 from pi.ai import Model
-from pi.ai.bounded import what_is_at
 from pi.ai.credentials import ENV_KEYS, CredentialError, Credentials
 from pi.ai.registry import (PUBLIC_BASE_URLS, ModelRefError, builtin_models,
                              builtin_providers, find_model)
 from pi.coding_agent.extensions.api import ExtensionUI, NoUI
+from pi.coding_agent.extensions.loader import discover
 from pi.coding_agent.resources.loader import default_agent_dir
 from pi.coding_agent.runtime.config import RuntimeConfig
 from pi.coding_agent.runtime.runtime import Runtime
@@ -119,10 +119,9 @@ def build_config(options: AgentOptions, ui: ExtensionUI) -> RuntimeConfig:
     if options.max_turns is not None and options.max_turns < 1:
         raise SetupError(f"--max-turns {options.max_turns}: give at least 1 (or leave it out "
                          "for no limit)")
-    for path in options.extensions:  # asked for by name: a typo must not pass unnoticed
-        if (found := what_is_at(path)) != "a file":
-            raise SetupError(f"-e {path}: no such extension file" if found == "nothing" else
-                             f"-e {path}: is {found}, not an extension file")
+    extensions, missing = discover(None, Path(), options.extensions)
+    if missing:  # asked for by name: a typo must not pass unnoticed
+        raise SetupError(f"-e {missing[0]}")
     deterministic = options.script is not None or os.environ.get("PI_COURSE_DETERMINISTIC") == "1"
     clock, ids = time_and_ids(deterministic)
     sessions = sessions_root(Path.home(), agent_dir / "sessions")
@@ -135,7 +134,7 @@ def build_config(options: AgentOptions, ui: ExtensionUI) -> RuntimeConfig:
     return RuntimeConfig(cwd=cwd, model=model, providers=providers, clock=clock, ids=ids,
                          session_file=session_file, agent_dir=agent_dir, sessions_dir=sessions,
                          trusted=options.trust_project, ui=ui, auto_retry=options.auto_retry,
-                         extension_paths=tuple(path.resolve() for path in options.extensions),
+                         extension_paths=tuple(extensions),
                          models=usable_models(catalog, model, credentials),
                          max_turns=options.max_turns or NO_TURN_LIMIT)
 

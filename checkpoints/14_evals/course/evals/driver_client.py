@@ -60,18 +60,15 @@ class Observation(BaseModel):
         return self.session if self.session is not None else self.transcript
 
 
-def child_env() -> dict[str, str]:
-    """A judge command's environment, made reproducible for the driver's own process."""
-    return {**command_env(), "PYTHONHASHSEED": "0", "PYTHONIOENCODING": "utf-8"}
-
-
 def run_driver(checkpoint: Path, prepared: Prepared, timeout: float,
                command: Sequence[str] = (sys.executable, *DRIVER)) -> str:
-    """The driver's stdout; DriverFailure if it timed out or exited with an error."""
+    """The driver's stdout; DriverFailure if it timed out or exited with an error. It runs in a
+    judge command's environment, made reproducible."""
     arguments = [*command, "--case", str(prepared.case_file), "--workspace",
                  str(prepared.workspace), "--session-dir", str(prepared.sessions)]
+    env = {**command_env(), "PYTHONHASHSEED": "0", "PYTHONIOENCODING": "utf-8"}
     try:
-        done = subprocess.run(arguments, cwd=checkpoint, env=child_env(), capture_output=True,
+        done = subprocess.run(arguments, cwd=checkpoint, env=env, capture_output=True,
                               text=True, encoding="utf-8", errors="replace", timeout=timeout,
                               stdin=subprocess.DEVNULL, check=False)
     except subprocess.TimeoutExpired:

@@ -19,7 +19,7 @@ from pi.ai import redact
 Status = Literal["passed", "task_failed", "protocol_failed", "infra_failed"]
 STATUSES: tuple[Status, ...] = get_args(Status)
 Phase = Literal["prepare", "execute", "collect", "protocol", "judge", "dispose"]
-EXERCISE = re.compile(r"^\w+: exercise (\d{2}-[a-z0-9-]+)")
+EXERCISE = r"exercise (\d{2}-[a-z0-9-]+)"  # a practice stub's NotImplementedError names it
 SECRET_NAME = re.compile(r"(KEY|TOKEN|SECRET|PASSWORD)$")
 
 
@@ -52,7 +52,7 @@ class Outcome:
 def infra(case: str, step: int, phase: Phase, code: str, error: str | None = None,
           reason: str | None = None) -> Outcome:
     """An infra failure with its reason; a practice stub's `exercise NN-name` is named."""
-    found = EXERCISE.match(error or "")
+    found = re.match(rf"\w+: {EXERCISE}", error or "")
     why = redact((reason or error or "")[:400], env_secrets()) or None
     return Outcome(case, step, "infra_failed", phase, code, found[1] if found else None,
                    reason=why)
@@ -61,8 +61,7 @@ def infra(case: str, step: int, phase: Phase, code: str, error: str | None = Non
 def stub_in(path: Sequence[Mapping[str, Any]]) -> str | None:
     """The exercise of a practice stub that a tool ran into (its error result names it)."""
     for message in path:
-        found = message.get("isError") and re.match(r"exercise (\d{2}-[a-z0-9-]+):",
-                                                     text_of(message))
+        found = message.get("isError") and re.match(rf"{EXERCISE}:", text_of(message))
         if found:
             return found[1]
     return None

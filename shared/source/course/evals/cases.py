@@ -13,7 +13,7 @@ from typing import Any, Literal
 import yaml  # type: ignore[import-untyped, unused-ignore]
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from pi.ai.bounded import TooLarge, read_file, what_is_at, within_bounds
+from pi.ai.bounded import read_file, what_is_at, within_bounds
 from mock_model import ScriptError, script_from_data
 from pi.ai.messages import describe_error
 from course.evals.judges import JUDGE_KINDS, arg_problem
@@ -118,11 +118,9 @@ def read_yaml(file: Path) -> Any:
         return within_bounds(yaml.safe_load(read_file(file)))
     except OSError as error:
         raise CaseError(f"{file}: {error.strerror}") from None
-    except TooLarge as error:
-        raise CaseError(f"{file}: {error}") from None
     except UnicodeDecodeError as error:
         raise CaseError(f"{file}: not valid UTF-8 (byte {error.start})") from None
-    except ValueError as error:  # a date like 2024-02-30, an integer of 5,000 digits
+    except ValueError as error:  # 2024-02-30, an integer of 5,000 digits, TooLarge
         raise CaseError(f"{file}: {str(error).split(':')[0]}") from None
     except RecursionError:
         raise CaseError(f"{file}: nested too deeply to read") from None

@@ -133,15 +133,10 @@ def rpc_response(arg: Mapping[str, str], view: JudgeView) -> Check:
     return check("rpc_response", ok, f"no {arg['command']} {what}")
 
 
-PURE: dict[str, Judge] = {
-    "file_equals": file_equals, "file_contains": file_contains,
-    "read_before_edit": read_before_edit, "tool_called": tool_called,
-    "no_tool_errors": no_tool_errors,
-    "tool_error_contains": tool_error_contains, "tool_result_contains": tool_result_contains,
-    "final_text_contains": final_text_contains,
-    "text_in_path": text_in_path, "text_not_in_path": text_not_in_path, "user_said": user_said,
-    "roles": roles, "rpc_response": rpc_response,
-}
+PURE: dict[str, Judge] = {judge.__name__: judge for judge in (
+    file_equals, file_contains, read_before_edit, tool_called, no_tool_errors,
+    tool_error_contains, tool_result_contains, final_text_contains, text_in_path,
+    text_not_in_path, user_said, roles, rpc_response)}
 
 
 def freeze(value: Any) -> Any:

@@ -89,9 +89,8 @@ def plan(cases: Sequence[Case], targets: Sequence[Target]) -> list[tuple[Case, T
     return [(case, t) for case in cases for t in targets if case.spec.first_checkpoint <= t.step]
 
 
-def run_matrix(pairs: Sequence[tuple[Case, Target]], settings: Settings, repeats: int = 1,
-               jobs: int = 1, on_run: Callable[[Outcome], None] = lambda outcome: None,
-               ) -> list[Result]:
+def run_matrix(pairs: Sequence[tuple[Case, Target]], settings: Settings, repeats: int,
+               jobs: int, on_run: Callable[[Outcome], None]) -> list[Result]:
     """Run every pair `repeats` times, `jobs` at once; results in the order of `pairs`."""
 
     def one(case: Case, where: Target) -> Outcome:
@@ -99,7 +98,7 @@ def run_matrix(pairs: Sequence[tuple[Case, Target]], settings: Settings, repeats
         on_run(outcome)
         return outcome
 
-    with ThreadPoolExecutor(max_workers=max(jobs, 1)) as pool:
+    with ThreadPoolExecutor(max_workers=jobs) as pool:
         futures = [[pool.submit(one, case, where) for _ in range(repeats)]
                    for case, where in pairs]
         return [Result(case, where, tuple(f.result() for f in runs))

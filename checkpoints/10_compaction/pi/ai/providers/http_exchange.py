@@ -16,11 +16,11 @@ from typing import Any
 import httpx
 from httpx_sse import EventSource
 
-from pi.ai.bounded import TooLarge, read_json
+from pi.ai.bounded import read_json
 from pi.ai.messages import json_text
 from pi.ai.model import Context, Model, StreamOptions, empty_reply
 from pi.ai.providers.openai_wire import ReplyBuilder
-from pi.ai.providers.reply_blocks import WireError
+from pi.ai.providers.reply_blocks import WireError, json_object
 from pi.ai.redact import clip, redact, usable_key
 from pi.ai.stream import AssistantMessageEventStream, produce
 
@@ -76,29 +76,20 @@ def decide(policy: RetryPolicy, attempt: int, status: int | None, headers: Mappi
 
 def server_wait(headers: Mapping[str, str], now_ms: int) -> float | None:
     """Seconds the server asks us to wait (`retry-after-ms`, `retry-after`), or None."""
-    millis = number(headers.get("retry-after-ms"))
-    if millis is not None:
-        return max(millis / 1000, 0.0)
-    value = headers.get("retry-after", "")
-    seconds = number(value)
-    if seconds is not None:
-        return max(seconds, 0.0)
+    for name, per_second in (("retry-after-ms", 1000.0), ("retry-after", 1.0)):
+        try:
+            seconds = float(headers.get(name, "")) / per_second
+        except ValueError:
+            continue
+        if math.isfinite(seconds):
+            return max(seconds, 0.0)
     try:  # an HTTP date such as "Wed, 21 Oct 2015 07:28:00 GMT"
-        when = parsedate_to_datetime(value)
+        when = parsedate_to_datetime(headers.get("retry-after", ""))
     except (TypeError, ValueError):
         return None
     if when.tzinfo is None:
         when = when.replace(tzinfo=UTC)
     return max(when.timestamp() - now_ms / 1000, 0.0)
-
-
-def number(text: str | None) -> float | None:
-    """A finite number from a header value, or None."""
-    try:
-        value = float(text or "nan")
-    except ValueError:
-        return None
-    return value if math.isfinite(value) else None
 
 
 class HttpProvider:
@@ -166,8 +157,7 @@ class HttpProvider:
 
 async def send_with_retry(client: httpx.AsyncClient, request: httpx.Request, policy: RetryPolicy,
                           options: StreamOptions) -> httpx.Response:
-    """The response whose body is about to stream, after the retries `policy` allows; a
-    refusal not retried raises WireError("HTTP 429: <the provider's message>")."""
+    """The response whose body is about to stream; a refusal not retried is a WireError."""
     attempt = 0
     while True:
         try:
@@ -188,25 +178,15 @@ async def send_with_retry(client: httpx.AsyncClient, request: httpx.Request, pol
 
 
 async def sse_objects(response: httpx.Response) -> AsyncIterator[tuple[str, Json]]:
-    """Each SSE event's name and JSON object, until `[DONE]` or the end of the body; data
-    that is not a JSON object within the bounds is a WireError."""
+    """Each SSE event's name and JSON object, until `[DONE]` or the end of the body."""
     async for event in EventSource(response).aiter_sse():
         if event.data == "[DONE]":
             return
-        if not event.data:
-            continue
-        try:
-            data = read_json(event.data)
-        except TooLarge as error:
-            raise WireError(f"a stream event is {error}") from None
-        except ValueError:
-            raise WireError(f"a stream event is not JSON: {clip(event.data, 200)}") from None
-        if not isinstance(data, dict):
-            raise WireError(f"a stream event is not a JSON object: {clip(event.data, 200)}")
-        yield event.event, data
+        if event.data:
+            yield event.event, json_object(event.data, "a stream event")
 
 
-async def error_text(response: httpx.Response, key: str | None = None) -> str:
+async def error_text(response: httpx.Response, key: str | None) -> str:
     """`HTTP 429: <the provider's own message>` from an error response (then closed); the text
     is redacted before it is cut, so no part of an echoed key survives."""
     try:

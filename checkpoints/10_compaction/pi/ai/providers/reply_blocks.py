@@ -8,7 +8,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from pi.ai.bounded import TooLarge, read_json
+from pydantic_core import from_json
+
+from pi.ai.bounded import TooLarge, read_json, within_bounds
 from pi.ai.content import AssistantBlock, TextContent, ThinkingContent, ToolCall
 from pi.ai.messages import LONE_SURROGATE
 from pi.ai.redact import clip
@@ -19,7 +21,6 @@ class WireError(Exception):
 
 
 EXACT_UP_TO = 1_000  # characters: a block up to this size is shown exactly in every event
-CLOSERS = {"{": "}", "[": "]"}
 
 
 @dataclass
@@ -80,53 +81,32 @@ def rejoin_halves(text: str) -> str:
 
 
 def parse_partial_json(text: str) -> dict[str, Any]:
-    """The arguments readable from the JSON text so far; `{}` when nothing is readable."""
-    for candidate in completions(text):
-        try:
-            value = read_json(candidate)
-        except ValueError:
-            continue
-        return value if isinstance(value, dict) else {}
-    return {}
+    """The arguments readable from the JSON text so far (pydantic's partial parser, which keeps
+    a string cut short); `{}` when nothing is readable."""
+    try:
+        value = within_bounds(from_json(text, allow_partial="trailing-strings"))
+    except ValueError:
+        return {}
+    return value if isinstance(value, dict) else {}
+
+
+def json_object(text: str, what: str) -> dict[str, Any]:
+    """The JSON object `text` holds (within the bounds), or WireError saying what is wrong with
+    `what` ("a stream event", "the arguments"), quoting the start of the text."""
+    try:
+        value = read_json(text)
+    except TooLarge as error:
+        raise WireError(f"{what}: {error}") from None
+    except ValueError as error:
+        raise WireError(f"{what}: not valid JSON ({error}): {clip(text, 200)}") from None
+    if not isinstance(value, dict):
+        raise WireError(f"{what}: not a JSON object: {clip(text, 200)}")
+    return value
 
 
 def strict_arguments(text: str) -> tuple[dict[str, Any], str]:
     """The complete arguments and "", or `{}` and what is wrong: never made-up arguments."""
     try:
-        value = read_json(text or "{}")
-    except TooLarge as error:
-        return {}, f"the arguments are {error}"
-    except ValueError as error:
-        return {}, f"the arguments are not valid JSON ({error}): {clip(text, 200)}"
-    if not isinstance(value, dict):
-        return {}, f"the arguments are not a JSON object: {clip(text, 200)}"
-    return value, ""
-
-
-def completions(text: str) -> list[str]:
-    """Ways to finish `text` as JSON: as it stands, then cut back to the last comma."""
-    stack: list[str] = []
-    in_string = escaped = False
-    last_comma: tuple[int, str] | None = None
-    for position, char in enumerate(text):
-        if in_string:
-            if escaped:
-                escaped = False
-            elif char == "\\":
-                escaped = True
-            elif char == '"':
-                in_string = False
-        elif char == '"':
-            in_string = True
-        elif char in CLOSERS:
-            stack.append(CLOSERS[char])
-        elif char in "}]" and stack:
-            stack.pop()
-        elif char == ",":
-            last_comma = (position, "".join(reversed(stack)))
-    tail = text[:-1] if escaped else text  # a lone backslash would escape our closing quote
-    closing = ('"' if in_string else "") + "".join(reversed(stack))
-    candidates = [tail + closing]
-    if last_comma is not None:
-        candidates.append(text[: last_comma[0]] + last_comma[1])
-    return candidates
+        return json_object(text or "{}", "the arguments"), ""
+    except WireError as error:
+        return {}, str(error)

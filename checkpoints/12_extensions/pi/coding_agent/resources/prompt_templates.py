@@ -46,7 +46,7 @@ def load_prompt_templates(folders: Sequence[tuple[Path, str]]
                           ) -> tuple[tuple[PromptTemplate, ...], tuple[Diagnostic, ...]]:
     """Templates of each (folder, source), in order; the first of a name wins."""
     found = [load_template(path, source) for folder, source in folders
-             for path in (sorted(folder.glob("*.md")) if folder.is_dir() else []) if path.is_file()]
+             for path in sorted(folder.glob("*.md")) if path.is_file()]
     return first_wins("prompt", found)
 
 

@@ -8,7 +8,6 @@ from __future__ import annotations
 import hashlib
 import importlib.util
 import inspect
-import re
 import sys
 import traceback
 from collections.abc import Collection, Sequence
@@ -97,10 +96,8 @@ def load_one(path: Path, cwd: Path, ui: ExtensionUI, core_tools: Collection[str]
 
 
 def module_name(path: Path) -> str:
-    """Unique per file, the same on every run: a digest of the path plus a readable stem."""
-    digest = hashlib.sha256(str(path).encode()).hexdigest()[:12]
-    stem = re.sub(r"\W", "_", path.stem)
-    return f"_pi_extension_{digest}_{stem}"
+    """Unique per file, the same on every run: a digest of the path."""
+    return "_pi_extension_" + hashlib.sha256(str(path).encode()).hexdigest()[:12]
 
 
 def import_by_path(path: Path) -> object:

@@ -68,13 +68,11 @@ def supported_thinking_levels(model: Model) -> tuple[ThinkingLevel, ...]:
 
 
 def clamp_thinking_level(model: Model, level: str) -> ThinkingLevel:
-    """Pi's `clampThinkingLevel`: `level` if allowed, else the next allowed one up, else down
-    ("off" is always allowed; an unknown level counts as "off")."""
+    """Pi's `clampThinkingLevel`: `level` if allowed, else the highest allowed one (the allowed
+    levels are a prefix of THINKING_LEVELS, so none is above); an unknown level is "off"."""
     allowed = supported_thinking_levels(model)
     index = THINKING_LEVELS.index(level) if level in THINKING_LEVELS else 0
-    upwards = [lvl for lvl in THINKING_LEVELS[index:] if lvl in allowed]
-    downwards = [lvl for lvl in reversed(THINKING_LEVELS[:index]) if lvl in allowed]
-    return (upwards + downwards)[0]
+    return allowed[min(index, len(allowed) - 1)]
 
 
 @dataclass(frozen=True)
@@ -113,37 +111,35 @@ def assemble(config: RuntimeConfig) -> Assembly:
 
 def open_writer(config: RuntimeConfig) -> SessionWriter:
     """The session to append to: an existing file at the chosen leaf (or, as in Pi, its last
-    entry), else a new one whose first entries name the model and the thinking level."""
+    entry), else a new one."""
     path = config.session_file
-    if path is not None and path.exists():
-        writer = SessionWriter.resume(read_session(path), ids=config.ids, clock=config.clock,
-                                      opener=config.opener)
-        if config.leaf_id is not None:
-            writer.branch(config.leaf_id)
-        try:
-            writer.context()  # a loop of parents is found now, and said with the file's name
-        except SessionError as error:
-            writer.close()
-            raise SessionError(f"{path}: {error}") from None
-        return writer
-    if path is not None:
+    if path is None or not path.exists():
+        return new_session_file(config, path=path)
+    writer = SessionWriter.resume(read_session(path), ids=config.ids, clock=config.clock,
+                                  opener=config.opener)
+    if config.leaf_id is not None:
+        writer.branch(config.leaf_id)
+    try:
+        writer.context()  # a loop of parents is found now, and said with the file's name
+    except SessionError as error:
+        writer.close()
+        raise SessionError(f"{path}: {error}") from None
+    return writer
+
+
+def new_session_file(config: RuntimeConfig, parent_session: str | None = None,
+                     path: Path | None = None) -> SessionWriter:
+    """A new session at `path`, else in the sessions folder in Pi's layout; its first entries
+    name the model and the thinking level it starts with."""
+    if path is None:
+        writer = start_session(sessions_dir(config), str(config.cwd), config.ids(),
+                               ids=config.ids, clock=config.clock,
+                               parent_session=parent_session, opener=config.opener)
+    else:
         header = SessionHeader(version=CURRENT_VERSION, id=config.ids(),
                                timestamp=iso_timestamp(config.clock()), cwd=str(config.cwd))
         writer = SessionWriter.create(path, header, ids=config.ids, clock=config.clock,
                                       opener=config.opener)
-        return introduce(writer, config)
-    return new_session_file(config)
-
-
-def new_session_file(config: RuntimeConfig, parent_session: str | None = None) -> SessionWriter:
-    """A new session in the sessions folder, in Pi's layout."""
-    writer = start_session(sessions_dir(config), str(config.cwd), config.ids(), ids=config.ids,
-                           clock=config.clock, parent_session=parent_session, opener=config.opener)
-    return introduce(writer, config)
-
-
-def introduce(writer: SessionWriter, config: RuntimeConfig) -> SessionWriter:
-    """A new session's first entries: the model and thinking level it starts with."""
     writer.append_model_change(config.model.provider, config.model.id)
     writer.append_thinking_level_change(config.thinking_level)
     return writer

@@ -9,12 +9,16 @@ import os
 from collections.abc import Hashable, Iterable
 from dataclasses import dataclass, is_dataclass
 from pathlib import Path
-from typing import Any, Literal, NamedTuple, Protocol, TypeVar
+from typing import TYPE_CHECKING, Any, Literal, NamedTuple, TypeVar
 
 import yaml  # type: ignore[import-untyped, unused-ignore]
 from pydantic.alias_generators import to_camel
 
-from pi.ai.bounded import NotAFile, TooLarge, read_file, within_bounds
+from pi.ai.bounded import read_file, within_bounds
+
+if TYPE_CHECKING:
+    from pi.coding_agent.resources.prompt_templates import PromptTemplate
+    from pi.coding_agent.resources.skills import Skill
 
 FENCE = "---"
 
@@ -65,16 +69,7 @@ def warning(path: Path, message: str) -> Diagnostic:
     return Diagnostic("warning", message, path)
 
 
-class Named(Protocol):
-    """A skill or a prompt template: what `first_wins` needs of it."""
-
-    @property
-    def name(self) -> str: ...
-    @property
-    def file_path(self) -> Path: ...
-
-
-R = TypeVar("R", bound=Named)
+R = TypeVar("R", "Skill", "PromptTemplate")
 
 
 def first_wins(kind: Literal["skill", "prompt"], found: Iterable[R | Diagnostic],
@@ -102,8 +97,6 @@ def first_wins(kind: Literal["skill", "prompt"], found: Iterable[R | Diagnostic]
 
 
 class Markdown(NamedTuple):
-    """A Markdown file split in two: the frontmatter mapping and the body after it."""
-
     frontmatter: dict[str, Any]
     body: str
 
@@ -139,7 +132,8 @@ class UniqueKeyLoader(yaml.SafeLoader):  # type: ignore[misc]
 def parse_yaml_block(block: str) -> dict[str, Any]:
     """The block as a mapping; empty gives {}; anything else raises FrontmatterError."""
     try:
-        data = yaml.load(block, Loader=UniqueKeyLoader)
+        # within_bounds: aliases of aliases expand only when walked, so refuse them here
+        data = within_bounds(yaml.load(block, Loader=UniqueKeyLoader))
     except yaml.YAMLError as error:
         # Where the broken construct began (an unclosed `[`) helps more than where it ended.
         mark = getattr(error, "context_mark", None) or getattr(error, "problem_mark", None)
@@ -149,12 +143,8 @@ def parse_yaml_block(block: str) -> dict[str, Any]:
         raise FrontmatterError(problem, mark.line + 2 if mark is not None else None) from None
     except RecursionError:  # `[[[[…` thousands deep: PyYAML recurses once per level
         raise FrontmatterError("nested too deeply to read") from None
-    except ValueError as error:  # a date like 2024-02-30, an integer of 5,000 digits
+    except ValueError as error:  # a date like 2024-02-30, 5,000 digits, an alias bomb (TooLarge)
         raise FrontmatterError(str(error).split(":")[0], None) from None
-    try:
-        within_bounds(data)  # aliases of aliases expand only when walked: refuse them here
-    except TooLarge as error:
-        raise FrontmatterError(str(error)) from None
     if data is None:
         return {}
     if not isinstance(data, dict):
@@ -179,8 +169,6 @@ def read_markdown(path: Path) -> Markdown | Diagnostic:
         return parse_markdown(read_file(path))
     except UnicodeDecodeError as error:
         return warning(path, f"not valid UTF-8 (byte {error.start}); save the file as UTF-8")
-    except NotAFile as error:
-        return warning(path, str(error.strerror))  # "is a folder, not a file"
     except OSError as error:
         return warning(path, f"cannot be read ({error.strerror or error})")
     except FrontmatterError as error:

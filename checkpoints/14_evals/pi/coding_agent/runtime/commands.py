@@ -3,6 +3,7 @@ Rpc and interactive mode both call these; neither implements a command of its ow
 
 from __future__ import annotations
 
+import contextlib
 import os
 import tempfile
 from dataclasses import replace
@@ -90,12 +91,9 @@ async def run_bash(runtime: Runtime, command: str, signal: AbortSignal) -> BashE
     """Run a command in the runtime's folder, as the bash tool would, without recording it."""
     started = runtime.config.clock()
     log = Path(tempfile.gettempdir()) / f"pi-bash-{runtime.writer.header.id}-{started}.log"
-    output = OutputCollector(log)
-    try:
+    with contextlib.closing(OutputCollector(log)) as output:
         ending = await run_command(command, runtime.config.cwd, output.add, signal, None)
         truncation, full = output.finish()
-    finally:
-        output.close()
     return BashExecutionMessage(command=command, output=truncation.content,
                                 exit_code=ending.exit_code if ending.how == "exit" else None,
                                 cancelled=ending.how != "exit", truncated=truncation.truncated,

@@ -73,16 +73,6 @@ class ExtensionUI(Protocol):
     def notify(self, message: str, level: NotifyLevel = "info") -> None: ...
 
 
-class NoUI:
-    """Nobody to ask (print mode): every question is answered no, so a gate stays shut."""
-
-    async def confirm(self, title: str, message: str) -> bool:
-        return False
-
-    def notify(self, message: str, level: NotifyLevel = "info") -> None:
-        return None
-
-
 class ScriptedUI:
     """Answers from a script, for tests and demos; records every question and note."""
 
@@ -97,6 +87,10 @@ class ScriptedUI:
 
     def notify(self, message: str, level: NotifyLevel = "info") -> None:
         self.notes.append(f"{level}: {message}")
+
+
+class NoUI(ScriptedUI):
+    """Nobody to ask (print mode): an empty script, so every answer is no and a gate stays shut."""
 
 
 class ExtensionError(Exception):
