@@ -100,11 +100,9 @@ def projected_tokens(path: Sequence[SessionEntry]) -> int:
     messages = [message for _, shown in items for message in shown]
     estimate = estimate_context_tokens(messages)
     if estimate.last_usage_index is not None:
-        owners = [entry.id for entry, shown in items for _ in shown]
-        ids = [entry.id for entry in path]
-        changed = [i for i, entry in enumerate(path)
-                   if entry.type in ("compaction", "context_edit")]
-        if ids.index(owners[estimate.last_usage_index]) > max(changed, default=-1):
+        owner = [entry for entry, shown in items for _ in shown][estimate.last_usage_index]
+        after = path[path.index(owner) + 1:]
+        if not any(entry.type in ("compaction", "context_edit") for entry in after):
             return estimate.tokens
     prompt = replayed_prompt(messages, 0)
     rest = [message for message in messages if not isinstance(message, SystemMessage)]

@@ -8,14 +8,14 @@ import itertools
 import random
 from collections.abc import Callable, Container
 from datetime import UTC, datetime, timedelta
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any, Literal, get_args
 
-from pydantic import (AfterValidator, ConfigDict, Discriminator, Field, Tag, TypeAdapter,
-                      ValidationError)
+from pydantic import AfterValidator, Field, TypeAdapter, ValidationError
 
 from pi.ai import AppMessage, AssistantMessage, SystemMessage, ToolResultMessage, Usage, UserMessage
-from pi.ai.content import ImageContent, TextContent, ThinkingContent, ToolCall, UserBlock, Wire
-from pi.coding_agent.messages import (AnyMessage, BashExecutionMessage, BranchSummaryMessage,
+from pi.ai.content import (ImageContent, Stored, TextContent, ThinkingContent, ToolCall, UserBlock,
+                           Wire)
+from pi.coding_agent.messages import (AnyMessage, BranchSummaryMessage, CodingMessage,
                                       CompactionSummaryMessage, CustomMessage)
 
 ThinkingLevel = Literal["off", "minimal", "low", "medium", "high", "xhigh", "max"]  # "max": Pi 1.x
@@ -55,7 +55,7 @@ def fresh_id(source: IdSource, taken: Container[str]) -> str:
 def iso_timestamp(ms: int) -> str:
     """JavaScript's `new Date(ms).toISOString()`: UTC, milliseconds, a `Z` at the end."""
     moment = EPOCH + timedelta(milliseconds=ms)
-    return moment.strftime("%Y-%m-%dT%H:%M:%S.") + f"{moment.microsecond // 1000:03d}Z"
+    return moment.isoformat(timespec="milliseconds").replace("+00:00", "Z")
 
 
 def ms_from_iso(text: str) -> int | None:
@@ -75,8 +75,7 @@ def fixed_clock(start_ms: int, step_ms: int = 1) -> Clock:
     return itertools.count(start_ms, step_ms).__next__
 
 
-class SessionHeader(Wire):
-    model_config = ConfigDict(extra="allow")
+class SessionHeader(Stored):
     type: Literal["session"] = "session"
     version: int | None = None
     id: str
@@ -85,17 +84,17 @@ class SessionHeader(Wire):
     parent_session: str | None = None
 
 
-class Entry(Wire):
-    """What every entry has; a field a newer Pi adds to an entry is kept as it came."""
+class Entry(Stored):
+    """What every entry has, in Pi's order; a field a newer Pi adds is kept as it came."""
 
-    model_config = ConfigDict(extra="allow")
+    type: str  # each entry type's own Literal; declared here so that it is dumped first
     id: str
     parent_id: str | None
     timestamp: str
 
 
-MESSAGE_ROLES = frozenset({"system", "user", "assistant", "toolResult", "bashExecution", "custom",
-                           "branchSummary", "compactionSummary"})
+KnownMessage = SystemMessage | UserMessage | AssistantMessage | ToolResultMessage | CodingMessage
+MESSAGE_ROLES = frozenset(cls.model_fields["role"].default for cls in get_args(KnownMessage))
 
 
 def role_we_do_not_know(message: AppMessage) -> AppMessage:
@@ -109,11 +108,7 @@ def role_we_do_not_know(message: AppMessage) -> AppMessage:
 # accepts is tried as an AppMessage, which then refuses a known role (so a broken reply is
 # an error, not an opaque message).
 StoredMessage = Annotated[
-    Annotated[
-        SystemMessage | UserMessage | AssistantMessage | ToolResultMessage | BashExecutionMessage
-        | CustomMessage | BranchSummaryMessage | CompactionSummaryMessage,
-        Field(discriminator="role"),
-    ]
+    Annotated[KnownMessage, Field(discriminator="role")]
     | Annotated[AppMessage, AfterValidator(role_we_do_not_know)],
     Field(union_mode="left_to_right"),
 ]
@@ -216,34 +211,26 @@ class UnknownEntry(Entry):
     """An entry of a type this course does not know (a newer Pi, an extension): kept as it
     came, a node of the tree like any other, and never part of a model's context."""
 
-    type: str
+
+KnownEntry = (MessageEntry | ThinkingLevelChangeEntry | ModelChangeEntry | CompactionEntry
+              | BranchSummaryEntry | CustomEntry | CustomMessageEntry | LabelEntry
+              | SessionInfoEntry | UsageEntry | ContextEditEntry)
+KNOWN_TYPES = frozenset(cls.model_fields["type"].default for cls in get_args(KnownEntry))
 
 
-KNOWN_TYPES = {cls.model_fields["type"].default: cls for cls in (
-    MessageEntry, ThinkingLevelChangeEntry, ModelChangeEntry, CompactionEntry,
-    BranchSummaryEntry, CustomEntry, CustomMessageEntry, LabelEntry, SessionInfoEntry,
-    UsageEntry, ContextEditEntry)}
+def type_we_do_not_know(entry: UnknownEntry) -> UnknownEntry:
+    """An UnknownEntry only stands for a type we do not know; a known type must be its model."""
+    if entry.type in KNOWN_TYPES:
+        raise ValueError(f"not a valid {entry.type} entry")
+    return entry
 
 
-def type_tag(data: object) -> str:
-    kind = data.get("type") if isinstance(data, dict) else getattr(data, "type", None)
-    return kind if isinstance(kind, str) and kind in KNOWN_TYPES else "unknown"
-
-
+# As for a message: a known type picks its model, and only a line of a type no model has is
+# an UnknownEntry (so a broken entry is an error).
 SessionEntry = Annotated[
-    Annotated[MessageEntry, Tag("message")]
-    | Annotated[ThinkingLevelChangeEntry, Tag("thinking_level_change")]
-    | Annotated[ModelChangeEntry, Tag("model_change")]
-    | Annotated[CompactionEntry, Tag("compaction")]
-    | Annotated[BranchSummaryEntry, Tag("branch_summary")]
-    | Annotated[CustomEntry, Tag("custom")]
-    | Annotated[CustomMessageEntry, Tag("custom_message")]
-    | Annotated[LabelEntry, Tag("label")]
-    | Annotated[SessionInfoEntry, Tag("session_info")]
-    | Annotated[UsageEntry, Tag("usage")]
-    | Annotated[ContextEditEntry, Tag("context_edit")]
-    | Annotated[UnknownEntry, Tag("unknown")],
-    Discriminator(type_tag),
+    Annotated[KnownEntry, Field(discriminator="type")]
+    | Annotated[UnknownEntry, AfterValidator(type_we_do_not_know)],
+    Field(union_mode="left_to_right"),
 ]
 ENTRY = TypeAdapter[SessionEntry](SessionEntry)
 
@@ -257,16 +244,18 @@ def parse_entry(data: object, where: str) -> SessionEntry:
 
 
 def entry_problem(error: ValidationError, where: str) -> str:
-    """The first problem as `where: message.content: what`, without the union tags pydantic
-    puts into the location (the entry's type first, then which message model was tried)."""
+    """The first problem as `where: message.content: what`, without the union members pydantic
+    puts into the location (for an entry and for its message: the known models and the tag
+    tried, or the fallback for one we do not know)."""
     problems = error.errors()
-    # A message with a role no known model has is only an AppMessage's problem.
+    # A type (or a role) no known model has is only the fallback's problem.
     problem = next((p for p in problems if not p["type"].startswith("union_tag")), problems[0])
-    loc = list(problem["loc"])[1:]  # loc[0] names the entry type the line was read as
-    if loc[:1] == ["message"] and len(loc) > 1:
-        tried = str(loc.pop(1))  # the known models by role, or the AppMessage
-        if tried.startswith("tagged-union") and len(loc) > 1:
-            del loc[1]  # the role
+    loc = list(problem["loc"])
+    for i in reversed(range(len(loc))):
+        if str(loc[i]).startswith("tagged-union["):
+            del loc[i:i + 2]
+        elif str(loc[i]).startswith("function-after["):
+            del loc[i]
     field = "".join(f"[{part}]" if isinstance(part, int) else f".{part}" for part in loc)
     place = f"{where}: {field.lstrip('.')}" if field else where
     return f"{place}: {problem['msg']}"
@@ -302,18 +291,13 @@ def entry_messages(entry: SessionEntry) -> tuple[AnyMessage, ...]:
     return (message,)
 
 
-FIRST_KEYS = ("type", "id", "parentId", "timestamp")
-
-
 def dump_line(item: SessionHeader | SessionEntry) -> dict[str, Any]:
     """The JSON object of a header or entry, exactly as it was read (or as Pi would write it):
     keys in Pi's order, and an entry always has `parentId`, even when it is null (a root), as a
     context edit always has its `replacement` (null: omitted)."""
     data = item.model_dump(mode="json", by_alias=True, exclude_none=True)
-    if isinstance(item, SessionHeader):
-        return data
-    data["parentId"] = item.parent_id
+    if isinstance(item, Entry) and item.parent_id is None:
+        data = {"type": item.type, "id": item.id, "parentId": None, **data}
     if isinstance(item, ContextEditEntry):
         data.setdefault("replacement", None)
-    first = {key: data[key] for key in FIRST_KEYS}
-    return {**first, **{k: v for k, v in data.items() if k not in first}}
+    return data
