@@ -91,6 +91,22 @@ def test_an_abort_stops_the_run_and_returns_the_queued_messages(
     assert stored[4]["stopReason"] == "aborted" and stored[4]["content"] == []
 
 
+def test_compact_while_a_run_goes_on_is_refused_and_leaves_the_run_and_its_queue_alone(
+        tmp_path: Path, data_dir: Path) -> None:
+    client = start(tmp_path, data_dir, "abort-while-bash-sleeps.yaml")
+    client.request({"type": "prompt", "id": "p1", "message": "run the slow thing"})
+    client.event("tool_execution_start")
+    client.request({"type": "follow_up", "id": "f", "message": "then write the docs"})
+    refused = client.request({"type": "compact", "id": "c"})
+    assert refused["success"] is False and "abort" in refused["error"]
+    state = client.request({"type": "get_state", "id": "st"})["data"]
+    assert state["isStreaming"] is True and state["pendingMessageCount"] == 1
+    aborted = client.request({"type": "abort", "id": "a"})
+    assert [m["content"] for m in aborted["data"]["messages"]] == ["then write the docs"]
+    seen = client.close()
+    assert not [line for line in seen if line["type"] == "compaction_start"]
+
+
 def test_the_session_file_holds_every_message_of_the_run_in_order(
         tmp_path: Path, data_dir: Path) -> None:
     client = start(tmp_path, data_dir, "fix-buggy-calc.yaml", repo="buggy-calc")
