@@ -4,7 +4,7 @@
 // It plays each `ops` list with real Pi's SessionManager (files land in `dir`), then reads every
 // file (those listed in `read` and those it just wrote) with Pi's own functions and reports the
 // same facts trees.py computes with the course: contexts per leaf, LLM messages, estimates,
-// cut points, prepareCompaction.
+// cut points, prepareCompaction, and the file's session stats.
 import { readFileSync } from "node:fs";
 import { agent, compaction, compactionUtils, messages, sessionManager } from "./pi.mjs";
 
@@ -89,6 +89,14 @@ function prepareJson(prep) {
       edited: [...prep.fileOps.edited].sort() } };
 }
 
+// AgentSession.getSessionStats reads only the session manager (and the context usage, which
+// needs a model and is left out here): its counts and usage over the whole file.
+function sessionStats(sm) {
+  const { sessionFile, sessionId, contextUsage, ...stats } = agent.AgentSession.prototype.getSessionStats
+    .call({ sessionManager: sm, getContextUsage: () => undefined });
+  return stats;
+}
+
 function piFacts(file) {
   const sm = SessionManager.open(file, "/nonexistent-pi-oracle");
   const entries = sm.getEntries();
@@ -100,7 +108,7 @@ function piFacts(file) {
   const facts = { entries: entries.length, leafOnLoad: sm.getLeafId(),
     sessionName: sm.getSessionName() ?? null,
     labels: Object.fromEntries(Object.entries(labels).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))),
-    leaves: {} };
+    stats: sessionStats(sm), leaves: {} };
   for (const leaf of leavesOf(sm)) {
     const context = buildSessionContext(entries, leaf);
     const estimate = compaction.estimateContextTokens(context.messages);

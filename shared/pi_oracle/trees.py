@@ -419,11 +419,12 @@ def course_facts(path: Path) -> dict[str, Any]:
     from pi.coding_agent.session.context import build_context, latest_compaction
     from pi.coding_agent.session.reader import read_session
     from pi.coding_agent.session.tokens import estimate_context_tokens, estimate_tokens
+    from pi.modes.rpc import session_stats
 
     tree = read_session(path).tree
     facts: dict[str, Any] = {"entries": len(tree.entries), "leafOnLoad": tree.leaf_on_load,
                              "sessionName": tree.name, "labels": dict(sorted(tree.labels.items())),
-                             "leaves": {}}
+                             "stats": session_stats(tree.entries), "leaves": {}}
     for leaf in leaves_of(tree):
         context = build_context(tree, leaf)
         messages = list(context.messages)

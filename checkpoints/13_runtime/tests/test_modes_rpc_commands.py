@@ -196,6 +196,29 @@ def test_compact_returns_pis_result_and_appends_one_entry(tmp_path: Path) -> Non
     serve(Harness(tmp_path, mock, compaction=replace(settings, enabled=False)), talk)
 
 
+def test_session_stats_count_every_entry_of_the_file_and_the_summary_call(
+        tmp_path: Path) -> None:
+    async def talk(h: Harness) -> None:
+        await h.prompt("x" * 4000)
+        await h.prompt("y" * 4000)
+        assert (await h.request("compact"))["success"]
+        stats = (await h.request("get_session_stats"))["data"]
+        lines = [json.loads(line) for line in
+                 (tmp_path / "session.jsonl").read_text().splitlines()]
+        usages = [line["message"]["usage"] for line in lines
+                  if line["type"] == "message" and line["message"]["role"] == "assistant"]
+        usages += [line["usage"] for line in lines if line["type"] == "compaction"]
+        assert len(usages) == 3, "two replies and the summary call"
+        assert stats["userMessages"] == 2, "the compacted prompt still counts, as in Pi"
+        assert stats["assistantMessages"] == 2 and stats["totalMessages"] == 5
+        assert stats["tokens"]["input"] == sum(usage["input"] for usage in usages)
+        assert stats["tokens"]["output"] == sum(usage["output"] for usage in usages)
+
+    settings = CompactionSettings(reserve_tokens=500, keep_recent_tokens=100)
+    mock = MockModel([turn(text("ok")), turn(text("ok")), turn(text("## Goal\nsummary"))])
+    serve(Harness(tmp_path, mock, compaction=replace(settings, enabled=False)), talk)
+
+
 def test_export_html_is_one_self_contained_escaped_page(tmp_path: Path) -> None:
     async def talk(h: Harness) -> None:
         await h.prompt("is <script>alert(1)</script> safe?")

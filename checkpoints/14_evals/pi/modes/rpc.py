@@ -14,7 +14,7 @@ import itertools
 import math
 import sys
 import threading
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import replace
 from typing import Any, TextIO
 
@@ -22,7 +22,8 @@ from pydantic import ValidationError
 from pydantic.alias_generators import to_camel
 
 from pi.agent.agent import MessageQueue
-from pi.ai import AbortController, AssistantMessage, ImageContent, Model, ToolCall, dump_message
+from pi.ai import (AbortController, AssistantMessage, ImageContent, Model, ToolCall, Usage,
+                   dump_message)
 from pi.ai.bounded import read_json
 from pi.ai.messages import LONE_SURROGATE, describe_error
 from pi.coding_agent.extensions.api import NotifyLevel
@@ -30,7 +31,9 @@ from pi.coding_agent.runtime import commands as session_commands
 from pi.coding_agent.runtime.config import THINKING_LEVELS, supported_thinking_levels
 from pi.coding_agent.runtime.events import CompactionEnd, CompactionStart, RuntimeEvent
 from pi.coding_agent.runtime.runtime import Runtime, RuntimePoisoned
-from pi.coding_agent.session.entries import SessionError, dump_line
+from pi.coding_agent.session.entries import (BranchSummaryEntry, CompactionEntry, MessageEntry,
+                                             SessionEntry, SessionError, UsageEntry,
+                                             dump_line)
 from pi.coding_agent.session.tree import SessionTree
 from pi.coding_agent.session.tokens import estimate_context_tokens
 from pi.modes.print_mode import (Write, compaction_result_json, event_json, run_to_end,
@@ -378,24 +381,43 @@ def set_session_name(server: RpcServer, command: dict[str, Any]) -> None:
 
 
 def get_session_stats(server: RpcServer, command: dict[str, Any]) -> dict[str, Any]:
-    """Pi's getSessionStats of the current context (usage unknown from a compaction to a reply)."""
-    runtime, messages = server.runtime, server.runtime.messages
-    replies = [m for m in messages if isinstance(m, AssistantMessage)]
-    tokens = {to_camel(kind): sum(getattr(r.usage, kind) for r in replies)
-              for kind in ("input", "output", "cache_read", "cache_write")}
-    stats: dict[str, Any] = {
-        "sessionFile": str(runtime.writer.path), "sessionId": runtime.writer.header.id,
-        "userMessages": sum(1 for m in messages if m.role == "user"),
-        "assistantMessages": len(replies),
-        "toolCalls": sum(1 for r in replies for b in r.content if isinstance(b, ToolCall)),
-        "toolResults": sum(1 for m in messages if m.role == "toolResult"),
-        "totalMessages": len(messages), "tokens": {**tokens, "total": sum(tokens.values())},
-        "cost": sum(r.usage.cost.total for r in replies)}
+    """Pi's getSessionStats: the file's counts and usage, and how full the current context is
+    (unknown from a compaction to the next reply)."""
+    runtime = server.runtime
+    stats = {"sessionFile": str(runtime.writer.path), "sessionId": runtime.writer.header.id,
+             **session_stats(runtime.writer.tree.entries)}
     if (window := runtime.config.model.context_window) > 0:
-        used = None if runtime.usage_is_stale() else estimate_context_tokens(list(messages)).tokens
+        context = list(runtime.messages)
+        used = None if runtime.usage_is_stale() else estimate_context_tokens(context).tokens
         stats["contextUsage"] = {"tokens": used, "contextWindow": window,
                                  "percent": None if used is None else used / window * 100}
     return stats
+
+
+def session_stats(entries: Sequence[SessionEntry]) -> dict[str, Any]:
+    """Messages, tool calls and usage over every entry of a file, as Pi counts them: each
+    branch, what a compaction summarised, and the summaries' own model calls."""
+    messages = [entry.message for entry in entries if isinstance(entry, MessageEntry)]
+    replies = [m for m in messages if isinstance(m, AssistantMessage)]
+    # in file order, as Pi adds them: a sum of floats depends on the order
+    usages = [usage for entry in entries if (usage := usage_of(entry)) is not None]
+    tokens = {to_camel(kind): sum(getattr(usage, kind) for usage in usages)
+              for kind in ("input", "output", "cache_read", "cache_write")}
+    return {"userMessages": sum(1 for m in messages if m.role == "user"),
+            "assistantMessages": len(replies),
+            "toolCalls": sum(1 for r in replies for b in r.content if isinstance(b, ToolCall)),
+            "toolResults": sum(1 for m in messages if m.role == "toolResult"),
+            "totalMessages": len(messages), "tokens": {**tokens, "total": sum(tokens.values())},
+            "cost": sum(usage.cost.total for usage in usages)}
+
+
+def usage_of(entry: SessionEntry) -> Usage | None:
+    """What a model call recorded in this entry cost: a reply's, a summary's, a usage entry's."""
+    if isinstance(entry, MessageEntry):
+        return entry.message.usage if isinstance(entry.message, AssistantMessage) else None
+    if isinstance(entry, UsageEntry | CompactionEntry | BranchSummaryEntry):
+        return entry.usage
+    return None
 
 
 async def fork(server: RpcServer, command: dict[str, Any]) -> dict[str, Any]:
