@@ -13,6 +13,7 @@ import shlex
 import signal
 import subprocess
 import sys
+import textwrap
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -421,7 +422,7 @@ def check(
             if not r.passed and r.failing:
                 out.print(f"     first: {r.failing[0]}", markup=False, soft_wrap=True)
             if not r.passed and r.message:
-                out.print(f"     {r.message}", markup=False, soft_wrap=True)
+                out.print(textwrap.indent(r.message, "     "), markup=False, soft_wrap=True)
         if not all(r.passed for r in results):
             me, folder = shlex.quote(course_command()), shlex.quote(str(dest))
             out.print(f"stuck? {me} hint {number:02d} EXERCISE --dir {folder}", markup=False,

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import re
 import shutil
 import signal
 import subprocess
@@ -48,6 +49,11 @@ IGNORED = shutil.ignore_patterns("__pycache__", "tests", "*.pyc")
 # The plugins the course's tests use, and no others: whatever else a learner has installed
 # (pytest-asyncio, …) cannot change a verdict, and not loading it saves ~0.4 s per check.
 PLUGINS = ("-p", "pytest_timeout", "-p", "pytest_snapshot.plugin")
+# A failure is shown as its exception alone (`--tb=line`: no traceback, and no source parsed,
+# so CPython 3.11's ast bug cannot strike, see native_tracebacks). pytest stays quiet: more
+# verbosity would print long values whole, but its full diff of two big lists can take minutes.
+WHOLE_FAILURES = ("--tb=line",)
+SHOWN_LINES = 60  # of one failure's message
 
 
 @dataclass(frozen=True)
@@ -125,7 +131,7 @@ def run_tests(folder: Path, select: list[str] | None = None,
     with tempfile.TemporaryDirectory() as scratch:
         report = Path(scratch) / "junit.xml"
         command = [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider",
-                   *PLUGINS, "-o", "junit_family=xunit1", "-o", "timeout=20",
+                   *PLUGINS, *WHOLE_FAILURES, "-o", "junit_family=xunit1", "-o", "timeout=20",
                    f"--junitxml={report}", *(select or [])]
         env = {**os.environ, "PYTEST_DISABLE_PLUGIN_AUTOLOAD": "1"}
         child = subprocess.Popen(command, cwd=folder, env=env, stdin=subprocess.DEVNULL,
@@ -158,8 +164,22 @@ def outcome(case: ET.Element) -> Outcome:
     problem = case.find("failure")
     if problem is None:
         problem = case.find("error")
-    message = "" if problem is None else (problem.get("message") or problem.text or "")
+    message = "" if problem is None else exception_text(problem)
     return Outcome(module, f"{module}::{case.get('name')}", problem is None, message)
+
+
+def exception_text(problem: ET.Element) -> str:
+    """The exception a test failed with, whole. Its `message` attribute is cut after 500
+    characters; with `--tb=line` the element's text is the exception's lines, the first marked
+    `E   ` and the others indented by four (the last such block: a chain ends with it)."""
+    blocks: list[str] = re.findall(r"^E   (.*(?:\n    .*)*)", problem.text or "", re.MULTILINE)
+    if not blocks:  # not an exception (a missing fixture): pytest's own words
+        return problem.get("message") or problem.text or ""
+    lines = [line for line in blocks[-1].split("\n    ")
+             if line.strip() != "Use -v to get more diff"]  # a learner runs check, not pytest
+    if len(lines) > SHOWN_LINES:  # a long message must not bury the terminal
+        lines = [*lines[:SHOWN_LINES], f"… ({len(lines) - SHOWN_LINES} more lines)"]
+    return "\n".join(lines)
 
 
 def pristine_run_folder(layout: Layout, manifest: Manifest, step: int, learner: Path | None,
@@ -185,17 +205,11 @@ def pristine_run_folder(layout: Layout, manifest: Manifest, step: int, learner: 
     (run / "mock_model").symlink_to(layout.mock_model.resolve(), target_is_directory=True)
     (run / "protocol").symlink_to((layout.root / "shared" / "protocol").resolve(),
                                   target_is_directory=True)
-    native_tracebacks(run / "pytest.ini")
 
 
 def covers(test_id: str, node: str) -> bool:
     """Whether a manifest test id names this outcome (every parametrisation included)."""
     return node == test_id or node.startswith(test_id + "[")
-
-
-def first_line(message: str) -> str:
-    lines = [line.strip() for line in message.splitlines() if line.strip()]
-    return lines[0][:300] if lines else ""
 
 
 def practice_step(dest: Path) -> int:
@@ -261,8 +275,7 @@ def check_practice(
 def not_started(exercise: Exercise) -> ExerciseResult:
     """An exercise whose stub is untouched: every test fails with the stub's own message."""
     message = f"NotImplementedError: exercise {exercise.id}: {exercise.hint}"
-    return ExerciseResult(exercise.id, exercise.hint, False, list(exercise.tests),
-                          first_line(message))
+    return ExerciseResult(exercise.id, exercise.hint, False, list(exercise.tests), message)
 
 
 def judged(exercise: Exercise, outcomes: list[Outcome]) -> ExerciseResult:
@@ -274,5 +287,5 @@ def judged(exercise: Exercise, outcomes: list[Outcome]) -> ExerciseResult:
         broken = [o for o in mine if not o.passed]
         if not mine or broken:
             failing.append(test_id)
-            message = message or (first_line(broken[0].message) if broken else "not run")
+            message = message or (broken[0].message if broken else "not run")
     return ExerciseResult(exercise.id, exercise.hint, not failing, failing, message)

@@ -19,6 +19,7 @@ import select
 import shlex
 import sys
 import termios
+import textwrap
 import threading
 import time
 import tty
@@ -143,7 +144,7 @@ def current_lines(step: Step, dest: Path, verdict: Verdict, sites: dict[str, Sit
              style="bold"),
         Text(f"edit {site.function} in {dest / site.file}"),
         Text(f"first failing test: {result.failing[0]}"),
-        Text(f"  {result.message}", style="red"),
+        Text(textwrap.indent(result.message, "  "), style="red"),
     ]
 
 
