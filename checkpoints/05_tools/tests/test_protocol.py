@@ -122,6 +122,34 @@ def test_a_system_message_round_trips_byte_for_byte(line) -> None:
     assert json_text(dump_message(message)) == line
 
 
+# Each number, and node's own text of it: the output of
+# node -e 'console.log(JSON.stringify([1.0, -0.0, 0.1+0.2, 1e-7, ...]))' (node v20), one by one.
+JS_NUMBER_TEXTS = [
+    (1.0, "1"), (-0.0, "0"), (0.1 + 0.2, "0.30000000000000004"), (1e-7, "1e-7"),
+    (1.5e-7, "1.5e-7"), (-1.5e-7, "-1.5e-7"), (1e-6, "0.000001"), (1e-5, "0.00001"),
+    (0.000015, "0.000015"), (123456.789, "123456.789"), (1e16, "10000000000000000"),
+    (1e20, "100000000000000000000"), (1e21, "1e+21"), (1.5e21, "1.5e+21"),
+    (1.7976931348623157e308, "1.7976931348623157e+308"), (5e-324, "5e-324"),
+    (float(2**53 + 2), "9007199254740994"), (float("inf"), "null"), (100, "100"),
+]
+
+
+@pytest.mark.parametrize(("number", "node_text"), JS_NUMBER_TEXTS)
+def test_numbers_are_written_as_javascript_writes_them(number, node_text) -> None:
+    from pi.ai.messages import json_text
+
+    assert json_text(number) == node_text
+    assert json_text({"n": [number]}, indent=2) == '{\n  "n": [\n    ' + node_text + "\n  ]\n}"
+
+
+def test_an_int_beyond_2_to_the_53_keeps_all_its_digits() -> None:
+    """JS has no such ints: its JSON.parse rounds 9007199254740993 to 9007199254740992 before
+    writing it. Python parsed the exact int, so the text says what a tool received."""
+    from pi.ai.messages import json_text
+
+    assert json_text([2**53 + 1, 12345678901234567890]) == "[9007199254740993,12345678901234567890]"
+
+
 def test_a_system_section_set_to_null_is_a_removal_and_stays_written() -> None:
     message = parse_message(json.loads(SYSTEM_LINES[1]))
     assert isinstance(message, SystemMessage) and message.sections == {"<env>": "cwd=/w",

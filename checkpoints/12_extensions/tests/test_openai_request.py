@@ -155,6 +155,14 @@ def test_a_reply_of_tool_calls_alone_is_sent_with_null_content() -> None:
     assert sent["tool_calls"][0]["function"]["arguments"] == '{"path":"ü.txt"}'
 
 
+def test_tool_call_arguments_are_sent_with_numbers_as_javascript_writes_them() -> None:
+    call = ToolCall(id="c1", name="wait", arguments={"seconds": 1e-7, "times": 2.0, "of": 1e-5})
+    context = Context(messages=(user("go"), reply(call), result("c1", TextContent(text="x"))))
+    sent = chat_completions_body(VISION, context, StreamOptions())["messages"][-2]
+    assert sent["tool_calls"][0]["function"]["arguments"] == (  # JSON.stringify's, as Pi sends
+        '{"seconds":1e-7,"times":2,"of":0.00001}')
+
+
 def test_a_leading_system_message_sends_the_same_body_as_system_prompt_and_tools() -> None:
     from pi.ai.transcript import initial_system_message
 

@@ -24,8 +24,8 @@ def test_the_summary_names_stop_reason_text_calls_and_usage(data_dir: Path) -> N
         "stop reason  toolUse",
         "response id  chatcmpl-CJ4qXh0rTtN2bW8yVx3kLmP9sQa7E",
         'text         "I\'ll read both files first — notes.md and todo.md."',
-        'tool call    read {"path": "notes.md"}  (id call_Qm3vX8pK2sLd7aFj9TnB4wEy)',
-        'tool call    read {"limit": 50, "path": "todo.md"}  (id call_H7cR1zNq5YtG0uVb3XkA8oPd)',
+        'tool call    read {"path":"notes.md"}  (id call_Qm3vX8pK2sLd7aFj9TnB4wEy)',
+        'tool call    read {"limit":50,"path":"todo.md"}  (id call_H7cR1zNq5YtG0uVb3XkA8oPd)',
         "usage        input 168, cache read 1152, output 61, total 1381",
     ]
 

@@ -23,6 +23,7 @@ from pi.ai import (
 from pi.coding_agent.compaction.compact import (
     BranchSummary,
     SummaryError,
+    SummaryRetry,
     collect_entries_for_branch_summary,
     compute_file_lists,
     generate_branch_summary,
@@ -124,6 +125,32 @@ def test_a_failed_branch_summary_is_an_error_value(data_dir, reply, reason) -> N
     _ref, collected, _case = navigations(data_dir)[0]
     summary = summarise(collected.entries, Recorder(MockModel([reply])))
     assert isinstance(summary, SummaryError) and summary.reason == reason
+
+
+def test_a_branch_summary_that_fails_transiently_is_asked_again_after_each_wait(
+        data_dir) -> None:
+    """Pi's `retryAssistantCall`: only what the caller calls transient, at most once a wait."""
+    _ref, collected, _case = navigations(data_dir)[0]
+    waits: list[int] = []
+
+    async def sleep(ms: int) -> None:
+        waits.append(ms)
+
+    def transient(reply: AssistantMessage, window: int) -> bool:
+        return reply.stop_reason == "error" and "rate" in (reply.error_message or "")
+
+    retry = SummaryRetry(transient, [1, 2, 4], sleep)
+    recorder = Recorder(MockModel([fail("rate_limit"), fail("rate_limit"), turn(text("ok"))]))
+    summary = summarise(collected.entries, recorder, retry=retry)
+    assert isinstance(summary, BranchSummary) and "ok" in summary.summary
+    assert waits == [1, 2] and len(recorder.calls) == 3
+    recorder = Recorder(MockModel([fail("rate_limit")] * 3 + [fail("server_error")]))
+    summary = summarise(collected.entries, recorder, retry=retry)
+    assert isinstance(summary, SummaryError) and waits == [1, 2, 1, 2, 4]
+    assert len(recorder.calls) == 4, "three retries, then the last failure is the answer"
+    recorder = Recorder(MockModel([fail("server_error"), turn(text("never asked"))]))
+    assert isinstance(summarise(collected.entries, recorder, retry=retry), SummaryError)
+    assert len(recorder.calls) == 1, "a failure the caller does not call transient: no retry"
 
 
 def test_an_aborted_branch_summary_is_an_error_value(data_dir) -> None:

@@ -220,7 +220,9 @@ def test_continue_goes_on_with_the_latest_session_and_resume_asks_which(tmp_path
 
 def test_a_reply_cut_at_its_output_limit_prints_its_text_then_says_so_and_exits_1(
         tmp_path: Path) -> None:
-    mock = MockModel([turn(text("The first half of"), stop_reason="length")])
+    # At the model's limit (16,384 tokens): below it, Pi 1.6 compacts and retries instead.
+    mock = MockModel([turn(text("The first half of"), stop_reason="length",
+                           usage={"output": 16_384})])
     runtime = Runtime(RuntimeConfig(
         cwd=tmp_path, providers=Providers({"mock": MockProvider(mock)}),
         model=Model(id="mock-1", api="mock", provider="mock"), clock=fixed_clock(0),

@@ -21,6 +21,7 @@ from pi.coding_agent.session.context import build_context
 from pi.coding_agent.session.entries import CompactionEntry, fixed_clock, sequential_ids
 from pi.coding_agent.session.reader import read_session
 from pi.coding_agent.session.writer import open_text
+from pi.modes.print_mode import event_json
 
 STEP = 13
 SMALL = CompactionSettings(reserve_tokens=500, keep_recent_tokens=100)
@@ -370,6 +371,70 @@ def test_a_failed_overflow_reply_is_left_out_of_every_context_before_the_retry(t
     assert [(e["targetId"], e["replacement"]) for e in edits] == [(failed["id"], None)]
     assert lines.index(edits[0]) < [line["type"] for line in lines].index("compaction")
     assert all(m.get("stopReason") != "error" for m in mock.requests[-1]["messages"])
+
+
+OVERFLOW_FAILED = ("Context overflow recovery failed after one compact-and-retry attempt. "
+                   "Try reducing context or switching to a larger-context model.")
+LENGTH_FAILED = "Truncated response recovery failed after one compact-and-retry attempt."
+
+
+@pytest.mark.parametrize("failure, why", [(fail("context_overflow"), OVERFLOW_FAILED),
+                                          (turn(text("cut"), stop_reason="length"), LENGTH_FAILED)])
+def test_a_retry_that_fails_the_same_way_ends_the_recovery_with_pis_failure_event(
+        tmp_path, failure, why) -> None:
+    mock = MockModel([turn(text("early answer " * 50)), failure,
+                      turn(text("## Goal\nkeep going")), failure, turn(text("never asked"))])
+    runtime = make_runtime(tmp_path, mock, compaction=CompactionSettings(keep_recent_tokens=50))
+    asyncio.run(runtime.prompt("first question"))
+    ends = recorded(runtime, "compaction_end")
+    asyncio.run(runtime.prompt("second question"))
+    assert [(e.entry is not None, e.will_retry) for e in ends] == [(True, True), (False, False)]
+    assert event_json(ends[1]) == {"type": "compaction_end", "reason": "overflow",
+                                   "aborted": False, "willRetry": False, "errorMessage": why}
+    assert len(mock.requests) == 4, "one compact-and-retry, no second"
+
+
+def test_a_reply_cut_short_below_the_models_output_limit_is_compacted_and_retried(
+        tmp_path) -> None:
+    mock = MockModel([turn(text("early answer " * 50)), turn(text("cut"), stop_reason="length"),
+                      turn(text("## Goal\nkeep going")), turn(text("the whole answer"))])
+    runtime = make_runtime(tmp_path, mock, compaction=CompactionSettings(keep_recent_tokens=50))
+    asyncio.run(runtime.prompt("first question"))
+    ends = recorded(runtime, "compaction_end")
+    asyncio.run(runtime.prompt("second question"))
+    assert [(e.reason, e.will_retry) for e in ends] == [("overflow", True)] and ends[0].entry
+    last = runtime.messages[-1]
+    assert isinstance(last, AssistantMessage) and last.content[0].text == "the whole answer"
+
+
+def test_a_reply_cut_at_the_models_output_limit_is_left_as_it_is(tmp_path) -> None:
+    mock = MockModel([turn(text("early answer " * 50)),
+                      turn(text("all it may say"), stop_reason="length", usage={"output": 16_384})])
+    runtime = make_runtime(tmp_path, mock, compaction=CompactionSettings(keep_recent_tokens=50))
+    asyncio.run(runtime.prompt("first question"))
+    starts = recorded(runtime, "compaction_start")
+    asyncio.run(runtime.prompt("second question"))
+    assert starts == [] and runtime.messages[-1].stop_reason == "length"
+
+
+def test_a_summary_call_that_fails_transiently_is_retried_after_the_runtimes_waits(
+        tmp_path) -> None:
+    waits: list[int] = []
+
+    async def sleep(ms: int) -> None:
+        waits.append(ms)
+
+    mock = MockModel([turn(text("early answer " * 50)), fail("server_error"),
+                      fail("rate_limit"), turn(text("## Goal\nsummed up"))])
+    runtime = make_runtime(tmp_path, mock, compaction=SMALL, sleep=sleep)
+    asyncio.run(runtime.prompt("x" * 4_000))
+    assert isinstance(asyncio.run(runtime.compact()), CompactionEntry)
+    assert waits == [2000, 4000] and len(mock.requests) == 4
+    mock = MockModel([turn(text("early answer " * 50)), fail("server_error"), turn(text("no"))])
+    runtime = make_runtime(tmp_path / "off", mock, compaction=SMALL, sleep=sleep)
+    runtime.auto_retry = False  # Pi: summary calls follow the retry setting
+    asyncio.run(runtime.prompt("x" * 4_000))
+    assert isinstance(asyncio.run(runtime.compact()), str) and len(mock.requests) == 2
 
 
 def test_a_finished_reply_over_the_window_is_compacted_but_not_continued(tmp_path) -> None:

@@ -7,7 +7,9 @@ exactly. Other roles (Pi's `bashExecution`, `custom`) are opaque `AppMessage`s, 
 from __future__ import annotations
 
 import json
+import math
 import re
+from decimal import Decimal
 from typing import Annotated, Any, Literal
 
 from pydantic import ConfigDict, Field, ValidationError
@@ -150,17 +152,36 @@ def dump_message(message: AgentMessage) -> dict[str, Any]:
 
 
 LONE_SURROGATE = re.compile("[\ud800-\udfff]")
-COMPACT_JSON = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"))  # JSON.stringify's
 
 
-def json_text(data: Any, indent: int | None = None, sort_keys: bool = False) -> str:
-    """JSON of `data` (compact unless `indent`) that UTF-8 can always encode: a lone
-    surrogate (half an emoji cut between chunks) becomes its `\\udXXX` escape, as in JS."""
-    if indent is None and not sort_keys:
-        text = COMPACT_JSON.encode(data)
-    else:
-        text = json.dumps(data, ensure_ascii=False, indent=indent, sort_keys=sort_keys)
-    return escape_lone_surrogates(text)
+def js_number(value: float) -> str:
+    """`value` as JavaScript writes it (Number::toString): Python's shortest round-trip digits,
+    as an exponent only from 1e21 up or below 1e-6 (`1e-7`, `1.5e+21`); -0 as 0, inf as null."""
+    if value == 0 or not math.isfinite(value):
+        return "0" if value == 0 else "null"
+    number = Decimal(repr(value)).normalize()
+    return format(number, "f" if -7 < number.adjusted() < 21 else "e")
+
+
+def json_text(data: Any, indent: int | None = None, sort_keys: bool = False, depth: int = 0) -> str:
+    """`JSON.stringify(data, null, indent)`: compact unless `indent`, numbers as JS writes
+    them, each lone surrogate (half an emoji cut between chunks) as its `\\udXXX` escape."""
+    if isinstance(data, float):
+        return js_number(data)
+    if isinstance(data, dict):
+        items = sorted(data.items()) if sort_keys else data.items()
+        space = " " if indent else ""
+        parts = [f"{json_text(str(key))}:{space}{json_text(item, indent, sort_keys, depth + 1)}"
+                 for key, item in items]
+    elif isinstance(data, (list, tuple)):
+        parts = [json_text(item, indent, sort_keys, depth + 1) for item in data]
+    else:  # str, int, bool, None: Python writes them as JS does
+        return escape_lone_surrogates(json.dumps(data, ensure_ascii=False))
+    start, end = "{}" if isinstance(data, dict) else "[]"
+    if not parts or indent is None:
+        return start + ",".join(parts) + end
+    inner, outer = "\n" + " " * indent * (depth + 1), "\n" + " " * indent * depth
+    return start + inner + f",{inner}".join(parts) + outer + end
 
 
 def escape_lone_surrogates(text: str) -> str:

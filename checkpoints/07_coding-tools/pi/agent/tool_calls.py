@@ -5,13 +5,13 @@ Unknown tools, bad arguments and raising tools all become error results the mode
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable
 
 from pydantic import ValidationError
 
 from pi.agent.tools import ProgressCallback, ToolRegistry, ToolResult
 from pi.ai import AbortSignal, TextContent, ToolCall, ToolResultMessage
+from pi.ai.messages import json_text
 
 
 def result_message(call: ToolCall, result: ToolResult, is_error: bool,
@@ -35,7 +35,7 @@ def validation_text(call: ToolCall, error: ValidationError) -> str:
     """Which arguments were wrong and what was received, so the model can correct itself."""
     problems = [f"  - {'.'.join(str(p) for p in e['loc']) or '(root)'}: {e['msg']}"
                 for e in error.errors()]
-    received = json.dumps(call.arguments, indent=2, sort_keys=True)
+    received = json_text(call.arguments, indent=2, sort_keys=True)  # numbers as Pi writes them
     return "\n".join(
         [f"Invalid arguments for tool {call.name}:", *problems, "", "Received arguments:", received]
     )

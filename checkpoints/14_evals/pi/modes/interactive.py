@@ -8,7 +8,6 @@ Ctrl-C aborts a run; Ctrl-D or `/quit` leave. Pi's is a full-screen TUI; a line 
 from __future__ import annotations
 
 import asyncio
-import json
 import signal
 import sys
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterator, Sequence
@@ -19,6 +18,7 @@ from rich.text import Text
 
 from pi.agent import MessageEnd, MessageUpdate, ToolExecutionEnd, ToolExecutionStart
 from pi.ai import AssistantMessage, TextContent, UserMessage
+from pi.ai.messages import json_text
 from pi.coding_agent.runtime import commands
 from pi.coding_agent.runtime.events import CompactionEnd, CompactionStart, RuntimeEvent
 from pi.coding_agent.runtime.runtime import Runtime, RuntimePoisoned
@@ -42,7 +42,7 @@ def cut(text: str, width: int) -> str:
 
 def short_args(args: dict[str, Any]) -> str:
     """`path=greeting.txt, limit=5` on one line, cut to ARGS_WIDTH characters."""
-    parts = [f"{key}={value if isinstance(value, str) else json.dumps(value)}"
+    parts = [f"{key}={value if isinstance(value, str) else json_text(value)}"
              for key, value in args.items()]
     return cut(" ".join(", ".join(parts).split()), ARGS_WIDTH)
 

@@ -4,13 +4,12 @@ can take; the reply's SSE `data:` chunks, until `[DONE]`, go to `openai_wire`'s 
 
 from __future__ import annotations
 
-import json
 from collections.abc import Sequence
 
 import httpx
 
 from pi.ai.content import ImageContent, TextContent
-from pi.ai.messages import AssistantMessage, ToolResultMessage, UserMessage, Tool
+from pi.ai.messages import AssistantMessage, ToolResultMessage, UserMessage, Tool, json_text
 from pi.ai.model import Context, Model, StreamOptions
 from pi.ai.providers.compat import compat_messages
 from pi.ai.providers.http_exchange import HttpProvider, Json, sse_objects
@@ -98,7 +97,7 @@ def wire_assistant(message: AssistantMessage) -> Json:
     wire: Json = {"role": "assistant", "content": text or None}
     calls = [
         {"id": block.id, "type": "function", "function": {"name": block.name,
-         "arguments": json.dumps(block.arguments, separators=(",", ":"), ensure_ascii=False)}}
+         "arguments": json_text(block.arguments)}}
         for block in message.content
         if block.type == "toolCall"
     ]

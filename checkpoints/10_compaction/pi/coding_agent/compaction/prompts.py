@@ -4,7 +4,6 @@ a conversation to answer) and our instructions; the wording is ours, the shape i
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
 
 from pi.ai import AssistantMessage, TextContent, ToolCall, UserMessage
 from pi.ai.messages import json_text
@@ -12,17 +11,6 @@ from pi.coding_agent.messages import AnyMessage, convert_to_llm
 from pi.coding_agent.session.tokens import js_length
 
 TOOL_RESULT_MAX_CHARS = 2000
-
-
-def integral(value: Any) -> Any:
-    """`value` with integral floats as ints, so its JSON is `JSON.stringify`'s (no `.0`)."""
-    if isinstance(value, float) and value.is_integer():
-        return int(value)
-    if isinstance(value, dict):
-        return {key: integral(item) for key, item in value.items()}
-    if isinstance(value, list):
-        return [integral(item) for item in value]
-    return value
 
 
 def truncate_for_summary(text: str, limit: int = TOOL_RESULT_MAX_CHARS) -> str:
@@ -39,7 +27,7 @@ def truncate_for_summary(text: str, limit: int = TOOL_RESULT_MAX_CHARS) -> str:
 
 
 def tool_call_text(call: ToolCall) -> str:
-    arguments = ", ".join(f"{key}={json_text(integral(value))}"
+    arguments = ", ".join(f"{key}={json_text(value)}"
                           for key, value in call.arguments.items())
     return f"{call.name}({arguments})"
 

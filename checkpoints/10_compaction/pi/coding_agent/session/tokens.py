@@ -8,7 +8,7 @@ from dataclasses import dataclass
 
 from pi.ai import (AssistantMessage, ImageContent, SystemMessage, TextContent, ThinkingContent,
                    ToolCall, ToolResultMessage, Usage, UserMessage)
-from pi.ai.messages import COMPACT_JSON
+from pi.ai.messages import json_text
 from pi.coding_agent.messages import (AnyMessage, BashExecutionMessage, BranchSummaryMessage,
                                       CompactionSummaryMessage, CustomMessage)
 
@@ -50,7 +50,7 @@ def content_chars(content: str | Sequence[TextContent | ImageContent]) -> int:
 def system_chars(message: SystemMessage) -> int:
     """Pi 1.6: the content, every section still set, and the JSON of the tools it adds."""
     sections = sum(js_length(text) for text in (message.sections or {}).values() if text)
-    tools = "" if message.tools_added is None else COMPACT_JSON.encode(
+    tools = "" if message.tools_added is None else json_text(
         [tool.model_dump() for tool in message.tools_added])  # as stored, nulls too
     return content_chars(message.content) + sections + js_length(tools)
 
@@ -60,7 +60,7 @@ def block_text(block: TextContent | ThinkingContent | ToolCall) -> str:
         return block.text
     if isinstance(block, ThinkingContent):
         return block.thinking
-    return block.name + COMPACT_JSON.encode(block.arguments)
+    return block.name + json_text(block.arguments)
 
 
 def calculate_context_tokens(usage: Usage) -> int:

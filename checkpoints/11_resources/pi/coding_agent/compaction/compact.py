@@ -6,7 +6,7 @@ Leaving a branch of the tree summarises it the same way (Pi's branch summaries).
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Awaitable, Callable, Iterable, Sequence
 from dataclasses import dataclass, field, fields
 from typing import Any, Literal, NamedTuple
 
@@ -199,17 +199,32 @@ def reply_problem(reply: AssistantMessage) -> SummaryError | None:
 Summary = tuple[str, Usage]  # a summary's text, and what asking for it used
 
 
+class SummaryRetry(NamedTuple):
+    """Pi's `retryAssistantCall`: a reply `transient(reply, context_window)` calls worth it is
+    asked for again after each wait in turn (the runtime's retry policy, step 13)."""
+
+    transient: Callable[[AssistantMessage, int], bool]
+    delays_ms: Sequence[int]
+    sleep: Callable[[int], Awaitable[None]]
+
+
 async def ask_summariser(stream: StreamFunction, model: Model, prompt: str, options: StreamOptions,
-                         thinking: str | None = None) -> Summary | SummaryError:
+                         thinking: str | None = None, retry: SummaryRetry | None = None
+                         ) -> Summary | SummaryError:
     """Send one summary request, with the session's thinking level when the model reasons
-    (Pi 1.x asks for no output cap: the model's own limit applies); the text and usage, or
-    why there is none."""
+    (Pi 1.x asks for no output cap: the model's own limit applies), retried as `retry` says;
+    the text and usage, or why there is none."""
     kept = {f.name: getattr(options, f.name) for f in fields(StreamOptions)}
     reasoning = thinking if model.reasoning and thinking != "off" else None
     call = SummaryOptions(**{**kept, "max_tokens": None, "reasoning": reasoning})
     message = UserMessage(content=(TextContent(text=prompt),), timestamp=options.clock())
     context = Context(system_prompt=SYSTEM_PROMPT, messages=(message,))
     reply = await stream(model, context, call).result()
+    for delay in retry.delays_ms if retry else ():
+        if not (retry and retry.transient(reply, model.context_window)):
+            break
+        await retry.sleep(delay)
+        reply = await stream(model, context, call).result()
     return reply_problem(reply) or ("\n".join(
         block.text for block in reply.content if isinstance(block, TextContent)), reply.usage)
 
@@ -237,8 +252,8 @@ class CompactionResult:
 
 
 async def summary_text(prep: CompactionPreparation, model: Model, stream: StreamFunction,
-                       focus: str | None, options: StreamOptions, thinking: str | None
-                       ) -> Summary | SummaryError:
+                       focus: str | None, options: StreamOptions, thinking: str | None,
+                       retry: SummaryRetry | None) -> Summary | SummaryError:
     """The summary before the file lists: the history (updating the previous summary), then
     for a split turn a shorter summary of the turn's first half; a split turn with no older
     history keeps the previous summary as it is, or says there was none."""
@@ -248,12 +263,12 @@ async def summary_text(prep: CompactionPreparation, model: Model, stream: Stream
         instructions = UPDATE_INSTRUCTIONS if previous else HISTORY_INSTRUCTIONS
         prompt = summary_prompt(serialize_conversation(prep.messages_to_summarize), instructions,
                                 previous, focus)
-        answer = await ask_summariser(stream, model, prompt, options, thinking)
+        answer = await ask_summariser(stream, model, prompt, options, thinking, retry)
         if not split or isinstance(answer, SummaryError):
             return answer
         history = answer
     prompt = turn_prefix_prompt(serialize_conversation(prep.turn_prefix_messages), focus)
-    prefix = await ask_summariser(stream, model, prompt, options, thinking)
+    prefix = await ask_summariser(stream, model, prompt, options, thinking, retry)
     if isinstance(prefix, SummaryError):
         return prefix
     if history is None:
@@ -263,10 +278,12 @@ async def summary_text(prep: CompactionPreparation, model: Model, stream: Stream
 
 async def compact(prep: CompactionPreparation, model: Model, stream: StreamFunction,
                   focus: str | None = None, options: StreamOptions | None = None,
-                  thinking: str | None = None) -> CompactionResult | SummaryError:
+                  thinking: str | None = None, retry: SummaryRetry | None = None
+                  ) -> CompactionResult | SummaryError:
     """Pi's `compact`: the summary, the first kept entry, the size before, the file lists,
     and the usage of the summary calls."""
-    summary = await summary_text(prep, model, stream, focus, options or StreamOptions(), thinking)
+    summary = await summary_text(prep, model, stream, focus, options or StreamOptions(), thinking,
+                                 retry)
     if isinstance(summary, SummaryError):
         return summary
     files = compute_file_lists(prep.file_ops)
@@ -341,6 +358,7 @@ async def generate_branch_summary(
     entries: Sequence[SessionEntry], model: Model, stream: StreamFunction,
     reserve_tokens: int = 16_384, focus: str | None = None, replace_instructions: bool = False,
     options: StreamOptions | None = None, thinking: str | None = None,
+    retry: SummaryRetry | None = None,
 ) -> BranchSummary | SummaryError:
     """Pi's `generateBranchSummary`: preamble + the model's summary + the file lists."""
     prep = prepare_branch_entries(entries, model.context_window - reserve_tokens)
@@ -351,7 +369,8 @@ async def generate_branch_summary(
         prompt = summary_prompt(conversation, focus)
     else:
         prompt = summary_prompt(conversation, BRANCH_INSTRUCTIONS, focus=focus)
-    answer = await ask_summariser(stream, model, prompt, options or StreamOptions(), thinking)
+    answer = await ask_summariser(stream, model, prompt, options or StreamOptions(), thinking,
+                                   retry)
     if isinstance(answer, SummaryError):
         return answer
     files = compute_file_lists(prep.file_ops)

@@ -13,6 +13,7 @@ from typing import get_args
 from pi.agent import LoopConfig, ToolRegistry
 from pi.agent.tools import AnyTool
 from pi.ai import Model, Providers, StreamOptions
+from pi.coding_agent.compaction.compact import SummaryRetry
 from pi.coding_agent.compaction.thresholds import DEFAULT_COMPACTION_SETTINGS, CompactionSettings
 from pi.coding_agent.extensions.api import ExtensionUI, NoUI
 from pi.coding_agent.extensions.loader import LoadedExtensions, discover, load_extensions
@@ -21,6 +22,7 @@ from pi.coding_agent.messages import convert_to_llm
 from pi.coding_agent.resources.loader import (ResourceLoader, Resources, default_agent_dir,
                                               trust_everything, trust_nothing)
 from pi.coding_agent.resources.system_prompt import tool_prompts_for
+from pi.coding_agent.runtime.errors import is_transient, retry_delays
 from pi.coding_agent.session.entries import (CURRENT_VERSION, Clock, IdSource, SessionError,
                                              SessionHeader, ThinkingLevel, iso_timestamp)
 from pi.coding_agent.session.reader import read_session
@@ -73,6 +75,12 @@ def clamp_thinking_level(model: Model, level: str) -> ThinkingLevel:
     allowed = supported_thinking_levels(model)
     index = THINKING_LEVELS.index(level) if level in THINKING_LEVELS else 0
     return allowed[min(index, len(allowed) - 1)]
+
+
+def summary_retry(config: RuntimeConfig) -> SummaryRetry:
+    """Pi retries a summary call as it retries a run (its `retry` settings): same errors, waits."""
+    return SummaryRetry(is_transient, retry_delays(config.retry_base_ms, config.max_retries),
+                        config.sleep)
 
 
 @dataclass(frozen=True)

@@ -1,8 +1,5 @@
-"""The Runtime: an Agent whose history is a session file, written as each message completes.
-
-A failed write poisons it (every later prompt is refused). Around each run it applies Pi's
-policies: compaction, one overflow recovery, retry of transient failures with backoff.
-"""
+"""The Runtime: an Agent whose history is a session file, written as each message completes;
+a failed write poisons it. Around each run: Pi's compaction, overflow recovery and retry."""
 
 from __future__ import annotations
 
@@ -19,11 +16,11 @@ from pi.coding_agent.extensions.runner import EventRelay, prepare_prompt
 from pi.coding_agent.messages import CodingMessage
 from pi.coding_agent.resources.system_prompt import declared_prompt
 from pi.coding_agent.runtime.config import (RuntimeConfig, assemble, clamp_thinking_level,
-                                           open_writer)
+                                           open_writer, summary_retry)
 from pi.coding_agent.runtime.errors import is_context_overflow, is_transient, retry_delays
 from pi.coding_agent.runtime.events import (AutoRetryEnd, AutoRetryStart, CompactionEnd,
                                             CompactionReason, CompactionStart, RuntimeEvent,
-                                            TurnLimitReached)
+                                            TurnLimitReached, recovery_failed)
 from pi.coding_agent.session.entries import CompactionEntry, MessageEntry, SessionError
 from pi.coding_agent.session.tokens import ENDED_BADLY, estimate_context_tokens
 
@@ -54,6 +51,7 @@ class Runtime:
         self.poisoned: Exception | None = None
         self.compaction, self.auto_retry = config.compaction, config.auto_retry  # RPC switches
         self._retry_aborted = False
+        self._recovering = False  # Pi: one compact-and-retry, until a prompt or a good reply
 
     def subscribe(self, listener: Listener) -> Callable[[], None]:
         self.listeners.append(listener)
@@ -89,9 +87,8 @@ class Runtime:
             self.reseed()
 
     def declarations(self) -> list[SystemMessage]:
-        """What the session records before a prompt so that its transcript declares the current
-        prompt sections and tools (Pi 1.6): nothing when it already does, nor in a run whose
-        prompt an extension replaced (that prompt is sent, never recorded)."""
+        """What the session records before a prompt to declare the current prompt sections and
+        tools (Pi 1.6): nothing if it already does, or if an extension replaced the prompt."""
         if self.forced_prompt is not None:
             return []
         loop = self.assembly.loop
@@ -131,8 +128,7 @@ class Runtime:
         return self.config.models or (self.config.model,)
 
     def set_model(self, model: Model) -> None:
-        """Switch models between runs; the session records the change, and the thinking
-        level is clamped to what the new model allows (recorded too when it changes)."""
+        """Switch models between runs (recorded), clamping the thinking level to the new one's."""
         self.config = replace(self.config, model=model)
         self.agent.config = replace(self.agent.config, model=model)
         self.writer.append_model_change(model.provider, model.id)
@@ -165,6 +161,8 @@ class Runtime:
             except SessionError as error:
                 self.poisoned = error
                 self.agent.abort()
+        if isinstance(event, MessageEnd) and event.message.role in ("user", "assistant"):
+            self._recovering &= getattr(event.message, "stop_reason", "") in ("error", "length")
         self.relay(event)
         self._emit(event)
 
@@ -200,8 +198,7 @@ class Runtime:
 
     async def compact(self, focus: str | None = None, reason: CompactionReason = "manual",
                       will_retry: bool = False) -> CompactionEntry | str:
-        """Compact the current branch (`/compact [focus]`, or by a policy below); the new
-        entry, or why nothing was recorded."""
+        """`/compact [focus]`, or a policy's: the new entry, or why nothing was recorded."""
         prep = self._preparation()
         if isinstance(prep, str) and reason != "manual":  # Pi: a policy with nothing to do is quiet
             return prep
@@ -229,7 +226,8 @@ class Runtime:
     async def _summarise(self, prep: CompactionPreparation, focus: str | None) -> (
             CompactionEntry | str):
         loop = self.agent.config
-        result = await compact(prep, loop.model, loop.stream, focus, loop.options)
+        retry = summary_retry(self.config) if self.auto_retry else None
+        result = await compact(prep, loop.model, loop.stream, focus, loop.options, retry=retry)
         if isinstance(result, SummaryError):
             return f"compaction failed, nothing recorded: {result.text}"
         entry_id = self.writer.append_compaction(result.summary, result.first_kept_entry_id,
@@ -240,9 +238,7 @@ class Runtime:
         return entry
 
     def _session_context(self) -> list[AgentMessage]:
-        """The session's context for the leaf; in a run with an extension's prompt, projected
-        as Pi does: that prompt and the tools lead, the transcript's system messages stay out."""
-        # The Agent carries the coding agent's messages too, as Pi's merged AgentMessage does.
+        """The session's context for the leaf; with an extension's prompt, Pi's projection."""
         messages: list[AgentMessage] = list(self.writer.context().messages)  # type: ignore[arg-type]
         if self.forced_prompt is None:
             return messages
@@ -251,34 +247,37 @@ class Runtime:
         return [head, *(m for m in messages if not isinstance(m, SystemMessage))]
 
     def reseed(self) -> None:
-        """Make the Agent's transcript the session's context for the leaf again: after a
-        compaction, a failed write, or entries the Agent did not record."""
+        """The Agent's transcript is the session's context again (after a compaction, a failed
+        write, or entries the Agent did not record)."""
         self.agent.replace_messages(self._session_context())
 
-    async def _resume(self) -> None:
-        await self.agent.resume()
-        self.reseed()
-
     def _last_reply(self) -> AssistantMessage | None:
-        return next((m for m in reversed(self.messages) if isinstance(m, AssistantMessage)),
-                    None)
+        return next((m for m in reversed(self.messages) if isinstance(m, AssistantMessage)), None)
 
     async def _after_run(self) -> None:
         """Pi's checks when a run ends: retry first, then overflow, then the threshold."""
         self._report_turn_limit()
         self.reseed()
-        last, window = self._last_reply(), self.config.model.context_window
+        last, model = self._last_reply(), self.config.model
         if last is None or self.poisoned is not None:
             return
-        if self.auto_retry and is_transient(last, window):
+        overflow = is_context_overflow(last, model.context_window)
+        # Pi's isRecoverableLength: a reply cut below the model's own limit, so by the context
+        cut_short = last.stop_reason == "length" and last.usage.output < model.max_tokens
+        if self.auto_retry and is_transient(last, model.context_window):
             await self._retry(last)
-        elif self.compaction.enabled and is_context_overflow(last, window):
+        elif self.compaction.enabled and (overflow or cut_short):
             retry = last.stop_reason != "stop"  # Pi: a finished reply is compacted, not continued
+            if retry and self._recovering:  # Pi tries once: the retry failed the same way
+                self._emit(recovery_failed(overflow))
+                return
+            self._recovering = retry
             if retry and self.writer.leaf_id is not None:  # Pi omits the failed reply for good
                 self.writer.append_context_edit(self.writer.leaf_id, None)
             compacted = await self.compact(reason="overflow", will_retry=retry)
             if isinstance(compacted, CompactionEntry) and retry:
-                await self._resume()
+                await self.agent.resume()
+                await self._after_run()  # Pi checks the retried run as any other
         elif self._over_threshold():
             await self.compact(reason="threshold")
 
@@ -298,7 +297,8 @@ class Runtime:
             if self._retry_aborted:
                 self._emit(AutoRetryEnd(success=False, attempt=attempt, final_error="aborted"))
                 return
-            await self._resume()
+            await self.agent.resume()
+            self.reseed()
             last = self._last_reply()
             if last is not None and not is_transient(last, self.config.model.context_window):
                 self._emit(AutoRetryEnd(success=last.stop_reason != "error", attempt=attempt,

@@ -26,6 +26,14 @@ class CompactionEnd:
     error_message: str | None = None
 
 
+def recovery_failed(overflow: bool) -> CompactionEnd:
+    """Pi's end of a recovery whose one compact-and-retry failed the same way again."""
+    why = ("Context overflow recovery failed after one compact-and-retry attempt. Try reducing "
+           "context or switching to a larger-context model." if overflow else
+           "Truncated response recovery failed after one compact-and-retry attempt.")
+    return CompactionEnd(reason="overflow", entry=None, will_retry=False, error_message=why)
+
+
 @dataclass(frozen=True, kw_only=True)
 class AutoRetryStart:
     type: Literal["auto_retry_start"] = "auto_retry_start"
