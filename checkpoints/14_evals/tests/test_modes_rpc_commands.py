@@ -193,7 +193,9 @@ def test_compact_returns_pis_result_and_appends_one_entry(tmp_path: Path) -> Non
     settings = CompactionSettings(reserve_tokens=500, keep_recent_tokens=100)
     mock = MockModel([turn(text("ok")), turn(text("ok")), fail("server_error"),
                       turn(text("## Goal\nsummary"))])
-    serve(Harness(tmp_path, mock, compaction=replace(settings, enabled=False)), talk)
+    # auto-retry off: the failed summary call is reported, not asked again
+    serve(Harness(tmp_path, mock, compaction=replace(settings, enabled=False),
+                  auto_retry=False), talk)
 
 
 def test_session_stats_count_every_entry_of_the_file_and_the_summary_call(

@@ -4,7 +4,7 @@ text = "\n".join(block.text for block in message.content if block.type == "text"
 wire: Json = {"role": "assistant", "content": text}
 calls = [
     {"id": block.id, "type": "function", "function": {"name": block.name,
-     "arguments": json.dumps(block.arguments, separators=(",", ":"), ensure_ascii=False)}}
+     "arguments": json_text(block.arguments)}}
     for block in message.content
     if block.type == "toolCall"
 ]
