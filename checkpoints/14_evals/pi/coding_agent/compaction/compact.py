@@ -220,11 +220,12 @@ async def ask_summariser(stream: StreamFunction, model: Model, prompt: str, opti
     message = UserMessage(content=(TextContent(text=prompt),), timestamp=options.clock())
     context = Context(system_prompt=SYSTEM_PROMPT, messages=(message,))
     reply = await stream(model, context, call).result()
-    for delay in retry.delays_ms if retry else ():
-        if not (retry and retry.transient(reply, model.context_window)):
-            break
-        await retry.sleep(delay)
-        reply = await stream(model, context, call).result()
+    if retry is not None:
+        for delay in retry.delays_ms:
+            if not retry.transient(reply, model.context_window):
+                break
+            await retry.sleep(delay)
+            reply = await stream(model, context, call).result()
     return reply_problem(reply) or ("\n".join(
         block.text for block in reply.content if isinstance(block, TextContent)), reply.usage)
 
