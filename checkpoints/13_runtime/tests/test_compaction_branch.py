@@ -121,10 +121,12 @@ def test_nothing_to_summarise_asks_no_model(data_dir) -> None:
 
 @pytest.mark.parametrize("reply, reason", [(fail("rate_limit"), "error"),
                                            (turn(text("cut"), stop_reason="length"), "length")])
-def test_a_failed_branch_summary_is_an_error_value(data_dir, reply, reason) -> None:
+def test_a_failed_branch_summary_is_an_error_value_in_pis_words(data_dir, reply,
+                                                                reason) -> None:
     _ref, collected, _case = navigations(data_dir)[0]
     summary = summarise(collected.entries, Recorder(MockModel([reply])))
     assert isinstance(summary, SummaryError) and summary.reason == reason
+    assert summary.text.startswith("Branch summarization failed: ")
 
 
 def test_a_branch_summary_that_fails_transiently_is_asked_again_after_each_wait(

@@ -132,15 +132,16 @@ def test_a_manual_compaction_replaces_the_agents_messages_between_runs(tmp_path)
     assert list(runtime.messages) == session_context(tmp_path / "session.jsonl")
 
 
-def test_a_failed_compaction_announces_its_error_and_no_entry(tmp_path) -> None:
-    mock = MockModel([turn(text("early answer " * 50)), fail("server_error")])
-    runtime = make_runtime(tmp_path, mock, compaction=SMALL)
+def test_a_failed_compaction_announces_pis_error_text_and_no_entry(tmp_path) -> None:
+    mock = MockModel([turn(text("early answer " * 50)),
+                      fail("server_error", message="overloaded_error: Overloaded")])
+    runtime = make_runtime(tmp_path, mock, compaction=SMALL, auto_retry=False)
     asyncio.run(runtime.prompt("x" * 4_000))
     ends = recorded(runtime, "compaction_end")
     result = asyncio.run(runtime.compact())
-    assert isinstance(result, str)
+    assert result == "Turn prefix summarization failed: overloaded_error: Overloaded"
     assert (ends[0].entry, ends[0].will_retry) == (None, False)
-    assert ends[0].error_message == result
+    assert ends[0].error_message == f"Compaction failed: {result}"
 
 
 def long_run(tmp_path: Path, **options) -> tuple[Runtime, MockModel, list]:
@@ -355,6 +356,20 @@ def test_a_context_overflow_is_compacted_announcing_a_retry_then_resumed(tmp_pat
     assert [s.reason for s in starts] == ["overflow"]
     assert [e.will_retry for e in ends] == [True] and ends[0].entry
     assert list(runtime.messages) == session_context(tmp_path / "session.jsonl")
+
+
+def test_an_overflow_whose_summary_fails_ends_with_pis_recovery_failed_text(tmp_path) -> None:
+    mock = MockModel([turn(text("early answer " * 50)), fail("context_overflow"),
+                      fail("server_error", message="boom")])
+    runtime = make_runtime(tmp_path, mock, compaction=CompactionSettings(keep_recent_tokens=50),
+                           auto_retry=False)
+    asyncio.run(runtime.prompt("first question"))
+    ends = recorded(runtime, "compaction_end")
+    asyncio.run(runtime.prompt("second question"))
+    assert [(e.reason, e.entry, e.will_retry) for e in ends] == [("overflow", None, False)]
+    assert ends[0].error_message == (  # the cut falls inside the first turn: its prefix's call
+        "Context overflow recovery failed: Turn prefix summarization failed: boom")
+    assert mock.remaining == 0, "nothing was asked after the failed recovery"
 
 
 def test_a_failed_overflow_reply_is_left_out_of_every_context_before_the_retry(tmp_path) -> None:

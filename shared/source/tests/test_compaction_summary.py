@@ -134,29 +134,33 @@ def test_the_result_carries_what_both_summary_calls_used(data_dir) -> None:
     assert (result.usage.input, result.usage.output) == (120, 10)
 
 
-def test_a_summary_that_calls_a_tool_is_an_error_value(data_dir) -> None:
+def test_a_summary_that_calls_a_tool_is_an_error_value_in_pis_words(data_dir) -> None:
     recorder = Recorder(MockModel([turn(tool_call("read", {"path": "a.py"}))]))
     result, _ = run(prepared(load(data_dir, "synthetic-tree").path(), 50), recorder=recorder)
-    assert isinstance(result, SummaryError) and result.reason == "error"
+    assert result == SummaryError("error", "Turn prefix summarization attempted to call a tool")
 
 
-@pytest.mark.parametrize("reply, reason", [
-    (fail("server_error"), "error"),
-    (turn(text("## Goal\nhalf a sum"), stop_reason="length"), "length"),
+@pytest.mark.parametrize("reply, error", [
+    (fail("server_error", message="boom"),
+     SummaryError("error", "Turn prefix summarization failed: boom")),
+    (turn(text("## Goal\nhalf a sum"), stop_reason="length"), SummaryError(
+        "length", "Turn prefix summarization failed: generation hit the token cap and the "
+                  "summary is incomplete")),
 ])
-def test_a_failed_or_cut_off_summary_is_an_error_value(data_dir, reply, reason) -> None:
+def test_a_failed_or_cut_off_summary_is_an_error_value_in_pis_words(data_dir, reply,
+                                                                     error) -> None:
     path = load(data_dir, "synthetic-tree").path()
     recorder = Recorder(MockModel([reply]))
     result, _ = run(prepared(path, 50), recorder=recorder)
-    assert isinstance(result, SummaryError) and result.reason == reason
+    assert result == error
 
 
 def test_one_failed_call_of_a_split_turn_fails_the_whole_compaction(data_dir) -> None:
     path = load(data_dir, "large-session").path()
-    recorder = Recorder(MockModel([turn(text("history")), fail("overloaded")]))
+    recorder = Recorder(MockModel([turn(text("history")), fail("overloaded", message="busy")]))
     result, recorder = run(prepared(path), recorder=recorder)
     assert len(recorder.calls) == 2
-    assert isinstance(result, SummaryError) and result.reason == "error"
+    assert result == SummaryError("error", "Turn prefix summarization failed: busy")
 
 
 def test_an_aborted_compaction_is_an_error_value(data_dir) -> None:

@@ -479,7 +479,8 @@ def test_a_failed_summary_between_turns_records_nothing_and_the_run_goes_on(tmp_
     runtime.subscribe(lambda e: ends.append(e) if e.type == "compaction_end" else None)
     asyncio.run(runtime.prompt("please list the folder " + "y" * 400))
     assert [e.entry is not None for e in ends[:2]] == [True, False]
-    assert "nothing recorded" in ends[1].error_message
+    assert ends[1].error_message == ("Auto-compaction failed: Summarization failed: 500 internal "
+                                     "server error: the mock provider failed to produce a reply")
     kinds = [json.loads(line)["type"] for line in
              (tmp_path / "session.jsonl").read_text().splitlines()]
     assert kinds.count("compaction") == 1, "the failed summary wrote nothing"

@@ -95,3 +95,8 @@ def test_aborted_and_successful_replies_are_never_transient() -> None:
 
 def test_backoff_is_two_four_eight_seconds() -> None:
     assert retry_delays() == [2000, 4000, 8000]
+
+
+def test_no_retry_wait_is_longer_than_a_minute() -> None:
+    assert retry_delays(2000, 8) == [2000, 4000, 8000, 16000, 32000, 60000, 60000, 60000]
+    assert retry_delays(90_000, 2) == [60000, 60000]

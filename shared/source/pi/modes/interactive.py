@@ -106,7 +106,7 @@ class Terminal:
             self.say(f"⟳ compacting ({event.reason})…", "yellow")
         elif isinstance(event, CompactionEnd) and event.reason != "manual":  # /compact says its own
             if event.entry is None:
-                self.say(f"⟳ compaction failed: {event.error_message}", "red")
+                self.say(f"⟳ {event.error_message}", "red")
             else:
                 self.say(f"⟳ compacted: {event.entry.tokens_before} tokens before", "yellow")
         elif (note := progress_note(event)) is not None:  # a retry, the turn limit

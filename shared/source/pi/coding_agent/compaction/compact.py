@@ -183,16 +183,19 @@ class SummaryError:
     text: str
 
 
-def reply_problem(reply: AssistantMessage) -> SummaryError | None:
-    """Why a reply cannot be used as a summary; None when the model finished normally."""
+def reply_problem(reply: AssistantMessage, label: str = "Summarization") -> SummaryError | None:
+    """Why a reply cannot be used as a summary, in Pi's words for the call `label` names
+    ("Summarization", "Turn prefix summarization", "Branch summarization"); None when the
+    model finished normally."""
     if reply.stop_reason == "error":
-        return SummaryError("error", reply.error_message or "the summary call failed")
+        return SummaryError("error", f"{label} failed: {reply.error_message or 'Unknown error'}")
     if reply.stop_reason == "aborted":
-        return SummaryError("aborted", reply.error_message or "the summary call was aborted")
+        return SummaryError("aborted", f"{label} was aborted")
     if reply.stop_reason == "length":
-        return SummaryError("length", "the summary was cut off at its output limit")
+        return SummaryError("length", f"{label} failed: generation hit the token cap and the "
+                                      "summary is incomplete")
     if any(isinstance(block, ToolCall) for block in reply.content):
-        return SummaryError("error", "the summariser tried to call a tool")
+        return SummaryError("error", f"{label} attempted to call a tool")
     return None
 
 
@@ -209,8 +212,8 @@ class SummaryRetry(NamedTuple):
 
 
 async def ask_summariser(stream: StreamFunction, model: Model, prompt: str, options: StreamOptions,
-                         thinking: str | None = None, retry: SummaryRetry | None = None
-                         ) -> Summary | SummaryError:
+                         thinking: str | None = None, retry: SummaryRetry | None = None,
+                         label: str = "Summarization") -> Summary | SummaryError:
     """Send one summary request, with the session's thinking level when the model reasons
     (Pi 1.x asks for no output cap: the model's own limit applies), retried as `retry` says;
     the text and usage, or why there is none."""
@@ -226,7 +229,7 @@ async def ask_summariser(stream: StreamFunction, model: Model, prompt: str, opti
                 break
             await retry.sleep(delay)
             reply = await stream(model, context, call).result()
-    return reply_problem(reply) or ("\n".join(
+    return reply_problem(reply, label) or ("\n".join(
         block.text for block in reply.content if isinstance(block, TextContent)), reply.usage)
 
 
@@ -269,7 +272,8 @@ async def summary_text(prep: CompactionPreparation, model: Model, stream: Stream
             return answer
         history = answer
     prompt = turn_prefix_prompt(serialize_conversation(prep.turn_prefix_messages), focus)
-    prefix = await ask_summariser(stream, model, prompt, options, thinking, retry)
+    prefix = await ask_summariser(stream, model, prompt, options, thinking, retry,
+                                  "Turn prefix summarization")
     if isinstance(prefix, SummaryError):
         return prefix
     if history is None:
@@ -371,7 +375,7 @@ async def generate_branch_summary(
     else:
         prompt = summary_prompt(conversation, BRANCH_INSTRUCTIONS, focus=focus)
     answer = await ask_summariser(stream, model, prompt, options or StreamOptions(), thinking,
-                                   retry)
+                                   retry, "Branch summarization")
     if isinstance(answer, SummaryError):
         return answer
     files = compute_file_lists(prep.file_ops)

@@ -82,7 +82,7 @@ def is_transient(message: AssistantMessage, context_window: int) -> bool:
 
 
 def retry_delays(base_ms: int = 2000, attempts: int = 3) -> list[int]:
-    """Pi's backoff: 2 s, 4 s, 8 s for the default base and three attempts."""
+    """Pi's backoff: each wait twice the last (2, 4, 8 s by default) and at most a minute."""
     # [exercise 13-retry-delays]
-    return [base_ms * 2**attempt for attempt in range(attempts)]
+    return [min(base_ms * 2**attempt, 60_000) for attempt in range(attempts)]
     # [end]

@@ -20,7 +20,8 @@ from pi.coding_agent.runtime.config import (RuntimeConfig, assemble, clamp_think
 from pi.coding_agent.runtime.errors import is_context_overflow, is_transient, retry_delays
 from pi.coding_agent.runtime.events import (AutoRetryEnd, AutoRetryStart, CompactionEnd,
                                             CompactionReason, CompactionStart, RuntimeEvent,
-                                            TurnLimitReached, recovery_failed)
+                                            TurnLimitReached, compaction_failed,
+                                            recovery_failed)
 from pi.coding_agent.session.entries import CompactionEntry, MessageEntry, SessionError
 from pi.coding_agent.session.tokens import ENDED_BADLY, estimate_context_tokens
 
@@ -207,8 +208,7 @@ class Runtime:
         self._emit(CompactionStart(reason=reason))
         result = prep if isinstance(prep, str) else await self._summarise(prep, focus)
         if isinstance(result, str):
-            self._emit(CompactionEnd(reason=reason, entry=None, will_retry=False,
-                                     error_message=result))
+            self._emit(compaction_failed(reason, result))
             return result
         self._emit(CompactionEnd(reason=reason, entry=result, will_retry=will_retry))
         if not self.agent.state.is_running:  # between turns, before_turn hands the loop the context
@@ -231,7 +231,7 @@ class Runtime:
         retry = summary_retry(self.config) if self.auto_retry else None
         result = await compact(prep, loop.model, loop.stream, focus, loop.options, retry=retry)
         if isinstance(result, SummaryError):
-            return f"compaction failed, nothing recorded: {result.text}"
+            return result.text
         entry_id = self.writer.append_compaction(result.summary, result.first_kept_entry_id,
                                                  result.tokens_before, result.details,
                                                  from_hook=False, usage=result.usage)
