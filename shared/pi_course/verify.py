@@ -9,6 +9,7 @@ demo still prints its checked output, and every Chinese translation is of the cu
 from __future__ import annotations
 
 import ast
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -113,6 +114,9 @@ def check_checkpoints(layout: Layout, manifest: Manifest, report: VerifyReport) 
                 )
         if not report.problems and run_demo(folder) != read(folder / DEMO_OUTPUT):
             report.problems.append(f"{where}/{DEMO_OUTPUT}: the demo now prints something else")
+        for shown in stale_excerpt(expected.get("README.md", ""), read(folder / DEMO_OUTPUT)):
+            report.problems.append(f"{where}/README.md: shows {shown.strip()!r}, which the demo "
+                                   f"no longer prints (copy it from {DEMO_OUTPUT})")
         if f"Step {step.id:02d} of {LAST_STEP}" not in expected.get("README.md", ""):
             report.problems.append(f"{where}/README.md: must say 'Step {step.id:02d} of 14'")
 
@@ -143,6 +147,17 @@ def check_docs(layout: Layout, manifest: Manifest, report: VerifyReport) -> None
 def check_chinese_edition(layout: Layout, manifest: Manifest, report: VerifyReport) -> None:
     """Every translation names the English file it translates, at that file's current hash."""
     check_translations(layout.root, manifest, report)
+
+
+def stale_excerpt(readme: str, demo_output: str) -> list[str]:
+    """The lines of a README's demo excerpt (its ```text blocks, when it says the output is in
+    demo.out) that the demo does not print; a line of `...` marks lines left out."""
+    if DEMO_OUTPUT not in readme:
+        return []
+    printed = {line.rstrip() for line in demo_output.splitlines()}
+    excerpts = re.findall(r"```text\n(.*?)```", readme, re.DOTALL)
+    return [line for block in excerpts for line in block.splitlines()
+            if line.strip() not in ("", "...") and line.rstrip() not in printed]
 
 
 def read(file: Path) -> str:

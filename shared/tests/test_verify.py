@@ -162,6 +162,16 @@ def test_a_broken_link_in_a_step_readme_is_named(course: Layout) -> None:
     assert "checkpoints/02_stream/README.md: broken link ../99_nowhere/" in verify(course).problems
 
 
+def test_a_readme_demo_line_the_demo_no_longer_prints_is_named(course: Layout) -> None:
+    readme = course.steps / "13_runtime" / "README.md"
+    text = readme.read_text()
+    readme.write_text(text.replace("2. a transient error", "2. an old transient error", 1))
+    generate(course, load_manifest(course.manifest))
+    assert ("checkpoints/13_runtime/README.md: shows '2. an old transient error, retried on a "
+            "fake clock', which the demo no longer prints (copy it from demo.out)"
+            ) in verify(course).problems
+
+
 def test_changing_an_english_chapter_makes_verify_name_its_stale_translation(
     course: Layout,
 ) -> None:

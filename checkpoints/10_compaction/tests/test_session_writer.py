@@ -158,8 +158,8 @@ def test_after_a_failed_write_nothing_more_is_written(tmp_path: Path, error: OSE
     assert caught.value.__cause__ is error
     assert w.leaf_id == "00000002" and len(w.tree.entries) == 2
     writes = files[0].writes
-    with pytest.raises(SessionError, match=f"after a failed write \\({error.strerror}\\)"):
-        w.append_message(user("four"))
+    with pytest.raises(SessionError, match=f"\\({error.strerror}\\); nothing more is written"):
+        w.append_message(user("four"))  # the first failure again: the writer is done
     assert files[0].writes == writes, "the refused entry never reached the file"
     files[0].real.close()
     session = read_session(w.path)
@@ -217,8 +217,8 @@ def test_close_closes_the_file_and_a_failed_close_ends_the_writer(tmp_path: Path
                            opener=lambda path, mode: FailingClose())
     with pytest.raises(SessionError, match=r"closing failed \(Input/output error\)"):
         broken.close()
-    with pytest.raises(SessionError, match=r"after a failed write \(Input/output error\)"):
-        broken.append_message(user("too late"))
+    with pytest.raises(SessionError, match=r"closing failed \(Input/output error\)"):
+        broken.append_message(user("too late"))  # the failure that ended the writer
 
 
 def test_a_fork_writes_through_the_opener_of_its_origin(tmp_path: Path) -> None:

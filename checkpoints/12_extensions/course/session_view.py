@@ -64,7 +64,11 @@ def entry_text(entry: SessionEntry) -> str:
 
 
 def message_text(message: object) -> str:
-    if isinstance(message, SystemMessage | UserMessage | CustomMessage):
+    if isinstance(message, SystemMessage):  # Pi 1.6's declaration: often sections, no text
+        tools = ", ".join(tool.name for tool in message.tools_added or ())
+        return blocks_text(message.content) or (
+            f"sections: {', '.join(message.sections or {})}; tools: {tools}")
+    if isinstance(message, UserMessage | CustomMessage):
         return blocks_text(message.content)
     if isinstance(message, AssistantMessage):
         calls = [f"{b.name}(…)" for b in message.content if isinstance(b, ToolCall)]

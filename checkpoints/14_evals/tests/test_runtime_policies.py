@@ -18,7 +18,12 @@ from pi.coding_agent.compaction.thresholds import CompactionSettings
 from pi.coding_agent.runtime.config import RuntimeConfig
 from pi.coding_agent.runtime.runtime import Runtime, RuntimePoisoned
 from pi.coding_agent.session.context import build_context
-from pi.coding_agent.session.entries import CompactionEntry, fixed_clock, sequential_ids
+from pi.coding_agent.session.entries import (
+    CompactionEntry,
+    SessionError,
+    fixed_clock,
+    sequential_ids,
+)
 from pi.coding_agent.session.reader import read_session
 from pi.coding_agent.session.writer import open_text
 from pi.modes.print_mode import event_json
@@ -318,6 +323,18 @@ def test_no_compaction_once_the_session_can_no_longer_be_written(tmp_path) -> No
     starts = recorded(runtime, "compaction_start")
     asyncio.run(runtime.prompt("hi"))
     assert runtime.poisoned is not None and starts == [] and len(mock.requests) == 1
+
+
+def test_any_failed_write_poisons_the_runtime_not_only_a_messages(tmp_path) -> None:
+    mock = MockModel([turn(text("first")), turn(text("never asked"))])
+    runtime = make_runtime(tmp_path, mock, opener=line_budget_opener(6))
+    asyncio.run(runtime.prompt("hi"))  # header, model, level, declaration, user, reply
+    with pytest.raises(SessionError):
+        runtime.set_model(runtime.config.model)  # the model change cannot be written
+    assert runtime.poisoned is not None
+    with pytest.raises(RuntimePoisoned):
+        asyncio.run(runtime.prompt("again"))
+    assert len(mock.requests) == 1
 
 
 def test_a_failed_write_stops_the_run_before_its_tools(tmp_path) -> None:

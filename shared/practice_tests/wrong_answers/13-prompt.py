@@ -1,6 +1,6 @@
 # mistake: goes on prompting after a failed session write, so what it does is no longer recorded
 # expect: DID NOT RAISE RuntimePoisoned
-self.check_images(images)
+check_images(self.config.model, images)
 resources = self.assembly.resources
 prepared = await prepare_prompt(self.assembly.runner, text, resources.system_prompt,
                                 resources.expand_input)

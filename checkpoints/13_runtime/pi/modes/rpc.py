@@ -28,7 +28,8 @@ from pi.ai.bounded import read_json
 from pi.ai.messages import LONE_SURROGATE, describe_error
 from pi.coding_agent.extensions.api import NotifyLevel
 from pi.coding_agent.runtime import commands as session_commands
-from pi.coding_agent.runtime.config import THINKING_LEVELS, supported_thinking_levels
+from pi.coding_agent.runtime.config import (THINKING_LEVELS, check_images,
+                                           supported_thinking_levels)
 from pi.coding_agent.runtime.events import CompactionEnd, CompactionStart, RuntimeEvent
 from pi.coding_agent.runtime.runtime import Runtime, RuntimePoisoned
 from pi.coding_agent.session.entries import (BranchSummaryEntry, CompactionEntry, MessageEntry,
@@ -248,7 +249,7 @@ def prompt(server: RpcServer, command: dict[str, Any]) -> dict[str, Any]:
     Pi will do nothing more by itself. During a run it must say how to queue."""
     text, images = field(command, "message"), images_field(command)
     runtime = server.runtime
-    runtime.check_images(images)
+    check_images(runtime.config.model, images)
     if not server.streaming:
         if runtime.poisoned is not None:
             raise RuntimePoisoned(f"the session can no longer be written: {runtime.poisoned}")

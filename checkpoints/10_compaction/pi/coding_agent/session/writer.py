@@ -47,7 +47,7 @@ class SessionWriter:
         self.path, self.header, self.tree = path, header, tree
         self.leaf_id: str | None = tree.leaf_on_load
         self.ids, self.clock, self.opener = ids, clock, opener
-        self._failure: Exception | None = None
+        self.failure: SessionError | None = None  # the write that failed; none come after it
 
     @classmethod
     def create(cls, path: Path, header: SessionHeader, *, ids: IdSource, clock: Clock,
@@ -70,17 +70,17 @@ class SessionWriter:
                    opener=opener)
 
     def write(self, line: str) -> None:
-        """Write one finished line and flush it; any failure closes the writer for good."""
-        if self._failure is not None:
-            raise SessionError(f"{self.path}: nothing more is written after a failed write "
-                               f"({describe(self._failure)})") from self._failure
+        """Write one finished line and flush it; the first failure closes the writer for good
+        (`failure` says why, and every later write raises it again)."""
+        if self.failure is not None:
+            raise self.failure
         try:
             self._file.write(line)
             self._file.flush()
         except Exception as error:
-            self._failure = error
-            raise SessionError(f"{self.path}: write failed ({describe(error)}); the writer "
-                               "is closed") from error
+            self.failure = SessionError(f"{self.path}: write failed ({describe(error)}); nothing "
+                                        "more is written")
+            raise self.failure from error
 
     def append(self, entry: SessionEntry, line: bytes | None = None) -> str:
         """Write a complete entry (its id must be new), or `line`, the very line it was in
@@ -127,8 +127,7 @@ class SessionWriter:
         """Replace what a model sees of an earlier message on this branch, or (None) hide it
         from every later context; a string for a reply or tool result becomes a text block."""
         target = self.require(target_id)
-        branch = self.tree.path_to(self.leaf_id) if self.leaf_id is not None else []
-        if target not in branch:
+        if target not in self.leaf_path():
             raise SessionError(f"{self.path}: entry {target_id} is not on the active branch")
         role = target.message.role if isinstance(target, MessageEntry) else target.type
         if role not in ("user", "assistant", "toolResult", "custom_message"):
@@ -175,6 +174,10 @@ class SessionWriter:
             raise SessionError(f"{self.path}: no entry with id {entry_id}")
         return entry
 
+    def leaf_path(self) -> list[SessionEntry]:
+        """Pi's `getBranch`: the entries from the root to the leaf (none before the first)."""
+        return self.tree.path_to(self.leaf_id) if self.leaf_id is not None else []
+
     def context(self) -> SessionContext:
         return build_context(self.tree, self.leaf_id)
 
@@ -183,8 +186,9 @@ class SessionWriter:
         try:
             self._file.close()
         except Exception as error:
-            self._failure = self._failure or error
-            raise SessionError(f"{self.path}: closing failed ({describe(error)})") from error
+            closing = SessionError(f"{self.path}: closing failed ({describe(error)})")
+            self.failure = self.failure or closing
+            raise closing from error
 
 
 def replayed_prompt(messages: Sequence[AnyMessage], at_ms: int) -> SystemMessage | None:

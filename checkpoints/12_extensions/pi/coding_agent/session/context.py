@@ -94,7 +94,8 @@ def visible_entries(
 ) -> tuple[CompactionEntry | None, Sequence[SessionEntry]]:
     """The latest compaction on the path (or None) and the entries shown after its summary:
     the whole path without one; with one, the entries before it from `firstKeptEntryId` on
-    (none, when that id is not before it on the path) but system messages, then all after it."""
+    (none, when that id is not before it on the path) except system messages (Pi 1.6: the
+    compaction carries the declaration in force), then all after it."""
     latest = latest_compaction(path)
     if latest < 0:
         return None, path

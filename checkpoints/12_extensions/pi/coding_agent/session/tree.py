@@ -44,8 +44,9 @@ class SessionTree:
         return self.entries[-1].id if self.entries else None
 
     def path_to(self, leaf_id: str) -> list[SessionEntry]:
-        """The entries from the root down to `leaf_id`; an unknown id, or a chain of parents
-        that loops (a path longer than the tree has entries), is a SessionError."""
+        """The entries from the root down to `leaf_id`. An unknown id is
+        SessionError("no entry with id <id>"); a chain of parents that loops (a path longer
+        than the tree has entries) is SessionError("entry <id>: its chain of parents loops")."""
         entry = self.by_id.get(leaf_id)
         if entry is None:
             raise SessionError(f"no entry with id {leaf_id}")

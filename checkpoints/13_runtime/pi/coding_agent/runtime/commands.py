@@ -102,11 +102,7 @@ async def run_bash(runtime: Runtime, command: str, signal: AbortSignal) -> BashE
 
 def record_bash(runtime: Runtime, message: BashExecutionMessage) -> None:
     """Append the command and its output to the session and the transcript (not mid-run)."""
-    try:
-        runtime.writer.append_message(message)
-    except SessionError as error:
-        runtime.poisoned = error
-        raise
+    runtime.writer.append_message(message)  # a failure leaves the runtime poisoned
     runtime.reseed()
 
 
@@ -124,9 +120,9 @@ def transcript_html(runtime: Runtime) -> str:
     """The current branch as one page, each entry as the file stores it, escaped: no scripts,
     links or external files, since a transcript holds whatever a model or a file said."""
     writer, model = runtime.writer, runtime.config.model
-    path = writer.tree.path_to(writer.leaf_id) if writer.leaf_id else []
     entries = [f"<h3>{escape(entry_kind(entry))}</h3>"
-               f"<pre>{escape(json_text(dump_line(entry), indent=2))}</pre>" for entry in path]
+               f"<pre>{escape(json_text(dump_line(entry), indent=2))}</pre>"
+               for entry in writer.leaf_path()]
     title = escape(f"Session {writer.header.id}")
     facts = escape(f"{writer.header.cwd} · {writer.header.timestamp} · {model.provider}/{model.id}")
     return (f'<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8"><title>{title}'

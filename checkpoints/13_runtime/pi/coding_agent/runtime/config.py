@@ -12,7 +12,7 @@ from typing import get_args
 
 from pi.agent import LoopConfig, ToolRegistry
 from pi.agent.tools import AnyTool
-from pi.ai import Model, Providers, StreamOptions
+from pi.ai import ImageContent, Model, Providers, StreamOptions
 from pi.coding_agent.compaction.compact import SummaryRetry
 from pi.coding_agent.compaction.thresholds import DEFAULT_COMPACTION_SETTINGS, CompactionSettings
 from pi.coding_agent.extensions.api import ExtensionUI, NoUI
@@ -75,6 +75,13 @@ def clamp_thinking_level(model: Model, level: str) -> ThinkingLevel:
     allowed = supported_thinking_levels(model)
     index = THINKING_LEVELS.index(level) if level in THINKING_LEVELS else 0
     return allowed[min(index, len(allowed) - 1)]
+
+
+def check_images(model: Model, images: tuple[ImageContent, ...]) -> None:
+    """Images go only to a model that takes them; Pi would swap in a placeholder text."""
+    if images and "image" not in model.input:
+        raise ValueError(f"model {model.provider}/{model.id} does not accept images; "
+                         f"switch to one that does (get_available_models lists them)")
 
 
 def summary_retry(config: RuntimeConfig) -> SummaryRetry:

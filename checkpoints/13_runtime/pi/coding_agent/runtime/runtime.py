@@ -15,8 +15,8 @@ from pi.coding_agent.compaction.thresholds import should_compact
 from pi.coding_agent.extensions.runner import EventRelay, prepare_prompt
 from pi.coding_agent.messages import CodingMessage
 from pi.coding_agent.resources.system_prompt import declared_prompt
-from pi.coding_agent.runtime.config import (RuntimeConfig, assemble, clamp_thinking_level,
-                                           open_writer, summary_retry)
+from pi.coding_agent.runtime.config import (RuntimeConfig, assemble, check_images,
+                                           clamp_thinking_level, open_writer, summary_retry)
 from pi.coding_agent.runtime.errors import is_context_overflow, is_transient, retry_delays
 from pi.coding_agent.runtime.events import (AutoRetryEnd, AutoRetryStart, CompactionEnd,
                                             CompactionReason, CompactionStart, RuntimeEvent,
@@ -49,7 +49,6 @@ class Runtime:
         self.agent.subscribe(self._on_agent_event)
         self.relay = EventRelay(self.assembly.runner)  # extensions' lifecycle handlers
         self.listeners: list[Listener] = []
-        self.poisoned: Exception | None = None
         self.compaction, self.auto_retry = config.compaction, config.auto_retry  # RPC switches
         self._retry_aborted = False
         self._recovering = False  # Pi: one compact-and-retry, until a prompt or a good reply
@@ -62,12 +61,17 @@ class Runtime:
     def messages(self) -> tuple[AgentMessage, ...]:
         return self.agent.state.messages
 
+    @property
+    def poisoned(self) -> SessionError | None:
+        """The failed write after which the session takes no more: then nothing new starts."""
+        return self.writer.failure
+
     async def prompt(self, text: str, images: tuple[ImageContent, ...] = ()) -> None:
         """One prompt, run to the end. Every entry it made is on disk when it returns, or the
         runtime is poisoned (a write failed): then the next prompt raises RuntimePoisoned."""
         if self.poisoned is not None:
             raise RuntimePoisoned(f"the session can no longer be written: {self.poisoned}")
-        self.check_images(images)
+        check_images(self.config.model, images)
         resources = self.assembly.resources
         prepared = await prepare_prompt(self.assembly.runner, text, resources.system_prompt,
                                         resources.expand_input)
@@ -103,16 +107,9 @@ class Runtime:
     def follow_up(self, text: str, images: tuple[ImageContent, ...] = ()) -> None:
         self.agent.follow_up(self.user_message(text, images))
 
-    def check_images(self, images: tuple[ImageContent, ...]) -> None:
-        """Images go only to a model that takes them; Pi would swap in a placeholder text."""
-        model = self.config.model
-        if images and "image" not in model.input:
-            raise ValueError(f"model {model.provider}/{model.id} does not accept images; "
-                             f"switch to one that does (get_available_models lists them)")
-
     def user_message(self, text: str, images: tuple[ImageContent, ...]) -> UserMessage:
         """Pi's user content: the text alone, or with images the text block first, then them."""
-        self.check_images(images)
+        check_images(self.config.model, images)
         content = (TextContent(text=text), *images) if images else text
         return UserMessage(content=content, timestamp=self.agent.config.options.clock())
 
@@ -156,14 +153,15 @@ class Runtime:
             listener(event)
 
     def _on_agent_event(self, event: AgentEvent, state: AgentState) -> None:
-        if isinstance(event, MessageEnd) and self.poisoned is None:
+        message = event.message if isinstance(event, MessageEnd) else None
+        if message is not None and self.poisoned is None:
             try:
-                self.writer.append_message(event.message)
-            except SessionError as error:
-                self.poisoned = error
+                self.writer.append_message(message)
+            except SessionError:  # now `poisoned`: the run stops here
                 self.agent.abort()
-        if isinstance(event, MessageEnd) and event.message.role in ("user", "assistant"):
-            self._recovering &= getattr(event.message, "stop_reason", "") in ("error", "length")
+        if isinstance(message, UserMessage) or (isinstance(message, AssistantMessage) and
+                                                message.stop_reason not in ("error", "length")):
+            self._recovering = False  # a prompt, or a reply that ended well: Pi may recover again
         self.relay(event)
         self._emit(event)
 
@@ -214,14 +212,12 @@ class Runtime:
         return result
 
     def _preparation(self) -> CompactionPreparation | str:
-        leaf = self.writer.leaf_id
-        path = self.writer.tree.path_to(leaf) if leaf is not None else []
+        path = self.writer.leaf_path()
         prep = prepare_compaction(path, self.compaction)
-        if prep is None:  # Pi 1.6 names why: the path ends in a compaction, or it is too small
-            if path and isinstance(path[-1], CompactionEntry):
-                return "Already compacted"
-            return "Nothing to compact (session too small)"
-        return prep
+        if prep is not None:
+            return prep
+        ended = bool(path) and isinstance(path[-1], CompactionEntry)  # Pi 1.6 names why
+        return "Already compacted" if ended else "Nothing to compact (session too small)"
 
     async def _summarise(self, prep: CompactionPreparation, focus: str | None) -> (
             CompactionEntry | str):
@@ -267,15 +263,15 @@ class Runtime:
         if self.auto_retry and is_transient(last, model.context_window):
             await self._retry(last)
         elif self.compaction.enabled and (overflow or cut_short):
-            retry = last.stop_reason != "stop"  # Pi: a finished reply is compacted, not continued
-            if retry and self._recovering:  # Pi tries once: the retry failed the same way
+            resume = last.stop_reason != "stop"  # Pi: a finished reply is compacted, not resumed
+            if resume and self._recovering:  # Pi tries once: the resumed run failed the same way
                 self._emit(recovery_failed(overflow))
                 return
-            self._recovering = retry
-            if retry and self.writer.leaf_id is not None:  # Pi omits the failed reply for good
+            self._recovering = resume
+            if resume and self.writer.leaf_id is not None:  # Pi omits the failed reply for good
                 self.writer.append_context_edit(self.writer.leaf_id, None)
-            compacted = await self.compact(reason="overflow", will_retry=retry)
-            if isinstance(compacted, CompactionEntry) and retry:
+            compacted = await self.compact(reason="overflow", will_retry=resume)
+            if isinstance(compacted, CompactionEntry) and resume:
                 await self.agent.resume()
                 await self._after_run()  # Pi checks the retried run as any other
         elif self._over_threshold():

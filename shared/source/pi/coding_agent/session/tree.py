@@ -46,8 +46,9 @@ class SessionTree:
         # [end]
 
     def path_to(self, leaf_id: str) -> list[SessionEntry]:
-        """The entries from the root down to `leaf_id`; an unknown id, or a chain of parents
-        that loops (a path longer than the tree has entries), is a SessionError."""
+        """The entries from the root down to `leaf_id`. An unknown id is
+        SessionError("no entry with id <id>"); a chain of parents that loops (a path longer
+        than the tree has entries) is SessionError("entry <id>: its chain of parents loops")."""
         # [exercise 09-path-to]
         entry = self.by_id.get(leaf_id)
         if entry is None:
