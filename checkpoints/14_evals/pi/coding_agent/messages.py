@@ -69,7 +69,8 @@ def bash_text(message: BashExecutionMessage) -> str:
 
 
 def convert_to_llm(messages: list[AnyMessage]) -> tuple[Message, ...]:
-    """What a model is sent for a transcript: coding roles become user messages, in place."""
+    """What a model is sent for a transcript: coding roles become user messages where they
+    stand."""
     out: list[Message] = []
     for message in messages:
         content: str | tuple[UserBlock, ...]

@@ -15,7 +15,7 @@ class SessionTree:
     def __init__(self, entries: Iterable[SessionEntry] = ()) -> None:
         self.entries: list[SessionEntry] = []
         self.by_id: dict[str, SessionEntry] = {}
-        self.kids: dict[str, list[SessionEntry]] = {}  # by parent id, in file order
+        self.children_in_file_order: dict[str, list[SessionEntry]] = {}  # by parent id
         self.labels: dict[str, str] = {}
         self.name: str | None = None
         for entry in entries:
@@ -29,7 +29,7 @@ class SessionTree:
         self.entries.append(entry)
         self.by_id[entry.id] = entry
         if entry.parent_id is not None:
-            self.kids.setdefault(entry.parent_id, []).append(entry)
+            self.children_in_file_order.setdefault(entry.parent_id, []).append(entry)
         if isinstance(entry, LabelEntry):
             if entry.label:
                 self.labels[entry.target_id] = entry.label
@@ -70,7 +70,7 @@ class SessionTree:
         gives the roots, in file order."""
         if entry_id is None:
             return [entry for entry in self.entries if self.parent_of(entry) is None]
-        kids = [kid for kid in self.kids.get(entry_id, []) if kid.id != entry_id]
+        kids = [kid for kid in self.children_in_file_order.get(entry_id, []) if kid.id != entry_id]
         return sorted(kids, key=timestamp_key)
 
 
