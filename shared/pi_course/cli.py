@@ -415,19 +415,17 @@ def check(
     if as_json:
         report = {"step": f"{number:02d}", "exercises": [r.as_json() for r in results]}
         print(json.dumps(report, indent=1, ensure_ascii=False))
-    else:  # one line per exercise, then its first failing test and message: fits any width
+    else:  # one line per exercise, then each failing test (the first in full): fits any width
         for r in results:
             out.print(f"[green]pass[/] {r.id}" if r.passed else f"[red]fail[/] {r.id} "
                       f"({len(r.failing)} failing test{'s' if len(r.failing) != 1 else ''})")
             if not r.passed and r.failing:
-                out.print(f"     first: {r.failing[0]}", markup=False, soft_wrap=True)
-            if not r.passed and r.message:
-                out.print(textwrap.indent(r.message, "     "), markup=False, soft_wrap=True)
+                out.print(textwrap.indent(r.report(), "     "), markup=False, soft_wrap=True)
         if not all(r.passed for r in results):
             me, folder = shlex.quote(course_command()), shlex.quote(str(dest))
             out.print(f"stuck? {me} hint {number:02d} EXERCISE --dir {folder}", markup=False,
                       soft_wrap=True)
-            out.print(f"every failing test: {me} check {number:02d} {folder} --json",
+            out.print(f"the same as JSON: {me} check {number:02d} {folder} --json",
                       markup=False, soft_wrap=True)
     if not all(r.passed for r in results):
         raise typer.Exit(1)

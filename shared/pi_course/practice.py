@@ -26,6 +26,7 @@ import signal
 import subprocess
 import sys
 import tempfile
+import textwrap
 import xml.etree.ElementTree as ET
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -45,6 +46,12 @@ RUN_IT_IN_PRACTICE = ("\n## Run it\n\nIn this practice copy these commands run y
                       "with the stubs you have not touched put back to the course's code. What "
                       "you have written is judged as it is, so a mistake in one exercise can also "
                       "fail a test that another one shares: the test's name states the rule.\n")
+NEXT_IN_PRACTICE = ("\n## Next\n\nWhen `pi-course check` passes every exercise of this copy, "
+                    "`pi-course practice {step} my-{step}` makes the next step's copy. Its "
+                    "chapter:\n")
+# A checkpoint's README names its neighbours as `[`../05_tools/`](../05_tools/)`.
+STEP_PATH = re.compile(r"`\.\./(\d\d_[\w-]+)/`")
+STEP_LINK = re.compile(r"\]\(\.\./(\d\d_[\w-]+)/\)")
 IGNORED = shutil.ignore_patterns("__pycache__", "tests", "*.pyc")
 # The plugins the course's tests use, and no others: whatever else a learner has installed
 # (pytest-asyncio, …) cannot change a verdict, and not loading it saves ~0.4 s per check.
@@ -54,21 +61,38 @@ PLUGINS = ("-p", "pytest_timeout", "-p", "pytest_snapshot.plugin")
 # verbosity would print long values whole, but its full diff of two big lists can take minutes.
 WHOLE_FAILURES = ("--tb=line",)
 SHOWN_LINES = 60  # of one failure's message
+REASON_WIDTH = 160  # a failing test's one-line reason
+# Advice for a pytest run that a learner running check cannot take: pytest-snapshot's
+# `--snapshot-update` would rewrite the course's expected output, and check has no -v.
+SNAPSHOT_ADVICE = re.compile(r"\(run pytest with --snapshot-update to [^)]*\)")
+FIXED_SNAPSHOT = "(the expected output is fixed by the course: make your code's output match it)"
+VERBOSE_ADVICE = re.compile(r",? use '?-vv?'? to show")
 
 
 @dataclass(frozen=True)
 class ExerciseResult:
-    """One exercise's verdict: its failing test ids and the first failure's message."""
+    """One exercise's verdict: its failing test ids, each one's one-line reason, and the first
+    failure's message whole."""
 
     id: str
     hint: str
     passed: bool
     failing: list[str] = field(default_factory=list)
     message: str = ""
+    reasons: dict[str, str] = field(default_factory=dict)
 
     def as_json(self) -> dict[str, object]:
         return {"id": self.id, "status": "pass" if self.passed else "fail",
-                "failing": self.failing, "message": self.message}
+                "failing": self.failing, "reasons": self.reasons, "message": self.message}
+
+    def report(self) -> str:
+        """Every failing test by name: the first with its message whole, the others with their
+        one-line reason, each indented under its name."""
+        lines: list[str] = []
+        for number, test_id in enumerate(self.failing):
+            detail = self.message if number == 0 else self.reasons.get(test_id, "")
+            lines += [test_id, textwrap.indent(detail, "  ")]
+        return "\n".join(lines)
 
 
 @dataclass(frozen=True)
@@ -92,6 +116,10 @@ def make_practice(layout: Layout, manifest: Manifest, step: int, dest: Path) -> 
     for page in ("README.md", CHAPTER):
         files[page] = links_from_anywhere(files[page], layout)
     files["README.md"] = files["README.md"].replace("\n## Run it\n", RUN_IT_IN_PRACTICE, 1)
+    later = [other.id for other in manifest.steps if other.id > step]
+    if later:
+        next_step = NEXT_IN_PRACTICE.format(step=f"{later[0]:02d}")
+        files["README.md"] = files["README.md"].replace("\n## Next\n", next_step, 1)
     write_folder(dest, files)
     shutil.copyfile(layout.checkpoints / current.folder / DEMO_OUTPUT, dest / DEMO_OUTPUT)
     shutil.copytree(layout.mock_model, dest / "mock_model", ignore=IGNORED)
@@ -105,12 +133,14 @@ def make_practice(layout: Layout, manifest: Manifest, step: int, dest: Path) -> 
 def links_from_anywhere(page: str, layout: Layout) -> str:
     """A checkpoint's page names the course's files relative to `checkpoints/NN_*/`; a practice
     copy lives anywhere, so its data is its own `data/` and the rest (the venv, the docs) is
-    named by the course's absolute path."""
+    named by the course's absolute path. A link to another step leads to its chapter in docs/
+    (its checkpoint holds the answers of this step's exercises)."""
     root = layout.root.resolve().as_posix()
     page = page.replace("../../shared/data/", "data/")
     for folder in (".venv/", "docs/"):
         page = page.replace(f"../../{folder}", f"{root}/{folder}")
-    return page.replace("](../", f"]({root}/checkpoints/")  # the steps before and after
+    page = STEP_PATH.sub(r"`docs/\1.md`", page)
+    return STEP_LINK.sub(rf"]({root}/docs/\1.md)", page)
 
 
 def native_tracebacks(ini: Path) -> None:
@@ -171,7 +201,9 @@ def outcome(case: ET.Element) -> Outcome:
 def exception_text(problem: ET.Element) -> str:
     """The exception a test failed with, whole. Its `message` attribute is cut after 500
     characters; with `--tb=line` the element's text is the exception's lines, the first marked
-    `E   ` and the others indented by four (the last such block: a chain ends with it)."""
+    `E   ` and the others indented by four (the last such block: a chain ends with it).
+    pytest-snapshot's advice to update the snapshot is replaced (check never changes it), and
+    pytest's to add -v is left out."""
     blocks: list[str] = re.findall(r"^E   (.*(?:\n    .*)*)", problem.text or "", re.MULTILINE)
     if not blocks:  # not an exception (a missing fixture): pytest's own words
         return problem.get("message") or problem.text or ""
@@ -179,7 +211,14 @@ def exception_text(problem: ET.Element) -> str:
              if line.strip() != "Use -v to get more diff"]  # a learner runs check, not pytest
     if len(lines) > SHOWN_LINES:  # a long message must not bury the terminal
         lines = [*lines[:SHOWN_LINES], f"… ({len(lines) - SHOWN_LINES} more lines)"]
-    return "\n".join(lines)
+    text = SNAPSHOT_ADVICE.sub(FIXED_SNAPSHOT, "\n".join(lines))
+    return VERBOSE_ADVICE.sub("", text)
+
+
+def one_line(message: str) -> str:
+    """A failure's reason on one line: its first, cut to REASON_WIDTH characters."""
+    first = message.strip().partition("\n")[0]
+    return first if len(first) <= REASON_WIDTH else first[: REASON_WIDTH - 1] + "…"
 
 
 def pristine_run_folder(layout: Layout, manifest: Manifest, step: int, learner: Path | None,
@@ -275,17 +314,22 @@ def check_practice(
 def not_started(exercise: Exercise) -> ExerciseResult:
     """An exercise whose stub is untouched: every test fails with the stub's own message."""
     message = f"NotImplementedError: exercise {exercise.id}: {exercise.hint}"
-    return ExerciseResult(exercise.id, exercise.hint, False, list(exercise.tests), message)
+    stub_reason = f"NotImplementedError: the stub of {exercise.id}, not written yet"
+    reasons = dict.fromkeys(exercise.tests, stub_reason)
+    return ExerciseResult(exercise.id, exercise.hint, False, list(exercise.tests), message,
+                          reasons)
 
 
 def judged(exercise: Exercise, outcomes: list[Outcome]) -> ExerciseResult:
     """Pass when every test named for the exercise ran and passed."""
     failing: list[str] = []
+    reasons: dict[str, str] = {}
     message = ""
     for test_id in exercise.tests:
         mine = [o for o in outcomes if covers(test_id, o.node)]
         broken = [o for o in mine if not o.passed]
         if not mine or broken:
             failing.append(test_id)
+            reasons[test_id] = one_line(broken[0].message) if broken else "not run"
             message = message or (broken[0].message if broken else "not run")
-    return ExerciseResult(exercise.id, exercise.hint, not failing, failing, message)
+    return ExerciseResult(exercise.id, exercise.hint, not failing, failing, message, reasons)

@@ -3,11 +3,12 @@
 On start and after every save of a `.py` file under DIR/pi/ or DIR/course/, the step is judged
 by the honest checker (`check_practice`: the course's own tests for the step's exercises,
 nothing else) and one screen is drawn: each exercise's state; for the first exercise not yet
-passing, its first failing test and message, the file and function to edit, and its minutes.
-`h` climbs the hint ladder `pi-course hint` keeps (remembered in DIR), `q` quits; keys are read
-one at a time only when stdin is a terminal. Once every exercise passes, the screen says so and
-gives the command that makes the next step's copy. A run that hangs is stopped after a time
-limit and code that does not parse is one line; either way the watch goes on.
+passing, every failing test (the first with its message whole), the file and function to edit,
+and its minutes. `h` climbs the hint ladder `pi-course hint` keeps (remembered in DIR), `q`
+quits; keys are read one at a time only when stdin is a terminal. Once every exercise passes,
+the screen says so and gives the command that makes the next step's copy. A run that hangs is
+stopped after a time limit and code that does not parse is one line; either way the watch goes
+on.
 """
 
 from __future__ import annotations
@@ -132,7 +133,7 @@ def exercise_rows(step: Step, verdict: Verdict) -> Table:
 
 
 def current_lines(step: Step, dest: Path, verdict: Verdict, sites: dict[str, Site]) -> list[Text]:
-    """What to do now: the exercise, where to write it, and its first failing test."""
+    """What to do now: the exercise, where to write it, and its failing tests."""
     exercise = current_exercise(step, verdict)
     assert exercise is not None
     result = next(r for r in verdict.results if r.id == exercise.id)
@@ -143,8 +144,8 @@ def current_lines(step: Step, dest: Path, verdict: Verdict, sites: dict[str, Sit
         Text(f"now: {exercise.id}, about {exercise.minutes} min ({left} min left in this step)",
              style="bold"),
         Text(f"edit {site.function} in {dest / site.file}"),
-        Text(f"first failing test: {result.failing[0]}"),
-        Text(textwrap.indent(result.message, "  "), style="red"),
+        Text("failing tests (the first in full):"),
+        Text(textwrap.indent(result.report(), "  "), style="red"),
     ]
 
 

@@ -118,15 +118,17 @@ def test_hint_climbs_past_the_readme_rung_one_rung_at_a_time_and_remembers(tmp_p
     assert hint("--level", "1") != third
 
 
-def test_the_readme_and_stub_show_only_the_first_rung(tmp_path: Path) -> None:
+def test_no_file_of_a_copy_shows_a_rung_past_the_first(tmp_path: Path) -> None:
     copy = tmp_path / "p10"
     make_practice(LAYOUT, MANIFEST, 10, copy)
     readme = (copy / "README.md").read_text(encoding="utf-8")
-    code = "".join(p.read_text(encoding="utf-8") for p in (copy / "pi").rglob("*.py"))
+    texts = [p.read_text(encoding="utf-8", errors="replace") for p in copy.rglob("*")
+             if p.is_file()]
+    assert not list(copy.rglob("manifest.toml"))  # `hint` reads the course's own manifest
     for exercise in MANIFEST.step(10).exercises:
         assert exercise.hints[0] in readme
         for rung in exercise.hints[1:]:
-            assert rung not in readme and rung not in code
+            assert not any(rung in text for text in texts)
 
 
 def test_a_practice_readme_names_files_that_exist_wherever_the_copy_lives(tmp_path: Path) -> None:
@@ -144,6 +146,10 @@ def test_a_practice_readme_names_files_that_exist_wherever_the_copy_lives(tmp_pa
     assert f". {root}/.venv/bin/activate" in readme  # where `./pi-course` makes the venv
     for name in re.findall(r"(/[\w./-]+/docs/[\w./-]+\.md)", readme):
         assert Path(name).is_file(), name
+    links = re.findall(r"\]\(([^)]+)\)", readme + chapter)
+    assert [link for link in links if "checkpoints/" in link or link.startswith("../")] == []
+    assert "`pi-course practice 10 my-10` makes the next step's copy" in readme
+    assert f"({root}/docs/10_compaction.md)" in readme.split("## Next", 1)[1]
 
 
 def test_progress_shows_every_learner_of_the_room(tmp_path: Path) -> None:

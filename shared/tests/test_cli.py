@@ -210,7 +210,7 @@ def test_a_practice_copys_links_name_the_course_so_they_resolve_from_any_folder(
             "[diff](CHANGES.diff)")
     root = tmp_path.resolve().as_posix()
     assert links_from_anywhere(page, Layout(tmp_path)) == (
-        f"[zh]({root}/docs/zh/10.md) [next]({root}/checkpoints/11_resources/) [data](data/x) "
+        f"[zh]({root}/docs/zh/10.md) [next]({root}/docs/11_resources.md) [data](data/x) "
         "[diff](CHANGES.diff)")
 
 

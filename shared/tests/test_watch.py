@@ -45,17 +45,21 @@ def shown(verdict: Verdict, hint: Hint | None = None, keys: bool = True) -> str:
 
 def result(exercise: str, passed: bool, message: str = "") -> ExerciseResult:
     tests = next(e.tests for e in STEP.exercises if e.id == exercise)
-    return ExerciseResult(exercise, "", passed, [] if passed else list(tests[:2]), message)
+    failing = [] if passed else list(tests[:2])
+    reasons = {test: f"reason of {test}" for test in failing}
+    return ExerciseResult(exercise, "", passed, failing, message, reasons)
 
 
-def test_the_screen_shows_each_exercise_and_the_first_failing_ones_test_file_function() -> None:
-    verdict = Verdict((result("06-call-order", True), result("06-turns", False, "assert 1 == 2")))
+def test_the_screen_shows_each_exercise_and_every_failing_test_of_the_current_one() -> None:
+    verdict = Verdict((result("06-call-order", True),
+                       result("06-turns", False, "assert 1 == 2\n  where 1 = len(x)")))
     text = shown(verdict)
     assert "✓ pass  06-call-order" in text and "✗ fail  06-turns" in text
     assert "now: 06-turns, about 25 min (25 min left in this step)" in text
     assert "edit run_loop in p06/pi/agent/loop.py" in text
-    assert "first failing test: tests/test_loop.py::test_a_plain_reply" in text
-    assert "assert 1 == 2" in text
+    first, second = next(e.tests for e in STEP.exercises if e.id == "06-turns")[:2]
+    assert f"  {first}\n    assert 1 == 2\n      where 1 = len(x)\n" in text, text
+    assert f"  {second}\n    reason of {second}\n" in text, text
     assert "press h for the next hint rung" in text
 
 

@@ -57,7 +57,8 @@ async def final_message(events: AsyncIterator[JsonDict]) -> JsonDict:
 
 
 def run_tool(call: JsonDict, tools: Mapping[str, ToolFunction]) -> JsonDict:
-    """One tool call in, exactly one tool result out, even when the tool is unknown or fails."""
+    """One tool call in, exactly one tool result out (`timestamp` 0), even when the tool is
+    unknown (`Tool NAME not found`) or raises (its text): then `isError` is true."""
     tool = tools.get(call["name"])
     try:
         if tool is None:
@@ -85,6 +86,10 @@ def format_timeline(messages: list[JsonDict]) -> list[str]:
 
 
 def describe(message: JsonDict) -> list[tuple[str, str]]:
+    """(role, text) rows, one per part in order: string content or a text block `shorten`ed (a
+    thinking block's role gets a `~`), a tool call as `calls NAME ARGS  [ID]` (ARGS: JSON with
+    sorted keys); a tool result's rows read `ok TEXT  [CALL_ID]` or `error …`; an assistant
+    message ends with a `(stop: REASON)` row."""
     role = message["role"]
     content = message["content"]
     if isinstance(content, str):

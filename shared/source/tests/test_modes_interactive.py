@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 from rich.console import Console
+from typer.testing import CliRunner
 
 from mock_model import MockModel, load_script, text, turn
 from pi.agent import MessageUpdate
@@ -29,6 +30,7 @@ from pi.modes.interactive import (
     result_preview,
     run_interactive,
 )
+from pi.modes.main import app
 
 STEP = 13
 
@@ -260,3 +262,16 @@ def test_escape_sequences_from_a_model_or_a_file_reach_the_terminal_escaped(tmp_
     assert "\x1b" not in shown and "\x07" not in shown
     assert "line one\\x1b]0;pwned\\x07\nline two\\x1b]52;c;cm0gLXJmIH4=\\x07" in shown
     assert "skills/x\\x1b]0;pwned\\x07: a warning" in shown
+
+
+def test_each_load_warning_is_shown_once_in_interactive_mode(tmp_path) -> None:
+    skill = tmp_path / "agent" / "skills" / "bad" / "SKILL.md"
+    skill.parent.mkdir(parents=True)
+    skill.write_text("---\nname: bad\n---\nNo description.\n")
+    result = CliRunner().invoke(app, ["--cwd", str(tmp_path), "--agent-dir",
+                                      str(tmp_path / "agent"), "--session",
+                                      str(tmp_path / "s.jsonl")], input="/quit\n",
+                                env={"COLUMNS": "200", "NO_COLOR": "1", "TERM": "dumb"})
+    shown = result.stdout + result.stderr
+    assert result.exit_code == 0, shown
+    assert shown.count(f"{skill}: description is required") == 1, shown

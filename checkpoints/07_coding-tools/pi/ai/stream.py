@@ -30,7 +30,8 @@ class AssistantMessageEventStream:
         self.producer_task: asyncio.Task[None] | None = None
 
     def push(self, event: AssistantMessageEvent) -> None:
-        """Add the next event; a terminal event ends the stream and settles `result()`."""
+        """Add the next event; a terminal event ends the stream and settles `result()`, and a
+        push after it raises StreamEndedError."""
         if self.ended:
             raise StreamEndedError(f"event {event.type!r} pushed after the stream ended")
         self.partial = event_message(event)

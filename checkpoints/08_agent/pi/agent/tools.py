@@ -67,6 +67,7 @@ class ToolRegistry:
             self.add(tool)
 
     def add(self, tool: AnyTool) -> None:
+        """Register `tool` under its name; a name already taken is a ValueError."""
         if tool.name in self._tools:
             raise ValueError(f"a tool named {tool.name!r} is already registered")
         self._tools[tool.name] = tool

@@ -29,6 +29,8 @@ class AbortController:
         self.signal = AbortSignal()
 
     def abort(self, reason: str = "aborted") -> None:
+        """Mark the signal aborted with `reason` and call each listener once; a second abort
+        changes nothing (the first reason stays)."""
         if self.signal.aborted:
             return
         self.signal.aborted = True

@@ -137,7 +137,7 @@ def describe_error(error: ValidationError, where: str) -> str:
 
 
 def parse_message(data: object, where: str = "message") -> AgentMessage:
-    """Validate untrusted JSON data as a message, or raise ProtocolError naming the field."""
+    """Validate JSON as a message (other roles: AppMessage), else ProtocolError naming the field."""
     if not isinstance(data, dict) or not isinstance(data.get("role"), str):
         raise ProtocolError(f"{where}: expected an object with a string `role`")
     try:

@@ -39,7 +39,9 @@ def error_result(call: ToolCall, text: str, clock: Callable[[], int]) -> ToolRes
 
 
 def validation_text(call: ToolCall, error: ValidationError) -> str:
-    """Which arguments were wrong and what was received, so the model can correct itself."""
+    """What was wrong, so the model can correct itself: `Invalid arguments for tool NAME:`,
+    a line `  - path.to.field: problem` per problem (`(root)`: no field), a blank line,
+    `Received arguments:` and the arguments as `json_text` with indent 2 and sorted keys."""
     problems = [f"  - {'.'.join(str(p) for p in e['loc']) or '(root)'}: {e['msg']}"
                 for e in error.errors()]
     received = json_text(call.arguments, indent=2, sort_keys=True)  # numbers as Pi writes them
@@ -50,7 +52,8 @@ def validation_text(call: ToolCall, error: ValidationError) -> str:
 
 async def run_tool_call(registry: ToolRegistry, call: ToolCall, signal: AbortSignal,
                         on_update: ProgressCallback, clock: Callable[[], int]) -> ToolResultMessage:
-    """Look up, validate, execute: one toolResult, whatever happens."""
+    """Look up, validate, execute: one toolResult, whatever happens. Errors: `Tool NAME not
+    found`, the `validation_text`, or the exception's text (its type's name if empty)."""
     tool = registry.get(call.name)
     if tool is None:
         return error_result(call, f"Tool {call.name} not found", clock)

@@ -33,7 +33,7 @@ def call_ids(message: Mapping[str, Any]) -> list[str]:
 
 
 def turns(path: Path) -> list[tuple[list[str], list[str]]]:
-    """(call ids of an assistant message, result ids that follow it before the next one)."""
+    """(call ids of an assistant message, result ids after it); first ([], results before any)."""
     found: list[tuple[list[str], list[str]]] = [([], [])]
     for message in path:
         if message.get("role") == "assistant":

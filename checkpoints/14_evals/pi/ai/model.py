@@ -95,6 +95,8 @@ class Providers:
     def stream(
         self, model: Model, context: Context, options: StreamOptions | None = None
     ) -> AssistantMessageEventStream:
+        """The reply of the provider for `model.api`, never an exception: an aborted signal is
+        one "aborted" error event (the provider not called), an unknown api one naming it."""
         options = options or StreamOptions()
         if options.signal is not None and options.signal.aborted:
             return failed_stream(model, options, "Request was aborted", "aborted")

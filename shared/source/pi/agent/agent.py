@@ -25,6 +25,7 @@ the current tool calls, follow-ups when the run would stop; an abort hands them 
     mode: DeliveryMode = "one-at-a-time"  # set per queue; "all" hands out everything at once
 
     def take(self) -> list[AgentMessage]:
+        """Removed and returned: the oldest ("one-at-a-time") or all in order; [] if empty."""
         # [exercise 08-take]
         if not self:
             return []

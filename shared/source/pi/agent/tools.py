@@ -67,6 +67,7 @@ class ToolRegistry:
             self.add(tool)
 
     def add(self, tool: AnyTool) -> None:
+        """Register `tool` under its name; a name already taken is a ValueError."""
         # [exercise 05-registry-add]
         if tool.name in self._tools:
             raise ValueError(f"a tool named {tool.name!r} is already registered")

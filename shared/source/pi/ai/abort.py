@@ -31,6 +31,8 @@ class AbortController:
         self.signal = AbortSignal()
 
     def abort(self, reason: str = "aborted") -> None:
+        """Mark the signal aborted with `reason` and call each listener once; a second abort
+        changes nothing (the first reason stays)."""
         # [exercise 03-abort]
         if self.signal.aborted:
             return

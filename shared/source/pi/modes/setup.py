@@ -155,14 +155,15 @@ def pick_session(folder: Path, pick: str) -> Path | None:
     return found[int(answer) - 1]
 
 
-def open_runtime(options: AgentOptions, ui: ExtensionUI) -> Runtime:
-    """The Runtime for these options; every note from loading is a warning on stderr."""
+def open_runtime(options: AgentOptions, ui: ExtensionUI, warn: bool = True) -> Runtime:
+    """The Runtime for these options; with `warn`, each note from loading is a warning on stderr."""
     try:
         runtime = Runtime(build_config(options, ui))
     except (ModelRefError, CredentialError, ScriptError, SessionError) as error:  # what, where
         raise SetupError(str(error)) from None
-    for note in runtime.assembly.diagnostics:  # a name from a file may hold escapes
-        print(f"warning: {printable(note)}", file=sys.stderr)
+    if warn:
+        for note in runtime.assembly.diagnostics:  # a name from a file may hold escapes
+            print(f"warning: {printable(note)}", file=sys.stderr)
     return runtime
 
 
@@ -171,7 +172,8 @@ def run_mode(mode: str, options: AgentOptions, prompts: list[str]) -> int:
     if mode == "rpc":
         ui = RpcUI(json_lines(sys.stdout))
         return run_rpc(open_runtime(options, ui), ui)
-    runtime = open_runtime(options, NoUI())  # nobody to ask (or a person who typed it): "no"
+    # NoUI: nobody to ask (or a person who typed it): "no". Interactive mode shows the notes.
+    runtime = open_runtime(options, NoUI(), warn=mode != "interactive")
     if mode != "interactive":
         return run_print(runtime, prompts, sys.stdout, sys.stderr, as_json=mode == "json")
 

@@ -206,7 +206,8 @@ def terminal_event(
 ) -> TerminalEvent:
     """The event that ends a reply. An unknown finish reason (`content_filter`) is an error,
     never a guess: calling it `stop` would present a cut-off answer as complete. Another wire
-    passes its own table of `reasons` and its own word for them (`what`)."""
+    passes its own table of `reasons` and its own word for them (`what`). The error texts:
+    `stream ended without a {what}` and `unknown {what} {finish_reason!r}`."""
     if finish_reason is None:
         return error_event(message, f"stream ended without a {what}", "error")
     reason = reasons.get(finish_reason)
@@ -216,7 +217,8 @@ def terminal_event(
 
 
 def usage_from(data: dict[str, Any]) -> Usage:
-    """OpenAI counts cached prompt tokens inside `prompt_tokens`; Pi counts them apart."""
+    """OpenAI counts cached prompt tokens inside `prompt_tokens`, Pi apart: input = prompt -
+    cached, cache_read = cached, total = prompt + output; each read with `token_count` (None: 0)."""
     prompt = token_count(data.get("prompt_tokens"))
     output = token_count(data.get("completion_tokens"))
     details = data.get("prompt_tokens_details")

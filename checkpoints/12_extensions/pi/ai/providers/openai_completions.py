@@ -92,7 +92,10 @@ def wire_user(message: UserMessage) -> Json:
 
 
 def wire_assistant(message: AssistantMessage) -> Json:
-    """Text blocks joined into one string; tool calls with their arguments as compact JSON."""
+    """{"role": "assistant", "content": the text blocks joined with newlines, or None if there
+    is no text}, and "tool_calls" only when there are any: per toolCall block {"id", "type":
+    "function", "function": {"name", "arguments"}}, the arguments as `json_text` writes them
+    (JSON.stringify's text). Thinking blocks are left out."""
     text = "\n".join(block.text for block in message.content if block.type == "text")
     wire: Json = {"role": "assistant", "content": text or None}
     calls = [

@@ -79,7 +79,8 @@ def tools_section(tool_names: Sequence[str], prompts: Mapping[str, ToolPrompt]) 
 
 
 def context_section(files: Sequence[ContextFile]) -> str:
-    """The project instructions: the introduction, then each file's content under its path."""
+    """CONTEXT_INTRO, then per file `<project_instructions path="PATH">`, its content and
+    `</project_instructions>` on lines of their own; the parts joined by blank lines."""
     blocks = [f'<project_instructions path="{file.path}">\n{file.content}\n'
               "</project_instructions>" for file in files]
     return "\n\n".join([CONTEXT_INTRO, *blocks])

@@ -32,7 +32,8 @@ class HandlerFailed(Exception):
 
 
 def read_only(arguments: Mapping[str, Any]) -> Mapping[str, Any]:
-    """A copy a handler can read but not change: changes must be returned, not made in place."""
+    """A deep copy a handler can read but not change, nested values included: changes must be
+    returned, not made in place."""
     # [exercise 12-read-only]
     return MappingProxyType(copy.deepcopy(dict(arguments)))
     # [end]
@@ -52,7 +53,8 @@ class ExtensionRunner:
         return bool(self.handlers(event))
 
     async def call(self, ext: ExtensionAPI, what: str, handler: Handler, payload: Any) -> Any:
-        """The handler's answer; a raise or a timeout is recorded and raised as HandlerFailed."""
+        """The handler's answer, awaited within `self.timeout` if awaitable (a plain function
+        may return a coroutine); else `self.failed`: `timed out after N s` or `Type: error`."""
         # [exercise 12-guarded-call]
         try:
             answer = handler(payload)
