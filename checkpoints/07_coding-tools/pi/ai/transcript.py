@@ -1,8 +1,7 @@
 """The system prompt and tools live in the transcript (Pi 1.6): system messages, replayed.
 
 The first system message holds the prompt and tools; a later one appends text, patches
-`sections` by name (None removes one) and adds or removes tools. Providers send the replay.
-"""
+`sections` by name (None removes one) and adds or removes tools. Providers send the replay."""
 
 from __future__ import annotations
 

@@ -1,7 +1,6 @@
 """The stateful Agent: a transcript, a status, and one run at a time.
 
-It keeps what lives between runs, changes it only from the loop's events, hands out snapshots.
-"""
+It keeps what lives between runs, changes it only from the loop's events, hands out snapshots."""
 
 from __future__ import annotations
 

@@ -1,6 +1,5 @@
 """The tool contract: a pydantic model for parameters (the schema the model sees, and the check
-of what it sends back); a tool that fails raises, and tool_calls.py makes that a result.
-"""
+of what it sends back); a tool that fails raises, and tool_calls.py makes that a result."""
 
 from __future__ import annotations
 

@@ -1,7 +1,6 @@
 """Every tool call ends in exactly one result, paired by the call's id.
 
-Unknown tools, bad arguments and raising tools all become error results the model can read.
-"""
+Unknown tools, bad arguments and raising tools all become error results the model can read."""
 
 from __future__ import annotations
 

@@ -1,8 +1,7 @@
 """pi.coding_agent: the top layer, like Pi's pi-coding-agent: tools that work on real files.
 
-It builds on pi.agent (the tool contract) and pi.ai (content blocks, the abort signal); neither
-of those may import anything from here. The facade lists what code outside this package uses.
-"""
+It builds on pi.agent and pi.ai, which never import from here; the facade lists what code
+outside this package uses."""
 
 from pi.coding_agent.tools.bash import BashTool
 from pi.coding_agent.tools.edit import EditTool

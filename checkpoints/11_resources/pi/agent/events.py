@@ -1,5 +1,4 @@
-"""What the agent loop reports while it runs, in Pi's AgentEvent shapes, as frozen values.
-"""
+"""What the agent loop reports while it runs, in Pi's AgentEvent shapes, as frozen values."""
 
 from __future__ import annotations
 

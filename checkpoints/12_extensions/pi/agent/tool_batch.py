@@ -1,7 +1,6 @@
 """Run the tool calls of one reply: independent calls together, an `exclusive` tool alone.
 
-Results go into the transcript in the model's call order; a reply that ended badly runs none.
-"""
+Results go into the transcript in the model's call order; a reply that ended badly runs none."""
 
 from __future__ import annotations
 

@@ -1,8 +1,7 @@
 """pi.agent: the middle layer, like Pi's pi-agent-core: tools, the agent loop, the Agent.
 
-It builds on pi.ai and knows nothing of files, sessions or coding (pi.coding_agent's part).
-The facade lists what code outside this package uses.
-"""
+It builds on pi.ai and knows nothing of files, sessions or coding (pi.coding_agent's part);
+the facade lists what code outside this package uses."""
 
 from pi.agent.tool_calls import run_tool_call
 from pi.agent.tools import AgentTool, ProgressCallback, ToolRegistry, ToolResult

@@ -1,8 +1,7 @@
 """Bounds on what is read from outside: how deep data nests, how much there is, what a path is.
 
 Deep `[[[[…` exhausts Python's stack and a YAML alias bomb expands to billions of values, so
-everything read goes through `within_bounds`; a file a user names is opened only if regular.
-"""
+everything read goes through `within_bounds`; a file a user names is opened only if regular."""
 
 from __future__ import annotations
 

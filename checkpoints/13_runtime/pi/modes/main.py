@@ -1,8 +1,7 @@
 """`pi-agent`: the coding agent as a command, in Pi's four modes (print, json, rpc, interactive).
 
 Only the options live here, so `--help` answers without loading the agent (setup.py does the
-rest). A mistake a person can fix is one red line and exit code 2, no traceback.
-"""
+rest). A mistake a person can fix is one red line and exit code 2, no traceback."""
 
 from __future__ import annotations
 

@@ -1,8 +1,7 @@
 """The agent loop: ask the model, run its tool calls, record everything, ask again.
 
 It stops when a reply has no tool calls or failed, on abort, or at the turn limit (a named
-error, never a hang). It reports events and returns what it added; the caller owns history.
-"""
+error, never a hang). It reports events and returns what it added; the caller owns history."""
 
 from __future__ import annotations
 

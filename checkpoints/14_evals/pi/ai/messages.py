@@ -1,8 +1,8 @@
 """The messages every later step speaks (Pi's `Message`): system, user, assistant, toolResult.
 
 `parse_message` refuses bad JSON with one line naming the field; `dump_message` writes it back
-exactly. Other roles (Pi's `bashExecution`, `custom`) are opaque `AppMessage`s, kept as they came.
-"""
+exactly. Other roles (Pi's `bashExecution`, `custom`) are opaque `AppMessage`s, kept as
+they came."""
 
 from __future__ import annotations
 

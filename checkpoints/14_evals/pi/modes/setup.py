@@ -2,8 +2,7 @@
 
 The one place the outside world comes in: environment, keys, wall clock, random ids. With
 `--script` or PI_COURSE_DETERMINISTIC=1 the clock is fixed and ids count up, so the same
-command writes the same session file byte for byte.
-"""
+command writes the same session file byte for byte."""
 
 from __future__ import annotations
 
@@ -172,7 +171,7 @@ def run_mode(mode: str, options: AgentOptions, prompts: list[str]) -> int:
     if mode == "rpc":
         ui = RpcUI(json_lines(sys.stdout))
         return run_rpc(open_runtime(options, ui), ui)
-    # NoUI: nobody to ask (or a person who typed it): "no". Interactive mode shows the notes.
+    # NoUI: nobody to ask (or a person who typed it), "no"; interactive mode shows the notes
     runtime = open_runtime(options, NoUI(), warn=mode != "interactive")
     if mode != "interactive":
         return run_print(runtime, prompts, sys.stdout, sys.stderr, as_json=mode == "json")

@@ -2,8 +2,7 @@
 
 A line starting with `/` is a command (COMMANDS), unless it is a skill or prompt template.
 Reply text streams; a tool call gets a start line, an end line and a preview of its result.
-Ctrl-C aborts a run; Ctrl-D or `/quit` leave. Pi's is a full-screen TUI; a line loop is enough.
-"""
+Ctrl-C aborts a run; Ctrl-D or `/quit` leave. Pi's is a full-screen TUI; a line loop is enough."""
 
 from __future__ import annotations
 

@@ -2,8 +2,7 @@
 
 As in Pi's print-mode.ts, one function serves both. Print mode writes the last reply's text
 (a failure, a retry or the turn limit on stderr); json mode writes the session header, then
-every event as one JSON line in Pi's shape, which rpc mode shares.
-"""
+every event as one JSON line in Pi's shape, which rpc mode shares."""
 
 from __future__ import annotations
 

@@ -2,8 +2,7 @@
 
 Commands come as JSON lines on stdin (read by a thread, so a steer or an abort arrives while
 a prompt runs), each in its own task; responses and events leave as JSON lines on stdout.
-Each COMMANDS handler returns `data` (see NULL) or raises; session ones call runtime/commands.py.
-"""
+Each COMMANDS handler returns `data` (see NULL) or raises; session ones call runtime/commands.py."""
 
 from __future__ import annotations
 

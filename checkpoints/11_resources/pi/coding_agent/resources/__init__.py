@@ -1,4 +1,2 @@
-"""Resources: what the agent is told before the first prompt, and where it comes from.
-
-System prompt, project instructions (AGENTS.md), skills and prompt templates (step 11).
-"""
+"""Resources: what the agent is told before the first prompt (system prompt, project
+instructions from AGENTS.md, skills, prompt templates), and where it comes from."""

@@ -1,7 +1,6 @@
 """What an extension sees: the `api` its factory gets, the events it hears, the `ui` it asks.
 
-Registrations are staged and committed only if the factory returns without a problem.
-"""
+Registrations are staged and committed only if the factory returns without a problem."""
 
 from __future__ import annotations
 

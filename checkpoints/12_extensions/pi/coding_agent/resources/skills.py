@@ -3,8 +3,7 @@ it reads only when a task needs it (progressive disclosure).
 
 Pi's rules: no description (or one that is not text), no skill; a bad name only warns, and a
 name that is not text gives way to the folder's; lengths count UTF-16 units.
-`disable-model-invocation: true` keeps a skill out of the catalog, not from `/skill:name`.
-"""
+`disable-model-invocation: true` keeps a skill out of the catalog, not from `/skill:name`."""
 
 from __future__ import annotations
 

@@ -3,8 +3,7 @@ the first framed as `<name>…</name>`, joined by blank lines. First who the age
 `SYSTEM.md` instead, which also drops the tool list and the rules); then `tools`, a line per
 enabled tool; `rules`, their guidelines; `addendum`, `APPEND_SYSTEM.md`; `project_context`,
 each `AGENTS.md` under its path; `skills`, the catalog, when a tool can open a skill's file;
-last `cwd`. The wording is the course's, the structure Pi's.
-"""
+last `cwd`. The wording is the course's, the structure Pi's."""
 
 from __future__ import annotations
 

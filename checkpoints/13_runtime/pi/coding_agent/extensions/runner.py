@@ -1,8 +1,7 @@
 """Call the extensions' handlers, and plug them into the agent loop and each prompt.
 
 Every handler is awaited with a timeout; a failure is one recorded line (HandlerFailed), and a
-failed tool handler blocks the call.
-"""
+failed tool handler blocks the call."""
 
 from __future__ import annotations
 

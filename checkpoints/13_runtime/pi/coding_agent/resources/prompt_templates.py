@@ -1,8 +1,7 @@
 """Prompt templates: `prompts/review.md` becomes the command `/review`, for the user only.
 
 `/review src/app.py quickly` becomes the file's body with `$1`, `$2`, … filled by position
-and `$@` / `$ARGUMENTS` by all arguments; arguments split as in Pi 1.6 (`"two words"`).
-"""
+and `$@` / `$ARGUMENTS` by all arguments; arguments split as in Pi 1.6 (`"two words"`)."""
 
 from __future__ import annotations
 

@@ -1,7 +1,6 @@
 """Find extension files, check trust, import them, commit their registrations.
 
-A project's `.pi/extensions` loads only when trusted; a refused file is one diagnostic line.
-"""
+A project's `.pi/extensions` loads only when trusted; a refused file is one diagnostic line."""
 
 from __future__ import annotations
 

@@ -3,8 +3,7 @@
 They stack, general to specific: the agent folder's file, then one per folder from the root
 (or `ceiling`, which keeps tests from seeing a stray `/tmp/AGENTS.md`) down to the working
 directory, `AGENTS.md` winning in a folder that has both. Each goes into the system prompt
-whole, under its path.
-"""
+whole, under its path."""
 
 from __future__ import annotations
 

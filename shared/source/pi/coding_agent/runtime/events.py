@@ -26,14 +26,6 @@ class CompactionEnd:
     error_message: str | None = None
 
 
-def compaction_failed(reason: CompactionReason, why: str) -> CompactionEnd:
-    """Pi's end of a compaction that recorded nothing, its text led by what asked for it."""
-    lead = {"manual": "Compaction failed", "threshold": "Auto-compaction failed",
-            "overflow": "Context overflow recovery failed"}[reason]
-    return CompactionEnd(reason=reason, entry=None, will_retry=False,
-                         error_message=f"{lead}: {why}")
-
-
 def recovery_failed(overflow: bool) -> CompactionEnd:
     """Pi's end of a recovery whose one compact-and-retry failed the same way again."""
     why = ("Context overflow recovery failed after one compact-and-retry attempt. Try reducing "

@@ -20,13 +20,14 @@ from pi.coding_agent.runtime.config import (RuntimeConfig, assemble, check_image
 from pi.coding_agent.runtime.errors import is_context_overflow, is_transient, retry_delays
 from pi.coding_agent.runtime.events import (AutoRetryEnd, AutoRetryStart, CompactionEnd,
                                             CompactionReason, CompactionStart, RuntimeEvent,
-                                            TurnLimitReached, compaction_failed,
-                                            recovery_failed)
+                                            TurnLimitReached, recovery_failed)
 from pi.coding_agent.session.entries import CompactionEntry, MessageEntry, SessionError
 from pi.coding_agent.session.tokens import ENDED_BADLY, estimate_context_tokens
 
 Listener = Callable[[RuntimeEvent], None]
 TURN_LIMIT_ERROR = "max_turns_exceeded"  # how the loop (step 06) words a run cut at its limit
+FAILED = {"manual": "Compaction failed", "threshold": "Auto-compaction failed",  # Pi's words
+          "overflow": "Context overflow recovery failed"}
 
 
 class RuntimePoisoned(RuntimeError):
@@ -206,7 +207,8 @@ class Runtime:
         self._emit(CompactionStart(reason=reason))
         result = prep if isinstance(prep, str) else await self._summarise(prep, focus)
         if isinstance(result, str):
-            self._emit(compaction_failed(reason, result))
+            self._emit(CompactionEnd(reason=reason, entry=None, will_retry=False,
+                                     error_message=f"{FAILED[reason]}: {result}"))
             return result
         self._emit(CompactionEnd(reason=reason, entry=result, will_retry=will_retry))
         if not self.agent.state.is_running:  # between turns, before_turn hands the loop the context

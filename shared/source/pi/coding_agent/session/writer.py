@@ -70,8 +70,8 @@ class SessionWriter:
                    opener=opener)
 
     def write(self, line: str) -> None:
-        """Write one finished line and flush it; the first failure closes the writer for good
-        (`failure` says why, and every later write raises it again)."""
+        """Write one finished line and flush it; a failure is kept in `failure`, raised again
+        by every later write."""
         if self.failure is not None:
             raise self.failure
         try:
