@@ -361,6 +361,28 @@ def test_each_prompt_starts_from_the_base_system_prompt_so_additions_never_pile_
     assert second == first, "the next prompt starts from the base system prompt again"
 
 
+def test_an_extensions_one_run_prompt_is_dropped_even_when_the_run_is_cancelled(
+        tmp_path) -> None:
+    (tmp_path / "rules.py").write_text(EXTENSION)
+    mock = MockModel([turn(text("never finished"), delay_ms=60_000)])
+    runtime = make_runtime(tmp_path, mock, extension_paths=(tmp_path / "rules.py",))
+
+    async def cancel_mid_run() -> None:
+        run = asyncio.create_task(runtime.prompt("please fix it"))
+        for _ in range(1_000):  # until the extension's prompt is this run's
+            if runtime.forced_prompt is not None:
+                break
+            await asyncio.sleep(0)
+        assert runtime.forced_prompt is not None
+        run.cancel()
+        with pytest.raises(asyncio.CancelledError):
+            await run
+
+    asyncio.run(cancel_mid_run())
+    assert runtime.forced_prompt is None
+    assert list(runtime.messages) == active_path_messages(tmp_path / "session.jsonl")
+
+
 SLOW_END = """
 import asyncio
 from pathlib import Path

@@ -93,6 +93,19 @@ def test_aborted_and_successful_replies_are_never_transient() -> None:
     assert not is_transient(failed("", "stop"), 200_000)
 
 
+def test_a_rate_limit_that_mentions_tokens_is_transient_not_an_overflow() -> None:
+    reply = failed("429 rate limit: too many tokens per minute")
+    assert is_transient(reply, 200_000) and not is_context_overflow(reply, 200_000)
+
+
+def test_an_error_reply_without_a_message_is_not_transient() -> None:
+    assert not is_transient(failed(""), 200_000)
+
+
+def test_retry_waits_are_whole_milliseconds() -> None:
+    assert all(type(wait) is int for wait in retry_delays(2000, 8))
+
+
 def test_backoff_is_two_four_eight_seconds() -> None:
     assert retry_delays() == [2000, 4000, 8000]
 

@@ -270,7 +270,7 @@ def test_exhausted_retries_report_the_last_error(tmp_path) -> None:
         (False, 3, "500 failure number 3")]
 
 
-def test_a_failure_without_a_message_is_announced_with_an_empty_one(tmp_path) -> None:
+def test_a_retry_announces_the_failures_own_message(tmp_path) -> None:
     mock = MockModel([fail("rate_limit", message="429"), turn(text("ok"))])
     runtime = make_runtime(tmp_path, mock)
     starts = recorded(runtime, "auto_retry_start")
