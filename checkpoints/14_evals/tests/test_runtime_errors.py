@@ -27,7 +27,7 @@ def failed(text: str, stop_reason: str = "error") -> AssistantMessage:
     "request timed out", "stream ended without a finish reason", "Service temporarily unavailable",
 ])
 def test_transient_failures_are_retried(text: str) -> None:
-    assert is_transient(failed(text), 200_000)
+    assert is_transient(failed(text), 200_000), f"{text!r} should be retried"
 
 
 @pytest.mark.parametrize("text", [
@@ -36,7 +36,7 @@ def test_transient_failures_are_retried(text: str) -> None:
     "unknown option XECONNRESET_MODE",
 ])
 def test_failures_that_only_contain_a_status_like_number_are_not_retried(text: str) -> None:
-    assert not is_transient(failed(text), 200_000)
+    assert not is_transient(failed(text), 200_000), f"{text!r} should not be retried"
 
 
 @pytest.mark.parametrize("text", [
@@ -44,7 +44,7 @@ def test_failures_that_only_contain_a_status_like_number_are_not_retried(text: s
     "rate limit: Monthly usage limit reached",
 ])
 def test_a_spent_quota_is_not_retried_even_with_a_transient_status(text: str) -> None:
-    assert not is_transient(failed(text), 200_000)
+    assert not is_transient(failed(text), 200_000), f"{text!r} should not be retried"
 
 
 @pytest.mark.parametrize(("text", "overflow"), [
@@ -55,7 +55,7 @@ def test_a_spent_quota_is_not_retried_even_with_a_transient_status(text: str) ->
 ])
 def test_an_overflow_is_what_a_provider_says_about_a_request_that_did_not_fit(
         text: str, overflow: bool) -> None:
-    assert is_context_overflow(failed(text), 200_000) is overflow
+    assert is_context_overflow(failed(text), 200_000) is overflow, f"{text!r}: overflow {overflow}"
 
 
 def test_only_the_start_of_a_huge_error_text_is_matched() -> None:
