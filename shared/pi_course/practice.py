@@ -87,12 +87,24 @@ class ExerciseResult:
 
     def report(self) -> str:
         """Every failing test by name: the first with its message whole, the others with their
-        one-line reason, each indented under its name."""
+        one-line reason, each indented under its name. Tests that fail for the reason just
+        shown (an untouched stub fails them all alike) are counted, not listed."""
         lines: list[str] = []
+        shown, alike = None, 0
         for number, test_id in enumerate(self.failing):
-            detail = self.message if number == 0 else self.reasons.get(test_id, "")
-            lines += [test_id, textwrap.indent(detail, "  ")]
-        return "\n".join(lines)
+            reason = self.reasons.get(test_id, "")
+            if number > 0 and reason == shown:
+                alike += 1
+                continue
+            detail = self.message if number == 0 else reason
+            lines += [*alike_line(alike), test_id, textwrap.indent(detail, "  ")]
+            shown, alike = reason, 0
+        return "\n".join([*lines, *alike_line(alike)])
+
+
+def alike_line(count: int) -> list[str]:
+    """`… (N more tests, same reason)`, or nothing for none."""
+    return [f"… ({count} more test{'s' if count > 1 else ''}, same reason)"] if count else []
 
 
 @dataclass(frozen=True)

@@ -87,6 +87,17 @@ def test_every_failing_test_is_named_with_a_one_line_reason_and_the_first_shown_
         assert report[at + 1] == "  " + result.reasons[test], report[at:]
 
 
+def test_tests_failing_for_the_reason_just_shown_are_counted_not_listed() -> None:
+    stub = "NotImplementedError: the stub of 99-x, not written yet"
+    result = ExerciseResult("99-x", "", False, ["t::a", "t::b", "t::c", "t::d", "t::e"],
+                            "NotImplementedError: exercise 99-x: a hint",
+                            {"t::a": "NotImplementedError: exercise 99-x: a hint", "t::b": stub,
+                             "t::c": stub, "t::d": stub, "t::e": "AssertionError: other"})
+    assert result.report().splitlines() == [
+        "t::a", "  NotImplementedError: exercise 99-x: a hint", "t::b", "  " + stub,
+        "… (2 more tests, same reason)", "t::e", "  AssertionError: other"]
+
+
 def test_a_failing_snapshot_says_the_expected_output_is_fixed_not_to_update_it(
         tmp_path: Path) -> None:
     result = judged_by(tmp_path, "test_the_output_matches_its_snapshot", "test_a_missing_snapshot")
