@@ -325,7 +325,7 @@ def test_no_compaction_once_the_session_can_no_longer_be_written(tmp_path) -> No
     assert runtime.poisoned is not None and starts == [] and len(mock.requests) == 1
 
 
-def test_any_failed_write_poisons_the_runtime_not_only_a_messages(tmp_path) -> None:
+def test_a_model_change_that_cannot_be_written_poisons_the_runtime_too(tmp_path) -> None:
     mock = MockModel([turn(text("first")), turn(text("never asked"))])
     runtime = make_runtime(tmp_path, mock, opener=line_budget_opener(6))
     asyncio.run(runtime.prompt("hi"))  # header, model, level, declaration, user, reply
