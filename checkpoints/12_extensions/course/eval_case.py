@@ -225,8 +225,8 @@ async def branch_to(case: dict[str, Any], writer: SessionWriter, config: LoopCon
     if not move.summarize:
         writer.branch(target)
         return None
-    old = writer.tree.path_to(writer.leaf_id) if writer.leaf_id else []
-    left = collect_entries_for_branch_summary(old, writer.tree.path_to(target)).entries
+    left = collect_entries_for_branch_summary(writer.leaf_path(),
+                                              writer.tree.path_to(target)).entries
     summary = await generate_branch_summary(left, config.model, config.stream,
                                             options=config.options)
     if isinstance(summary, SummaryError):

@@ -26,7 +26,7 @@ from pi.coding_agent.session.tokens import ENDED_BADLY, estimate_context_tokens
 
 Listener = Callable[[RuntimeEvent], None]
 TURN_LIMIT_ERROR = "max_turns_exceeded"  # how the loop (step 06) words a run cut at its limit
-FAILED = {"manual": "Compaction failed", "threshold": "Auto-compaction failed",  # Pi's words
+FAILURE_LEAD = {"manual": "Compaction failed", "threshold": "Auto-compaction failed",  # Pi's words
           "overflow": "Context overflow recovery failed"}
 
 
@@ -208,7 +208,7 @@ class Runtime:
         result = prep if isinstance(prep, str) else await self._summarise(prep, focus)
         if isinstance(result, str):
             self._emit(CompactionEnd(reason=reason, entry=None, will_retry=False,
-                                     error_message=f"{FAILED[reason]}: {result}"))
+                                     error_message=f"{FAILURE_LEAD[reason]}: {result}"))
             return result
         self._emit(CompactionEnd(reason=reason, entry=result, will_retry=will_retry))
         if not self.agent.state.is_running:  # between turns, before_turn hands the loop the context
