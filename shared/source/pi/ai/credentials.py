@@ -37,7 +37,12 @@ class Credentials:
             return explicit.strip()
         stored = self.load().get(provider)
         if stored is not None:
-            return stored_key(stored, f"{self.auth_file}: {provider}")
+            where = f"{self.auth_file}: {provider}"
+            if not isinstance(stored, dict) or stored.get("type") != "api_key":
+                raise CredentialError(f'{where}.type: only "api_key" entries are supported')
+            if not isinstance(key := stored.get("key"), str) or not key.strip():
+                raise CredentialError(f"{where}.key: expected a non-empty string")
+            return key.strip()
         name = self.env_keys.get(provider)
         if name and self.env.get(name, "").strip():
             return self.env[name].strip()
@@ -56,15 +61,13 @@ class Credentials:
             raise CredentialError(f"{path}: other users can access it (mode {mode & 0o777:o}); "
                                   f"refusing to read keys from it. Fix: chmod 600 {path}")
         try:
-            text = read_file(path)
-        except (OSError, UnicodeDecodeError) as error:
-            raise CredentialError(f"{path}: cannot be read ({error})") from None
-        try:
-            data = read_json(text)
+            data = read_json(read_file(path))
         except json.JSONDecodeError as error:
             raise CredentialError(f"{path}:{error.lineno}: not valid JSON ({error.msg})") from None
         except TooLarge as error:
             raise CredentialError(f"{path}: {error}") from None
+        except (OSError, UnicodeDecodeError) as error:
+            raise CredentialError(f"{path}: cannot be read ({error})") from None
         if not isinstance(data, dict):
             raise CredentialError(f"{path}: expected a JSON object of providers")
         return data
@@ -85,12 +88,3 @@ class Credentials:
             handle.write(json.dumps(data, indent=2) + "\n")
         os.replace(temporary, path)
 
-
-def stored_key(entry: object, where: str) -> str:
-    """The key of one auth file entry (only `api_key` ones); no error shows a value of it."""
-    if not isinstance(entry, dict) or entry.get("type") != "api_key":
-        raise CredentialError(f'{where}.type: only "api_key" entries are supported')
-    key = entry.get("key")
-    if not isinstance(key, str) or not key.strip():
-        raise CredentialError(f"{where}.key: expected a non-empty string")
-    return key.strip()

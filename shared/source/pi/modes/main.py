@@ -33,13 +33,9 @@ app = typer.Typer(add_completion=False, rich_markup_mode=None, help=HELP)
 
 
 def fail(text: str) -> typer.Exit:
-    from rich.console import Console
-    from rich.text import Text
-
     from pi.coding_agent.session.show import printable
 
-    Console(stderr=True, highlight=False, soft_wrap=True).print(
-        Text.assemble(("error:", "red"), f" {printable(text)}"))  # not markup, nor escapes
+    typer.echo(f"{typer.style('error:', fg='red')} {printable(text)}", err=True)  # no escapes
     return typer.Exit(2)
 
 

@@ -17,7 +17,7 @@ from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import replace
 from typing import Any, TextIO
 
-from pydantic import ValidationError
+from pydantic import TypeAdapter, ValidationError
 from pydantic.alias_generators import to_camel
 
 from pi.agent.agent import MessageQueue
@@ -42,6 +42,7 @@ from pi.modes.print_mode import (Write, compaction_result_json, event_json, run_
 QUEUED = {"disposition": "queued"}  # what steer, follow_up and a prompt during a run answer
 TREE_DEPTH = 200  # get_tree's nesting, well inside the JSON writer's recursion limit
 NULL = ("null",)  # a handler's answer meaning `"data": null` (None means no data at all)
+IMAGES = TypeAdapter(tuple[ImageContent, ...] | None)  # Pi's optional `images` of a prompt
 
 
 class CommandError(Exception):
@@ -49,8 +50,8 @@ class CommandError(Exception):
 
 
 def parse_command(line: str) -> dict[str, Any]:
-    """The JSON object on one line, or CommandError saying why not: not UTF-8, too deep or
-    big, `NaN` (the answer must be JSON again); `1e400` reads as null, as in JS."""
+    """The JSON object on one line, or CommandError: not UTF-8, too deep or big, or `NaN`
+    (the answer must be JSON again); `1e400` reads as null, as in JS."""
     if LONE_SURROGATE.search(line):  # what read_lines_in_thread makes of bytes not UTF-8
         raise CommandError("Failed to parse command: the line is not valid UTF-8")
     try:
@@ -115,7 +116,7 @@ class RpcUI:
                     "method": "notify", "message": message, "notifyType": level})
 
     def answer(self, response: dict[str, Any]) -> None:
-        """Settle the question `response["id"]`; an unknown id is ignored, as in Pi."""
+        """Settle the question `response["id"]` (an unknown id is ignored, as in Pi)."""
         waiting = self.pending.get(str(response.get("id")))
         if waiting is not None and not waiting.done():
             waiting.set_result(response.get("confirmed") is True and not response.get("cancelled"))
@@ -218,22 +219,20 @@ class RpcServer:
 def field(command: dict[str, Any], name: str, kind: type[Any] = str) -> Any:
     """The command's field `name`, which must be a `kind` (a JSON string unless told)."""
     if not isinstance(value := command.get(name), kind):
-        wanted = {str: "a string", bool: "true or false", list: "a list"}[kind]
+        wanted = {str: "a string", bool: "true or false"}[kind]
         raise CommandError(f"{command.get('type')}: field {name!r} must be {wanted}")
     return value
 
 
 def optional_text(command: dict[str, Any], name: str) -> str | None:
-    """The command's field `name` if it is a string; anything else counts as left out."""
+    """The field `name` if it is a string; anything else counts as left out."""
     return value if isinstance(value := command.get(name), str) else None
 
 
 def images_field(command: dict[str, Any]) -> tuple[ImageContent, ...]:
     """Pi's optional `images`: ImageContent blocks ({type: "image", data, mimeType})."""
-    if command.get("images") is None:
-        return ()
     try:
-        return tuple(ImageContent.model_validate(i) for i in field(command, "images", list))
+        return IMAGES.validate_python(command.get("images")) or ()
     except ValidationError as error:
         raise CommandError(describe_error(error, f"{command.get('type')}: images")) from None
 

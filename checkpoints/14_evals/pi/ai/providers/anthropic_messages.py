@@ -16,6 +16,7 @@ from pi.ai.messages import AssistantMessage, ToolResultMessage, Usage, UserMessa
 from pi.ai.model import Context, Model, StreamOptions
 from pi.ai.providers.compat import compat_messages
 from pi.ai.providers.http_exchange import HttpProvider, Json, sse_objects
+from pi.ai.providers.openai_completions import text_part
 from pi.ai.providers.openai_wire import Finished, ReplyBuilder, terminal_event
 from pi.ai.providers.reply_blocks import Block, WireError
 from pi.ai.stream import error_event
@@ -94,8 +95,8 @@ def wire_messages(messages: Sequence[Turn], model: Model) -> list[Json]:
 def wire_user(message: UserMessage) -> list[Json]:
     """Text and image blocks; empty text is left out (the API refuses it)."""
     if isinstance(message.content, str):
-        return [text_block(message.content)] if message.content.strip() else []
-    return [text_block(block.text) if isinstance(block, TextContent) else image_block(block)
+        return [text_part(message.content)] if message.content.strip() else []
+    return [text_part(block.text) if isinstance(block, TextContent) else image_block(block)
             for block in message.content
             if not isinstance(block, TextContent) or block.text.strip()]
 
@@ -109,7 +110,7 @@ def wire_assistant(message: AssistantMessage) -> list[Json]:
         elif isinstance(block, ThinkingContent):
             blocks += wire_thinking(block)
         elif block.text.strip():
-            blocks.append(text_block(block.text))
+            blocks.append(text_part(block.text))
     return blocks
 
 
@@ -124,7 +125,7 @@ def wire_thinking(block: ThinkingContent) -> list[Json]:
     if block.thinking_signature:
         return [{"type": "thinking", "thinking": block.thinking,
                  "signature": block.thinking_signature}]
-    return [text_block(block.thinking)]
+    return [text_part(block.thinking)]
 
 
 def wire_tool_result(message: ToolResultMessage) -> Json:
@@ -132,10 +133,10 @@ def wire_tool_result(message: ToolResultMessage) -> Json:
     texts = [block.text for block in message.content if isinstance(block, TextContent)]
     content: str | list[Json] = "\n".join(texts)
     if any(isinstance(block, ImageContent) for block in message.content):
-        content = [text_block(block.text) if isinstance(block, TextContent)
+        content = [text_part(block.text) if isinstance(block, TextContent)
                    else image_block(block) for block in message.content]
         if not texts:
-            content.insert(0, text_block(IMAGE_ONLY_RESULT))
+            content.insert(0, text_part(IMAGE_ONLY_RESULT))
     return {"type": "tool_result", "tool_use_id": wire_id(message.tool_call_id),
             "content": content, "is_error": message.is_error}
 
@@ -143,10 +144,6 @@ def wire_tool_result(message: ToolResultMessage) -> Json:
 def wire_id(call_id: str) -> str:
     """An id made to fit Anthropic's `[a-zA-Z0-9_-]{1,64}`, the same for a call and its result."""
     return re.sub(r"[^a-zA-Z0-9_-]", "_", call_id)[:64]
-
-
-def text_block(text: str) -> Json:
-    return {"type": "text", "text": text}
 
 
 def image_block(image: ImageContent) -> Json:
@@ -256,8 +253,6 @@ class AnthropicReader:
 def usage_from(usage: Usage, data: Mapping[str, Any]) -> Usage:
     """`usage` with every count `data` gives (input in `message_start`, output in
     `message_delta`); cached tokens are already apart, and the total is the sum, as in Pi."""
-    counts = {name: getattr(usage, name) for name in USAGE_FIELDS.values()}
-    for wire, name in USAGE_FIELDS.items():
-        if isinstance(data.get(wire), int):
-            counts[name] = data[wire]
+    counts = {name: data[wire] if isinstance(data.get(wire), int) else getattr(usage, name)
+              for wire, name in USAGE_FIELDS.items()}
     return usage.model_copy(update={**counts, "total_tokens": sum(counts.values())})
