@@ -14,9 +14,7 @@ from pi.ai.providers.openai_completions import API, OpenAICompletionsProvider
 RECORDING = Model(id="recorded", api=API, provider="openai", base_url="https://recorded.invalid/v1")
 
 
-async def decode_sse_bytes(
-    data: bytes, model: Model = RECORDING, piece_size: int = 0
-) -> AssistantMessage:
+async def decode_sse_bytes(data: bytes, piece_size: int = 0) -> AssistantMessage:
     """The message the provider makes of `data`, sent in pieces of `piece_size` bytes (0 = all
     at once): where the network cuts makes no difference."""
 
@@ -28,10 +26,8 @@ async def decode_sse_bytes(
     def answer(request: httpx.Request) -> httpx.Response:
         return httpx.Response(200, headers={"content-type": "text/event-stream"}, content=pieces())
 
-    if not model.base_url:
-        model = model.model_copy(update={"base_url": RECORDING.base_url})
     async with httpx.AsyncClient(transport=httpx.MockTransport(answer)) as client:
-        stream = OpenAICompletionsProvider(client).stream(model, Context(), StreamOptions())
+        stream = OpenAICompletionsProvider(client).stream(RECORDING, Context(), StreamOptions())
         return await stream.result()
 
 

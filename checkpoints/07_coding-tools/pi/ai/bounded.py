@@ -15,6 +15,8 @@ from typing import Any, BinaryIO
 
 MAX_DEPTH = 200  # levels of nesting; the course's own data needs about ten
 MAX_VALUES = 1_000_000  # values, counting each use of a shared (aliased) value again
+KINDS = {stat.S_IFREG: "a file", stat.S_IFDIR: "a folder", stat.S_IFIFO: "a FIFO",
+         stat.S_IFSOCK: "a socket"}  # what a path holds, as a message names it
 
 
 class TooLarge(ValueError):
@@ -62,9 +64,7 @@ class NotAFile(OSError):
 
 def kind_of(mode: int) -> str:
     """What a file mode says is there, as a message names it."""
-    kinds = ((stat.S_ISREG, "a file"), (stat.S_ISDIR, "a folder"), (stat.S_ISFIFO, "a FIFO"),
-             (stat.S_ISSOCK, "a socket"))
-    return next((name for test, name in kinds if test(mode)), "a device")
+    return KINDS.get(stat.S_IFMT(mode), "a device")
 
 
 def what_is_at(path: Path) -> str:
@@ -97,10 +97,8 @@ def open_regular(path: Path, flags: int = os.O_RDONLY) -> BinaryIO:
         if error.errno == errno.ELOOP:
             raise NotAFile(path, "a link loop") from None
         raise
-    try:
-        mode = os.fstat(descriptor).st_mode
-        if not stat.S_ISREG(mode):
-            raise NotAFile(path, kind_of(mode))
-        return os.fdopen(os.dup(descriptor), "r+b" if flags & os.O_RDWR else "rb")
-    finally:
+    mode = os.fstat(descriptor).st_mode
+    if not stat.S_ISREG(mode):
         os.close(descriptor)
+        raise NotAFile(path, kind_of(mode))
+    return os.fdopen(descriptor, "r+b" if flags & os.O_RDWR else "rb")

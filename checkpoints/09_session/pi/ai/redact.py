@@ -30,9 +30,7 @@ def forms_of(secret: str) -> list[str]:
 
 def redact(text: str, secrets: Iterable[str | None]) -> str:
     """`text` with every form of every non-empty secret replaced by `***`."""
-    for secret in secrets:
-        if not secret:
-            continue
+    for secret in filter(None, secrets):
         forms = forms_of(secret)
         for form in forms:
             text = text.replace(form, MASK)
@@ -44,8 +42,6 @@ def redact(text: str, secrets: Iterable[str | None]) -> str:
 def mask_fragments(text: str, forms: list[str]) -> str:
     """Mask every run of FRAGMENT or more characters that also occurs in one of `forms`."""
     windows = {form[i:i + FRAGMENT] for form in forms for i in range(len(form) - FRAGMENT + 1)}
-    if not windows or len(text) < FRAGMENT:
-        return text
     spans: list[list[int]] = []
     for start in range(len(text) - FRAGMENT + 1):
         if text[start:start + FRAGMENT] in windows:

@@ -209,6 +209,4 @@ def describe(error: Exception, model: Model) -> str:
         return str(error)
     if isinstance(error, (httpx.HTTPError, OSError)):
         return f"{type(error).__name__}: {error}"
-    if isinstance(error, RecursionError):
-        return f"the {model.provider} server sent JSON nested too deeply to read"
     return f"the {model.provider} server sent a reply in a shape this client cannot read"

@@ -1,5 +1,5 @@
-"""What the target model can take, decided on canonical messages before any conversion; the
-transcript is never rewritten, a new list is built, and every provider reuses the rules."""
+"""What the target model can take, decided on canonical messages before any conversion: a new
+list is built (the transcript stays as it was), by the same rules for every provider."""
 
 from __future__ import annotations
 

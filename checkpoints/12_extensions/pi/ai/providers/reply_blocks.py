@@ -1,7 +1,6 @@
 """The blocks of a reply while it streams in, for every wire adapter. So that decoding stays
 linear, a block joins its pieces only when read, and a long block (over `EXACT_UP_TO`) is shown
-afresh only once it grew by a quarter; every `*_end` and terminal event shows it whole.
-Tool-call arguments get a best-effort preview while they stream, a strict parse at the end."""
+afresh only once it grew by a quarter; every `*_end` and terminal event shows it whole."""
 
 from __future__ import annotations
 
@@ -12,7 +11,6 @@ from pydantic_core import from_json
 
 from pi.ai.bounded import TooLarge, read_json, within_bounds
 from pi.ai.content import AssistantBlock, TextContent, ThinkingContent, ToolCall
-from pi.ai.messages import LONE_SURROGATE
 from pi.ai.redact import clip
 
 
@@ -41,9 +39,11 @@ class Block:
 
     @property
     def text(self) -> str:
-        if len(self.pieces) > 1:
-            self.pieces[:] = [rejoin_halves("".join(self.pieces))]
-        return self.pieces[0] if self.pieces else ""
+        """The pieces joined; a character whose two halves (a surrogate pair, as JSON escapes
+        them) came in different pieces is made whole again, a lone half stays as it is."""
+        joined = "".join(self.pieces).encode("utf-16-le", "surrogatepass")
+        self.pieces[:] = [joined.decode("utf-16-le", "surrogatepass")]
+        return self.pieces[0]
 
     def add(self, piece: str) -> None:
         self.pieces.append(piece)
@@ -59,8 +59,8 @@ class Block:
 
     def worth_rebuilding(self) -> bool:
         """A small block always; a long one once it grew by a quarter since it was built."""
-        shown_size = self.shown_as[0] if self.shown_as is not None else 0
-        return self.size <= EXACT_UP_TO or 4 * (self.size - shown_size) >= shown_size
+        built = self.shown_as[0] if self.shown_as is not None else 0
+        return self.size <= EXACT_UP_TO or 4 * (self.size - built) >= built
 
     def build(self) -> AssistantBlock:
         if self.type == "text":
@@ -70,14 +70,6 @@ class Block:
                                    redacted=self.redacted or None)
         arguments = parse_partial_json(self.text) if self.arguments is None else self.arguments
         return ToolCall(id=self.id, name=self.name, arguments=arguments)
-
-
-def rejoin_halves(text: str) -> str:
-    """`text` with each character whose two halves (a surrogate pair, as JSON escapes them)
-    came in different pieces made whole again; a half that stays alone stays as it is."""
-    if not LONE_SURROGATE.search(text):
-        return text
-    return text.encode("utf-16-le", "surrogatepass").decode("utf-16-le", "surrogatepass")
 
 
 def parse_partial_json(text: str) -> dict[str, Any]:
