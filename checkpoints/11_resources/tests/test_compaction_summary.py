@@ -20,11 +20,11 @@ from pi.ai import AbortController, Model, StreamOptions
 from pi.coding_agent.compaction.compact import (
     CompactionPreparation,
     CompactionResult,
-    SummaryError,
     compact,
     prepare_compaction,
 )
 from pi.coding_agent.compaction.thresholds import CompactionSettings
+from pi.coding_agent.compaction.utils import SummaryError
 from pi.coding_agent.session.context import build_context
 from pi.coding_agent.session.entries import CompactionEntry, fixed_clock, sequential_ids
 from pi.coding_agent.session.reader import read_session

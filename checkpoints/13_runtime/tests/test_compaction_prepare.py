@@ -15,14 +15,10 @@ import pytest
 from compaction_reference import Reference, load
 
 from pi.ai import AssistantMessage, TextContent, ToolResultMessage, Usage, UserMessage
-from pi.coding_agent.compaction.compact import (
-    CompactionPreparation,
-    compute_file_lists,
-    format_file_operations,
-    prepare_compaction,
-)
+from pi.coding_agent.compaction.compact import CompactionPreparation, prepare_compaction
 from pi.coding_agent.compaction.prompts import serialize_conversation
 from pi.coding_agent.compaction.thresholds import CompactionSettings
+from pi.coding_agent.compaction.utils import compute_file_lists, format_file_operations
 from pi.coding_agent.session.context import build_context
 from pi.coding_agent.session.entries import SessionHeader, fixed_clock, sequential_ids
 from pi.coding_agent.session.tokens import estimate_context_tokens, estimate_tokens, js_length
@@ -214,7 +210,7 @@ def test_a_reply_left_out_for_a_retry_is_where_the_kept_part_starts(tmp_path: Pa
 def test_the_prompt_is_estimated_once_as_every_system_message_adds_up(tmp_path: Path) -> None:
     from pi.ai import SystemMessage, Tool
     from pi.ai.messages import ToolReference
-    from pi.coding_agent.compaction.compact import projected_tokens
+    from pi.coding_agent.compaction.utils import projected_tokens
 
     writer = SessionWriter.create(tmp_path / "s.jsonl", SessionHeader(
         version=3, id="s", timestamp="2026-01-01T00:00:00.000Z", cwd="/"),

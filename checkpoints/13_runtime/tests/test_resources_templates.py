@@ -4,11 +4,11 @@ from pathlib import Path
 
 import pytest
 
+from pi.coding_agent.resources.discovery import load_prompt_templates
 from pi.coding_agent.resources.loader import ResourceLoader, trust_everything
 from pi.coding_agent.resources.prompt_templates import (
     PromptTemplate,
     expand_prompt_template,
-    load_prompt_templates,
     parse_command_args,
     substitute_args,
 )

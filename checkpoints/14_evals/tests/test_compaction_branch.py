@@ -20,16 +20,14 @@ from pi.ai import (
     Usage,
     UserMessage,
 )
-from pi.coding_agent.compaction.compact import (
+from pi.coding_agent.compaction.branch import (
     BranchSummary,
-    SummaryError,
-    SummaryRetry,
     collect_entries_for_branch_summary,
-    compute_file_lists,
     generate_branch_summary,
     prepare_branch_entries,
 )
 from pi.coding_agent.compaction.prompts import BRANCH_PREAMBLE
+from pi.coding_agent.compaction.utils import SummaryError, SummaryRetry, compute_file_lists
 from pi.coding_agent.session.context import build_context
 from pi.coding_agent.session.entries import fixed_clock, sequential_ids
 from pi.coding_agent.session.reader import read_session

@@ -17,17 +17,13 @@ from mock_model import MockModel, text, tool_call, turn
 from pi.agent import LoopConfig, ToolRegistry, run_loop
 from pi.ai import AbortController, MockProvider, Model, Providers, UserMessage
 from pi.coding_agent import Workspace, coding_tools
-from pi.coding_agent.compaction.compact import (
-    CompactionResult,
-    compact,
-    prepare_compaction,
-    projected_tokens,
-)
+from pi.coding_agent.compaction.compact import CompactionResult, compact, prepare_compaction
 from pi.coding_agent.compaction.thresholds import (
     CompactionSettings,
     compaction_threshold,
     should_compact,
 )
+from pi.coding_agent.compaction.utils import projected_tokens
 from pi.coding_agent.messages import convert_to_llm
 from pi.coding_agent.session.entries import SessionHeader, fixed_clock, sequential_ids
 from pi.coding_agent.session.reader import read_session

@@ -18,9 +18,10 @@ from pi.coding_agent.session.storage import start_session
 from pi.coding_agent.session.tree import SessionTree
 from pi.coding_agent.session.writer import SessionWriter
 
-from pi.coding_agent.compaction.compact import (SummaryError, collect_entries_for_branch_summary,
-                                                generate_branch_summary)
+from pi.coding_agent.compaction.branch import (collect_entries_for_branch_summary,
+                                               generate_branch_summary)
 from pi.coding_agent.compaction.thresholds import DEFAULT_COMPACTION_SETTINGS, CompactionSettings
+from pi.coding_agent.compaction.utils import SummaryError
 
 from pi.coding_agent.resources.loader import ResourceLoader, Resources, trust_everything
 from pi.coding_agent.resources.system_prompt import tool_prompts_for

@@ -21,9 +21,10 @@ from pi.coding_agent.session.writer import SessionWriter
 
 # [end]
 # [from 10]
-from pi.coding_agent.compaction.compact import (SummaryError, collect_entries_for_branch_summary,
-                                                generate_branch_summary)
+from pi.coding_agent.compaction.branch import (collect_entries_for_branch_summary,
+                                               generate_branch_summary)
 from pi.coding_agent.compaction.thresholds import DEFAULT_COMPACTION_SETTINGS, CompactionSettings
+from pi.coding_agent.compaction.utils import SummaryError
 
 # [end]
 # [from 11]

@@ -1,5 +1,6 @@
-"""Where skills come from: the folders Pi looks in, walked the two ways Pi walks them, one
-name each, the first one found winning (a later one is a collision naming both files)."""
+"""Where skills and prompt templates come from: the folders Pi looks in (skill folders walked
+the two ways Pi walks them), one name each, the first one found winning (a later one is a
+collision naming both files)."""
 
 from __future__ import annotations
 
@@ -12,6 +13,7 @@ import pathspec
 
 from pi.ai.bounded import MAX_DEPTH, read_bytes
 from pi.coding_agent.resources.frontmatter import Diagnostic, first_wins, warning
+from pi.coding_agent.resources.prompt_templates import PromptTemplate, load_template
 from pi.coding_agent.resources.skills import LoadedSkills, Skill, load_skill_file
 
 SKILL_FILE = "SKILL.md"
@@ -52,10 +54,9 @@ def is_ignored(path: Path, is_dir: bool, rules: Rules) -> bool:
 def skill_files(folder: Path, stop_at_skill: bool, seen: set[Path], top: bool = True,
                 rules: Rules | None = None, depth: int = 0) -> Iterator[Path | Diagnostic]:
     """Every candidate skill file below `folder`, depth first, names in bytewise order: skill
-    folders (`calendar/SKILL.md`), groups of them and loose `.md` files at the top. Hidden
-    folders and `node_modules` are skipped, ignore files honoured, symlinked folders followed
-    (`seen`: each real folder once). `stop_at_skill` is Pi's `loadSkillsFromDir` (nothing below
-    a `SKILL.md` is looked at); Pi's start-up takes every `SKILL.md` at any depth."""
+    folders (`calendar/SKILL.md`) and loose `.md` files at the top. Hidden folders and
+    `node_modules` are skipped, ignore files honoured, symlinked folders followed once each.
+    `stop_at_skill` (Pi's `loadSkillsFromDir`): nothing below a `SKILL.md` is looked at."""
     real = folder.resolve()
     if real in seen or depth > MAX_DEPTH:  # walked before (a loop, 2**n paths), or too deep
         return
@@ -138,3 +139,11 @@ def discover_skills(cwd: Path, agent_dir: Path, trusted: bool, skill_paths: Sequ
     for loaded in loads:
         found += [*loaded.diagnostics, *loaded.skills]
     return LoadedSkills(*first_wins("skill", found, same_file_once=True))
+
+
+def load_prompt_templates(folders: Sequence[tuple[Path, str]]
+                          ) -> tuple[tuple[PromptTemplate, ...], tuple[Diagnostic, ...]]:
+    """The `*.md` files of each (folder, source), in order; the first of a name wins."""
+    found = [load_template(path, source) for folder, source in folders
+             for path in sorted(folder.glob("*.md")) if path.is_file()]
+    return first_wins("prompt", found)

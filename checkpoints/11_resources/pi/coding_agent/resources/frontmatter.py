@@ -1,7 +1,6 @@
-"""Reading resource files: the YAML frontmatter above a skill or template's Markdown, and the
-diagnostics (Pi's `ResourceDiagnostic`) a broken file becomes, so one bad file never stops
-the others, and which of two resources of one name wins. PyYAML reads YAML 1.1 (`yes` is true;
-text in Pi's 1.2)."""
+"""Reading resource files: the YAML frontmatter of a skill or template (PyYAML reads YAML 1.1:
+`yes` is true, text in Pi's 1.2), the diagnostic (Pi's `ResourceDiagnostic`) a broken file
+becomes, so one bad file never stops the others, and which of two resources of one name wins."""
 
 from __future__ import annotations
 

@@ -13,8 +13,8 @@ from typing import get_args
 from pi.agent import LoopConfig, ToolRegistry
 from pi.agent.tools import AnyTool
 from pi.ai import ImageContent, Model, Providers, StreamOptions
-from pi.coding_agent.compaction.compact import SummaryRetry
 from pi.coding_agent.compaction.thresholds import DEFAULT_COMPACTION_SETTINGS, CompactionSettings
+from pi.coding_agent.compaction.utils import SummaryRetry
 from pi.coding_agent.extensions.api import ExtensionUI, NoUI
 from pi.coding_agent.extensions.loader import LoadedExtensions, discover, load_extensions
 from pi.coding_agent.extensions.runner import ExtensionRunner, tool_hooks

@@ -1,7 +1,5 @@
-"""Prompt templates: `prompts/review.md` becomes the command `/review`, for the user only.
-
-`/review src/app.py quickly` becomes the file's body with `$1`, `$2`, … filled by position
-and `$@` / `$ARGUMENTS` by all arguments; arguments split as in Pi 1.6 (`"two words"`)."""
+"""Prompt templates: `prompts/review.md` is the user's command `/review`; `/review app.py fast`
+is its body with `$1`, `$2`, … filled by position and `$@` / `$ARGUMENTS` by all arguments."""
 
 from __future__ import annotations
 
@@ -10,7 +8,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from pi.coding_agent.resources.frontmatter import Diagnostic, first_wins, read_markdown
+from pi.coding_agent.resources.frontmatter import Diagnostic, read_markdown
 
 PLACEHOLDER = re.compile(r"\$(?:(\d+)|ARGUMENTS|@)")
 WORD = "[^\t-\r \xa0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000\ufeff]"  # JavaScript's \S
@@ -29,8 +27,7 @@ class PromptTemplate:
 
 
 def load_template(path: Path, source: str) -> PromptTemplate | Diagnostic:
-    """The template in `path`; its description is the frontmatter's, else its first non-empty
-    line cut to 60 characters."""
+    """Its description is the frontmatter's, else its first non-empty line cut to 60 characters."""
     markdown = read_markdown(path)
     if isinstance(markdown, Diagnostic):
         return markdown
@@ -39,14 +36,6 @@ def load_template(path: Path, source: str) -> PromptTemplate | Diagnostic:
         first = next((line.strip() for line in markdown.body.splitlines() if line.strip()), "")
         description = first[:60] + ("..." if len(first) > 60 else "")
     return PromptTemplate(path.stem, description.strip(), markdown.body, path, source)
-
-
-def load_prompt_templates(folders: Sequence[tuple[Path, str]]
-                          ) -> tuple[tuple[PromptTemplate, ...], tuple[Diagnostic, ...]]:
-    """Templates of each (folder, source), in order; the first of a name wins."""
-    found = [load_template(path, source) for folder, source in folders
-             for path in sorted(folder.glob("*.md")) if path.is_file()]
-    return first_wins("prompt", found)
 
 
 def parse_command_args(text: str) -> list[str]:

@@ -9,9 +9,9 @@ from dataclasses import replace
 from pi.agent import Agent, AgentEvent, AgentState, MessageEnd
 from pi.ai import (AgentMessage, AssistantMessage, ImageContent, Model, SystemMessage,
                    TextContent, UserMessage)
-from pi.coding_agent.compaction.compact import (CompactionPreparation, SummaryError, compact,
-                                               prepare_compaction)
+from pi.coding_agent.compaction.compact import CompactionPreparation, compact, prepare_compaction
 from pi.coding_agent.compaction.thresholds import should_compact
+from pi.coding_agent.compaction.utils import SummaryError
 from pi.coding_agent.extensions.runner import EventRelay, prepare_prompt
 from pi.coding_agent.messages import CodingMessage
 from pi.coding_agent.resources.system_prompt import declared_prompt

@@ -9,10 +9,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from pi.coding_agent.resources.context_files import ContextFile, load_context_files, read_inside
-from pi.coding_agent.resources.discovery import PROJECT_DIR, discover_skills
+from pi.coding_agent.resources.discovery import (PROJECT_DIR, discover_skills,
+                                                 load_prompt_templates)
 from pi.coding_agent.resources.frontmatter import Diagnostic
-from pi.coding_agent.resources.prompt_templates import (PromptTemplate, expand_prompt_template,
-                                                        load_prompt_templates)
+from pi.coding_agent.resources.prompt_templates import PromptTemplate, expand_prompt_template
 from pi.coding_agent.resources.skills import Skill, expand_skill_command
 from pi.coding_agent.resources.system_prompt import (BUILTIN_TOOL_PROMPTS, ToolPrompt,
                                                      system_prompt_sections)
