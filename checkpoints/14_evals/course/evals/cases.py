@@ -1,8 +1,4 @@
-"""Eval cases: YAML files checked when loaded, one line naming the file and the field.
-
-Workspaces, scripts and sessions are looked up by walking up from the case file
-(`evals/workspaces/`, …), then in the course's shared data (`shared/data/...`).
-"""
+"""Eval cases: YAML files checked when loaded, one line naming the file and the field."""
 
 from __future__ import annotations
 
@@ -59,7 +55,7 @@ class CaseSpec(BaseModel):
 
 @dataclass(frozen=True)
 class Case:
-    """A checked case with every name resolved; `script` is MockModel data ({"turns": ...})."""
+    """A checked case with its names resolved; `script` is MockModel data ({"turns": ...})."""
 
     spec: CaseSpec
     file: Path
@@ -73,7 +69,8 @@ class Case:
 
 
 def resolved(kind: str, name: str | None, file: Path) -> Path | None:
-    """`kind/name` in the nearest folder above the case file that has it, or in shared data."""
+    """`kind/name` in the nearest folder above the case file that has it (`evals/workspaces/`,
+    …), or in the course's shared data (`shared/data/...`)."""
     if name is None:
         return None
     for base in (file.parent, *file.parent.parents):

@@ -34,17 +34,13 @@ class Prepared:
 
 def driver_case(case: Case, model: str | None = None) -> dict[str, Any]:
     """The case as the driver reads it (contract 1); `model` replaces the MockModel script."""
-    spec = case.spec
-    data: dict[str, Any] = {"id": spec.id, "prompt": spec.prompt, "tools": list(spec.tools)}
-    if model or spec.model:
-        data["model"] = model or spec.model
+    data = case.spec.model_dump(mode="json", include={"id", "prompt", "tools", "actions",
+                                                      "max_turns"}, exclude_defaults=True)
+    if model or case.spec.model:
+        data["model"] = model or case.spec.model
     else:
         data["script"] = case.script
-    if spec.actions:
-        data["actions"] = [dict(action) for action in spec.actions]
-    if spec.max_turns is not None:
-        data["max_turns"] = spec.max_turns
-    return {**data, **spec.setup}
+    return {**data, **case.spec.setup}
 
 
 def prepare(case: Case, make_folder: ScratchFactory = temporary_folder,
