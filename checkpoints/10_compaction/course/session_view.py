@@ -107,12 +107,6 @@ def tree_rows(tree: SessionTree) -> Iterator[tuple[str | None, SessionEntry]]:
             stack.extend((entry.id, kid, True) for kid in reversed(kids))
 
 
-def in_loops(tree: SessionTree) -> list[SessionEntry]:
-    """The entries no root leads to: each one's chain of parents goes round in a loop."""
-    reached = {entry.id for _, entry in tree_rows(tree)}
-    return [entry for entry in tree.entries if entry.id not in reached]
-
-
 @contextmanager
 def one_line_errors(file: Path) -> Iterator[None]:
     """A problem in the file (bad JSON, a loop of parents, a structure too deep to walk) is

@@ -20,7 +20,7 @@ from pi.coding_agent.session.context import build_context
 from pi.coding_agent.session.entries import MessageEntry
 from pi.coding_agent.session.reader import read_session
 from pi.ai.messages import json_text
-from course.session_view import in_loops, one_line_errors, row_text, tree_rows
+from course.session_view import one_line_errors, row_text, tree_rows
 from pi.coding_agent.session.show import entry_kind, printable
 from pi.coding_agent.session.tokens import estimate_context_tokens, estimate_tokens
 
@@ -80,8 +80,8 @@ def tree(file: FileArg) -> None:
             else:  # deeper levels would not fit a line: listed flat, each with its level
                 under.add(Text(f"[level {depth + 1}] ", "dim").append_text(line))
                 nodes[entry.id] = (under, depth + 1)
-        looped = in_loops(session.tree)
-        if looped:  # no root leads to them; shown apart, never dropped
+        looped = [entry for entry in session.tree.entries if entry.id not in nodes]
+        if looped:  # no root leads to them (their parents loop): shown apart, never dropped
             branch = top.add(Text("entries whose parents loop (no root leads to them)", "red"))
             for entry in looped:
                 branch.add(row_text(entry, session.tree.labels.get(entry.id), entry.id == leaf))

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import itertools
 import random
-from collections.abc import Callable, Container
+from collections.abc import Callable, Collection, Container
 from datetime import UTC, datetime, timedelta
 from typing import Annotated, Any, Literal, get_args
 
@@ -65,9 +65,7 @@ def ms_from_iso(text: str) -> int | None:
         moment = datetime.fromisoformat(text)
     except ValueError:
         return None
-    if moment.tzinfo is None:
-        moment = moment.replace(tzinfo=UTC)
-    return (moment - EPOCH) // timedelta(milliseconds=1)
+    return (moment.replace(tzinfo=moment.tzinfo or UTC) - EPOCH) // timedelta(milliseconds=1)
 
 
 def fixed_clock(start_ms: int, step_ms: int = 1) -> Clock:
@@ -93,23 +91,23 @@ class Entry(Stored):
     timestamp: str
 
 
+def only_unknown(key: str, known: Collection[type[Stored]]) -> AfterValidator:
+    """For the fallback of a union (AppMessage, UnknownEntry), tried only when no known model
+    accepts the data: it stands for a `key` (role, type) no known model has, so a broken reply
+    or compaction is an error, not an opaque item."""
+    values = {cls.model_fields[key].default for cls in known}
+
+    def check(item: Any) -> Any:
+        if getattr(item, key) in values:
+            raise ValueError(f"not a valid {getattr(item, key)}")
+        return item
+    return AfterValidator(check)
+
+
 KnownMessage = SystemMessage | UserMessage | AssistantMessage | ToolResultMessage | CodingMessage
-MESSAGE_ROLES = frozenset(cls.model_fields["role"].default for cls in get_args(KnownMessage))
-
-
-def role_we_do_not_know(message: AppMessage) -> AppMessage:
-    """An AppMessage only stands for a role we do not know; a known role must be its model."""
-    if message.role in MESSAGE_ROLES:
-        raise ValueError(f"not a valid {message.role} message")
-    return message
-
-
-# A known role picks its model by the `role` key; only a message that no known model
-# accepts is tried as an AppMessage, which then refuses a known role (so a broken reply is
-# an error, not an opaque message).
 StoredMessage = Annotated[
     Annotated[KnownMessage, Field(discriminator="role")]
-    | Annotated[AppMessage, AfterValidator(role_we_do_not_know)],
+    | Annotated[AppMessage, only_unknown("role", get_args(KnownMessage))],
     Field(union_mode="left_to_right"),
 ]
 
@@ -215,21 +213,9 @@ class UnknownEntry(Entry):
 KnownEntry = (MessageEntry | ThinkingLevelChangeEntry | ModelChangeEntry | CompactionEntry
               | BranchSummaryEntry | CustomEntry | CustomMessageEntry | LabelEntry
               | SessionInfoEntry | UsageEntry | ContextEditEntry)
-KNOWN_TYPES = frozenset(cls.model_fields["type"].default for cls in get_args(KnownEntry))
-
-
-def type_we_do_not_know(entry: UnknownEntry) -> UnknownEntry:
-    """An UnknownEntry only stands for a type we do not know; a known type must be its model."""
-    if entry.type in KNOWN_TYPES:
-        raise ValueError(f"not a valid {entry.type} entry")
-    return entry
-
-
-# As for a message: a known type picks its model, and only a line of a type no model has is
-# an UnknownEntry (so a broken entry is an error).
 SessionEntry = Annotated[
     Annotated[KnownEntry, Field(discriminator="type")]
-    | Annotated[UnknownEntry, AfterValidator(type_we_do_not_know)],
+    | Annotated[UnknownEntry, only_unknown("type", get_args(KnownEntry))],
     Field(union_mode="left_to_right"),
 ]
 ENTRY = TypeAdapter[SessionEntry](SessionEntry)

@@ -33,8 +33,7 @@ def session_path(root: Path, cwd: str, timestamp: str, session_id: str) -> Path:
 
 def cwd_folder_name(cwd: str) -> str:
     """Pi's folder name for a working directory: `/home/me/app` → `--home-me-app--`."""
-    trimmed = cwd[1:] if cwd[:1] in ("/", "\\") else cwd
-    return "--" + re.sub(r"[/\\:]", "-", trimmed) + "--"
+    return "--" + re.sub(r"[/\\:]", "-", re.sub(r"^[/\\]", "", cwd)) + "--"
 
 
 def start_session(root: Path, cwd: str, session_id: str, *, ids: IdSource, clock: Clock,

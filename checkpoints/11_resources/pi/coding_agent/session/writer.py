@@ -208,22 +208,20 @@ def describe(error: Exception) -> str:
 
 def branched_path(writer: SessionWriter, leaf_id: str) -> list[tuple[SessionEntry, bytes]]:
     """(entry, its line as read back from the file) root → `leaf_id` without label entries.
-    Pi leaves an entry below a dropped label pointing at a missing id (a second root); here
-    it hangs below the entry before it, its line changed in `parentId` only."""
+    As in Pi 1.6, each entry hangs below the one kept before it (the first below none); a line
+    whose parent so changes (it was a label, or a missing entry) changes in `parentId` only."""
     lines = [raw for _, raw in committed_lines(writer.path, [])][1:]  # after the header
     if len(lines) != len(writer.tree.entries):  # the file holds the tree's entries in order
         raise SessionError(f"{writer.path}: the file no longer holds what was written; "
                            "not forked")
     line_of = {entry.id: raw for entry, raw in zip(writer.tree.entries, lines, strict=True)}
     kept: list[tuple[SessionEntry, bytes]] = []
-    dropped: set[str] = set()
     for entry in writer.tree.path_to(leaf_id):
-        line = line_of[entry.id]
         if entry.type == "label":
-            dropped.add(entry.id)
             continue
-        if entry.parent_id in dropped:
-            parent_id = kept[-1][0].id if kept else None
+        parent_id = kept[-1][0].id if kept else None
+        line = line_of[entry.id]
+        if entry.parent_id != parent_id:
             entry = entry.model_copy(update={"parent_id": parent_id})
             line = (json_text({**json.loads(line), "parentId": parent_id}) + "\n").encode()
         kept.append((entry, line))

@@ -21,22 +21,23 @@ def js_length(text: str) -> int:
 
 
 def estimate_tokens(message: AnyMessage) -> int:
-    """Pi's `estimateTokens`: ceil(characters / 4) with the role's rule for characters."""
-    return -(-message_chars(message) // 4)
-
-
-def message_chars(message: AnyMessage) -> int:
-    if isinstance(message, SystemMessage):
-        return system_chars(message)
-    if isinstance(message, AssistantMessage):
-        return sum(js_length(block_text(block)) for block in message.content)
-    if isinstance(message, BashExecutionMessage):
-        return js_length(message.command) + js_length(message.output)
-    if isinstance(message, BranchSummaryMessage | CompactionSummaryMessage):
-        return js_length(message.summary)
-    if isinstance(message, UserMessage | ToolResultMessage | CustomMessage):
-        return content_chars(message.content)
-    return 0
+    """Pi's `estimateTokens`: ceil(characters / 4), the characters counted by the role's rule."""
+    if isinstance(message, SystemMessage):  # Pi 1.6: its sections and its tools' JSON count too
+        sections = [text for text in (message.sections or {}).values() if text]
+        tools = "" if message.tools_added is None else json_text(
+            [tool.model_dump() for tool in message.tools_added])  # as stored, nulls too
+        chars = content_chars(message.content) + sum(map(js_length, sections)) + js_length(tools)
+    elif isinstance(message, AssistantMessage):
+        chars = sum(js_length(block_text(block)) for block in message.content)
+    elif isinstance(message, BashExecutionMessage):
+        chars = js_length(message.command) + js_length(message.output)
+    elif isinstance(message, BranchSummaryMessage | CompactionSummaryMessage):
+        chars = js_length(message.summary)
+    elif isinstance(message, UserMessage | ToolResultMessage | CustomMessage):
+        chars = content_chars(message.content)
+    else:
+        chars = 0
+    return -(-chars // 4)
 
 
 def content_chars(content: str | Sequence[TextContent | ImageContent]) -> int:
@@ -45,14 +46,6 @@ def content_chars(content: str | Sequence[TextContent | ImageContent]) -> int:
         return js_length(content)
     return sum(js_length(block.text) if isinstance(block, TextContent) else IMAGE_CHARS
                for block in content)
-
-
-def system_chars(message: SystemMessage) -> int:
-    """Pi 1.6: the content, every section still set, and the JSON of the tools it adds."""
-    sections = sum(js_length(text) for text in (message.sections or {}).values() if text)
-    tools = "" if message.tools_added is None else json_text(
-        [tool.model_dump() for tool in message.tools_added])  # as stored, nulls too
-    return content_chars(message.content) + sections + js_length(tools)
 
 
 def block_text(block: TextContent | ThinkingContent | ToolCall) -> str:
