@@ -325,6 +325,21 @@ def test_a_relinked_line_changes_in_parent_id_only(tmp_path: Path) -> None:
     assert forked[1:3] == [lines[1], lines[3].replace('"parentId":"l"', '"parentId":"a"')]
 
 
+def test_a_forked_path_starts_at_a_root_even_when_its_first_entry_named_a_missing_parent(
+    tmp_path: Path,
+) -> None:
+    time = '"timestamp":"2026-01-01T00:00:00.000Z"'
+    lines = ['{"type":"session","version":3,"id":"s",' + time + ',"cwd":"/w"}',
+             '{"type":"message","id":"a","parentId":"gone",' + time
+             + ',"message":{"role":"user","content":"hi","timestamp":1}}']
+    source = tmp_path / "s.jsonl"
+    source.write_text("".join(line + "\n" for line in lines))
+    w = SessionWriter.resume(read_session(source), ids=sequential_ids(), clock=fixed_clock(START))
+    fork_session(w, tmp_path / "fork.jsonl", "f").close()
+    forked = (tmp_path / "fork.jsonl").read_text().splitlines()
+    assert forked[1] == lines[1].replace('"parentId":"gone"', '"parentId":null')  # as Pi 1.6
+
+
 def test_a_reply_with_a_lone_surrogate_or_a_split_emoji_is_written_and_reads_back(
     tmp_path: Path,
 ) -> None:
