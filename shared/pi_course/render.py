@@ -139,9 +139,9 @@ def changes_table(step: Step, rows: list[tuple[str, int, int]], practice: bool =
         lines = [f"### {title} ({total} lines changed)", ""]
         if group is groups[0][1] and step.exercises and practice:
             where = ", ".join(f"`{rel}`" for rel in stubbed) or "these files"
-            lines += [f"In this practice copy {where} and `CHAPTER.md` hold the exercises as "
-                      "stubs for you to write; read the rest of the lesson in full too, as the "
-                      "stubs build on it.", ""]
+            lines += [f"In this practice copy {where} hold the exercises as stubs for you to "
+                      "write (`CHAPTER.md` shows the same stubs where it lists them); read the "
+                      "rest of the lesson in full too, as the stubs build on it.", ""]
         elif group is groups[0][1] and step.exercises:
             lines += [f"These files, and the chapter, hold the exercises already solved: to write "
                       f"them yourself, make your practice copy (`pi-course practice {step.id:02d} "

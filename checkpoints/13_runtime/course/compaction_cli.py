@@ -1,9 +1,10 @@
 """Two commands for looking at compaction from the shell, without a model; both print JSON.
 
-`session cut` searches from after the latest compaction on the path, as a real compaction's
-search does; the threshold `session should-compact` prints is the largest context that still
-fits (window − reserve). A bad file, an unknown leaf or a path that ends in a compaction give
-one red line and exit code 2.
+`session cut` searches the projected context from the latest compaction's first kept entry, as
+`prepare_compaction` does (without step 13's rule for a left-out retry); the threshold
+`session should-compact` prints is the largest context that still fits (window − reserve).
+A bad file, an unknown leaf or a path that ends in a compaction give one red line and exit
+code 2.
 """
 
 from __future__ import annotations
@@ -17,8 +18,8 @@ import typer
 
 from course import fail
 from pi.coding_agent.compaction import thresholds
-from pi.coding_agent.compaction.cut_points import find_cut_point
-from pi.coding_agent.session.context import latest_compaction
+from pi.coding_agent.compaction.cut_points import cut_point
+from pi.coding_agent.session.context import projection
 from pi.coding_agent.session.entries import SessionEntry
 from pi.coding_agent.session.reader import read_session
 from course.session_view import one_line_errors
@@ -26,12 +27,13 @@ from course.session_view import one_line_errors
 
 def cut_report(path: Sequence[SessionEntry], keep_recent: int) -> dict[str, Any] | None:
     """The cut a compaction at the end of `path` would make; None if it ends in a compaction."""
-    start = latest_compaction(path) + 1
-    if start >= len(path):
+    if not path or path[-1].type == "compaction":
         return None
-    point = find_cut_point(path, start, len(path), keep_recent)
-    turn_start = path[point.turn_start_index].id if point.is_split_turn else None
-    return {"firstKeptEntryId": path[point.first_kept_entry_index].id,
+    items = projection(path)
+    start = 1 if items[0][0].type == "compaction" else 0  # a summary is never cut
+    point = cut_point(items, start, len(items), keep_recent)
+    turn_start = items[point.turn_start_index][0].id if point.is_split_turn else None
+    return {"firstKeptEntryId": items[point.first_kept_entry_index][0].id,
             "isSplitTurn": point.is_split_turn, "turnStartEntryId": turn_start}
 
 

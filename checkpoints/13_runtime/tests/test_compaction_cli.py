@@ -13,6 +13,10 @@ from compaction_reference import load
 from typer.testing import CliRunner
 
 from course.compaction_cli import cut, should_compact
+from pi.coding_agent.compaction.compact import prepare_compaction
+from pi.coding_agent.compaction.thresholds import CompactionSettings
+from pi.coding_agent.session.entries import CompactionEntry
+from pi.coding_agent.session.reader import read_session
 
 STEP = 10
 app = typer.Typer()
@@ -48,6 +52,21 @@ def test_cut_at_another_leaf_searches_after_that_paths_latest_compaction(data_di
                                "isSplitTurn": True,
                                "turnStartEntryId": case["turnPrefixMessages"]["entryRange"][
                                    "firstEntry"]["id"]}
+
+
+def test_cut_keeps_the_entry_a_compaction_would_keep_at_every_budget(data_dir) -> None:
+    """Where nothing would be summarised, everything the last compaction kept stays kept."""
+    ref = load(data_dir, "before-compaction")
+    tree = read_session(ref.session.path).tree
+    path = tree.path_to(tree.leaf_on_load or "")
+    last_kept = [e for e in path if isinstance(e, CompactionEntry)][-1].first_kept_entry_id
+    for keep in (100, 5_000, 20_000, 60_000, 200_000, 10**9):
+        prep = prepare_compaction(path, CompactionSettings(keep_recent_tokens=keep))
+        code, out, _ = invoke("cut", ref.session.path, "--keep-recent", str(keep))
+        assert code == 0
+        kept = last_kept if prep is None else prep.first_kept_entry_id
+        assert json.loads(out)["firstKeptEntryId"] == kept, keep
+        assert prep is None or json.loads(out)["isSplitTurn"] == prep.is_split_turn, keep
 
 
 def test_should_compact_prints_the_answer_and_the_threshold() -> None:

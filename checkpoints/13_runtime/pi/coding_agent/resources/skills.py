@@ -49,7 +49,8 @@ class LoadedSkills:
 
 
 def validate_name(name: str) -> list[str]:
-    """Every rule `name` breaks, in Pi's order; an empty list means the name is fine."""
+    """Every rule `name` breaks, in Pi's order (length in UTF-16 units, the allowed characters,
+    a hyphen at either end, two hyphens in a row); an empty list means the name is fine."""
     problems: list[str] = []
     if js_length(name) > MAX_NAME_LENGTH:
         problems.append(f"name exceeds {MAX_NAME_LENGTH} characters ({js_length(name)})")
