@@ -4,8 +4,10 @@
 // It plays each `ops` list with real Pi's SessionManager (files land in `dir`), then reads every
 // file (those listed in `read` and those it just wrote) with Pi's own functions and reports the
 // same facts trees.py computes with the course: contexts per leaf, LLM messages, estimates,
-// cut points, prepareCompaction, and the file's session stats.
-import { readFileSync } from "node:fs";
+// cut points, prepareCompaction, the file's session stats, and a fork at every leaf.
+import { mkdtempSync, readFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { agent, compaction, compactionUtils, messages, sessionManager } from "./pi.mjs";
 
 const request = JSON.parse(readFileSync(process.argv[2], "utf8"));
@@ -97,6 +99,19 @@ function sessionStats(sm) {
   return stats;
 }
 
+function forkFacts(file, leaf) {
+  // Pi's createBranchedSession at `leaf`, on a fresh manager whose new file lands in a temp dir.
+  const sm = SessionManager.open(file, mkdtempSync(join(tmpdir(), "pi-oracle-fork-")));
+  sm.createBranchedSession(leaf);
+  const entries = sm.getEntries();
+  return {
+    chain: entries.filter((e) => e.type !== "label").map((e) =>
+      [e.id, e.parentId ?? null, e.type, e.firstKeptEntryId ?? null]),
+    labels: entries.filter((e) => e.type === "label").map((e) => [e.targetId, e.label ?? null]),
+    messages: buildSessionContext(entries, leaf).messages,
+  };
+}
+
 function piFacts(file) {
   const sm = SessionManager.open(file, "/nonexistent-pi-oracle");
   const entries = sm.getEntries();
@@ -127,7 +142,7 @@ function piFacts(file) {
       estimates: context.messages.map((m) => compaction.estimateTokens(m)),
       context: { tokens: estimate.tokens, usageTokens: estimate.usageTokens,
         trailingTokens: estimate.trailingTokens, lastUsageIndex: estimate.lastUsageIndex },
-      cuts, prepare });
+      cuts, prepare, fork: forkFacts(file, leaf) });
   }
   return facts;
 }

@@ -3,9 +3,9 @@
 One generator makes a list of operations from a seed (append a message, branch, compact,
 label, ...). The course's `SessionWriter` plays the list into a file here; `oracle.mjs` plays
 the same list with real Pi's `SessionManager`. Both sides then compute the same facts on both
-files (contexts for every leaf, estimates, cut points, `prepareCompaction`, LLM messages) and
-the runner compares them. An entry is named by its position among the entries written
-(`ref`), so the two writers' ids never need to agree.
+files (contexts for every leaf, estimates, cut points, `prepareCompaction`, LLM messages, a
+fork at every leaf) and the runner compares them. An entry is named by its position among the
+entries written (`ref`), so the two writers' ids never need to agree.
 
 `forward=True` adds what current Pi writes and an older reader refuses: `thoughtSignature`,
 `responseModel`, `diagnostics`, redacted thinking, and an entry type nobody knows yet.
@@ -17,6 +17,7 @@ compactions and branch summaries with `usage`, and retain-none compactions.
 from __future__ import annotations
 
 import random
+import tempfile
 from pathlib import Path
 from typing import Any
 
@@ -410,6 +411,31 @@ def prepare_json(prep: Any) -> dict[str, Any] | None:
                         "edited": sorted(ops.edited)}}
 
 
+def fork_facts(path: Path, leaf: str) -> dict[str, Any]:
+    """The course's fork at `leaf`, in the shape oracle.mjs gives for Pi's createBranchedSession:
+    each kept entry's id, parent, type and first kept id; the labels written again; the context."""
+    from pi.coding_agent.session.context import build_context
+    from pi.coding_agent.session.entries import (
+        CompactionEntry,
+        LabelEntry,
+        fixed_clock,
+        sequential_ids,
+    )
+    from pi.coding_agent.session.reader import read_session
+    from pi.coding_agent.session.writer import SessionWriter, fork_session
+
+    writer = SessionWriter.resume(read_session(path), ids=sequential_ids(), clock=fixed_clock(0))
+    with tempfile.TemporaryDirectory() as folder:
+        fork_session(writer, Path(folder) / "fork.jsonl", "fork", leaf_id=leaf).close()
+        tree = read_session(Path(folder) / "fork.jsonl").tree
+    writer.close()
+    return {"chain": [[e.id, e.parent_id, e.type, e.first_kept_entry_id
+                       if isinstance(e, CompactionEntry) else None]
+                      for e in tree.entries if not isinstance(e, LabelEntry)],
+            "labels": [[e.target_id, e.label] for e in tree.entries if isinstance(e, LabelEntry)],
+            "messages": [message_json(m) for m in build_context(tree, leaf).messages]}
+
+
 def course_facts(path: Path) -> dict[str, Any]:
     """What the course reads from one file, in the shape oracle.mjs gives for Pi's reading."""
     from pi.coding_agent.compaction.compact import prepare_compaction
@@ -448,5 +474,6 @@ def course_facts(path: Path) -> dict[str, Any]:
                 for keep in KEEPS},
             "prepare": {str(keep): prepare_json(prepare_compaction(
                 entries, CompactionSettings(keep_recent_tokens=keep))) for keep in KEEPS},
+            "fork": fork_facts(path, leaf),
         }
     return facts

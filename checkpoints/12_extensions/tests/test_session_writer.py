@@ -325,6 +325,33 @@ def test_a_relinked_line_changes_in_parent_id_only(tmp_path: Path) -> None:
     assert forked[1:3] == [lines[1], lines[3].replace('"parentId":"l"', '"parentId":"a"')]
 
 
+def test_a_fork_keeps_what_a_compaction_kept_from_a_dropped_label(tmp_path: Path) -> None:
+    time = '"timestamp":"2026-01-01T00:00:00.000Z"'
+
+    def user(entry_id: str, parent: str, text: str) -> str:
+        return (f'{{"type":"message","id":"{entry_id}","parentId":"{parent}",' + time
+                + f',"message":{{"role":"user","content":"{text}","timestamp":1}}}}')
+
+    lines = ['{"type":"session","version":3,"id":"s",' + time + ',"cwd":"/w"}',
+             user("a", "x", "old").replace('"parentId":"x"', '"parentId":null'),
+             '{"type":"label","id":"l","parentId":"a",' + time + ',"targetId":"a","label":"x"}',
+             user("b", "l", "kept"),
+             '{"type":"compaction","id":"c","parentId":"b",' + time
+             + ',"summary":"S","firstKeptEntryId":"l","tokensBefore":9}',
+             user("d", "c", "new")]
+    source = tmp_path / "s.jsonl"
+    source.write_text("".join(line + "\n" for line in lines))
+    original = read_session(source)
+    w = SessionWriter.resume(original, ids=sequential_ids(), clock=fixed_clock(START))
+    fork_session(w, tmp_path / "fork.jsonl", "f").close()
+    copy = read_session(tmp_path / "fork.jsonl")
+    forked = (tmp_path / "fork.jsonl").read_text().splitlines()
+    assert forked[3] == lines[4].replace('"firstKeptEntryId":"l"', '"firstKeptEntryId":"b"')
+    before, after = build_context(original.tree, "d"), build_context(copy.tree, "d")
+    assert len(before.messages) == 3, "the summary, the kept message, the new one"
+    assert after.messages == before.messages
+
+
 def test_a_forked_path_starts_at_a_root_even_when_its_first_entry_named_a_missing_parent(
     tmp_path: Path,
 ) -> None:

@@ -206,24 +206,40 @@ def describe(error: Exception) -> str:
     return str(strerror) if strerror else str(error) or type(error).__name__
 
 
+# The fields a fork may change in a copied line, as the file spells them.
+WIRE_NAMES = {"parent_id": "parentId", "first_kept_entry_id": "firstKeptEntryId"}
+
+
 def branched_path(writer: SessionWriter, leaf_id: str) -> list[tuple[SessionEntry, bytes]]:
     """(entry, its line as read back from the file) root → `leaf_id` without label entries.
-    As in Pi 1.6, each entry hangs below the one kept before it (the first below none); a line
-    whose parent so changes (it was a label, or a missing entry) changes in `parentId` only."""
+    As in Pi 1.6, each entry hangs below the one kept before it (the first below none), and a
+    compaction that kept from a label keeps from the entry after it; a line so changed changes
+    in `parentId` or `firstKeptEntryId` only."""
     lines = [raw for _, raw in committed_lines(writer.path, [])][1:]  # after the header
     if len(lines) != len(writer.tree.entries):  # the file holds the tree's entries in order
         raise SessionError(f"{writer.path}: the file no longer holds what was written; "
                            "not forked")
     line_of = {entry.id: raw for entry, raw in zip(writer.tree.entries, lines, strict=True)}
     kept: list[tuple[SessionEntry, bytes]] = []
+    labels: list[str] = []  # the labels dropped since the last kept entry
+    stands_in_for: dict[str, str] = {}  # a dropped label's id → the entry kept after it
     for entry in writer.tree.path_to(leaf_id):
         if entry.type == "label":
+            labels.append(entry.id)
             continue
+        stands_in_for.update(dict.fromkeys(labels, entry.id))
+        labels.clear()
+        changes: dict[str, str | None] = {}
         parent_id = kept[-1][0].id if kept else None
-        line = line_of[entry.id]
         if entry.parent_id != parent_id:
-            entry = entry.model_copy(update={"parent_id": parent_id})
-            line = (json_text({**json.loads(line), "parentId": parent_id}) + "\n").encode()
+            changes["parent_id"] = parent_id
+        if isinstance(entry, CompactionEntry) and entry.first_kept_entry_id in stands_in_for:
+            changes["first_kept_entry_id"] = stands_in_for[entry.first_kept_entry_id]
+        line = line_of[entry.id]
+        if changes:
+            entry = entry.model_copy(update=changes)
+            wire = {WIRE_NAMES[name]: value for name, value in changes.items()}
+            line = (json_text({**json.loads(line), **wire}) + "\n").encode()
         kept.append((entry, line))
     return kept
 
