@@ -27,7 +27,8 @@ class PromptTemplate:
 
 
 def load_template(path: Path, source: str) -> PromptTemplate | Diagnostic:
-    """Its description is the frontmatter's, else its first non-empty line cut to 60 characters."""
+    """The template in `path`, described by its frontmatter, else by its first non-empty line
+    cut to 60 characters."""
     markdown = read_markdown(path)
     if isinstance(markdown, Diagnostic):
         return markdown
