@@ -106,7 +106,8 @@ def after_a_left_out_retry(suffix: Sequence[Shown]) -> bool:
 
 def projected_tokens(path: Sequence[SessionEntry]) -> int:
     """Pi's `estimateProjectedContextTokens`: the usual estimate, unless a compaction or context
-    edit came after the reply whose usage it trusts; then every message (the prompt once)."""
+    edit came after the reply whose usage it trusts; then every message, the system messages
+    replayed into the one prompt in force (counted once)."""
     items = projection(path)
     messages = [message for _, shown in items for message in shown]
     estimate = estimate_context_tokens(messages)
