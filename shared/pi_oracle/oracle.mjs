@@ -5,13 +5,14 @@
 // file (those listed in `read` and those it just wrote) with Pi's own functions and reports the
 // same facts trees.py computes with the course: contexts per leaf, LLM messages, estimates,
 // cut points, prepareCompaction, the file's session stats, and a fork at every leaf.
-import { mkdtempSync, readFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { agent, compaction, compactionUtils, messages, sessionManager } from "./pi.mjs";
 
 const request = JSON.parse(readFileSync(process.argv[2], "utf8"));
 const { SessionManager, buildSessionContext } = sessionManager;
+const forkDir = mkdtempSync(join(tmpdir(), "pi-oracle-fork-"));  // Pi writes each fork here
 
 function writePiTree({ ops, dir }) {
   const sm = SessionManager.create("/work/tree", dir);
@@ -100,8 +101,8 @@ function sessionStats(sm) {
 }
 
 function forkFacts(file, leaf) {
-  // Pi's createBranchedSession at `leaf`, on a fresh manager whose new file lands in a temp dir.
-  const sm = SessionManager.open(file, mkdtempSync(join(tmpdir(), "pi-oracle-fork-")));
+  // Pi's createBranchedSession at `leaf`, on a fresh manager whose new file lands in forkDir.
+  const sm = SessionManager.open(file, forkDir);
   sm.createBranchedSession(leaf);
   const entries = sm.getEntries();
   return {
@@ -156,4 +157,5 @@ for (const file of [...request.read, ...answer.written.map((w) => w.file)]) {
     answer.read[file] = { error: String(error?.stack ?? error) };
   }
 }
+rmSync(forkDir, { recursive: true, force: true });
 process.stdout.write(JSON.stringify(answer));

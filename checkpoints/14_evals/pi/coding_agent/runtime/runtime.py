@@ -27,7 +27,7 @@ from pi.coding_agent.session.tokens import ENDED_BADLY, estimate_context_tokens
 Listener = Callable[[RuntimeEvent], None]
 TURN_LIMIT_ERROR = "max_turns_exceeded"  # how the loop (step 06) words a run cut at its limit
 FAILURE_LEAD = {"manual": "Compaction failed", "threshold": "Auto-compaction failed",  # Pi's words
-          "overflow": "Context overflow recovery failed"}
+                "overflow": "Context overflow recovery failed"}
 
 
 class RuntimePoisoned(RuntimeError):

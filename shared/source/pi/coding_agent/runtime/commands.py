@@ -42,9 +42,9 @@ def last_assistant_text(runtime: Runtime) -> str | None:
 def fork_points(runtime: Runtime) -> list[tuple[str, str]]:
     """(entry id, text) of every user message with text, on any branch, in file order
 (Pi's `getUserMessagesForForking`)."""
-    return [(entry.id, text) for entry in runtime.writer.tree.entries
-            if isinstance(entry, MessageEntry) and entry.message.role == "user"
-            and (text := message_text(entry.message))]
+    points = [(entry.id, message_text(entry.message)) for entry in runtime.writer.tree.entries
+              if isinstance(entry, MessageEntry) and entry.message.role == "user"]
+    return [(entry_id, text) for entry_id, text in points if text]
 
 
 async def switch_to(runtime: Runtime, path: Path) -> Runtime:

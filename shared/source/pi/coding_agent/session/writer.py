@@ -220,21 +220,19 @@ def branched_path(writer: SessionWriter, leaf_id: str) -> list[tuple[SessionEntr
         raise SessionError(f"{writer.path}: the file no longer holds what was written; "
                            "not forked")
     line_of = {entry.id: raw for entry, raw in zip(writer.tree.entries, lines, strict=True)}
+    path = writer.tree.path_to(leaf_id)
     kept: list[tuple[SessionEntry, bytes]] = []
-    labels: list[str] = []  # the labels dropped since the last kept entry
-    stands_in_for: dict[str, str] = {}  # a dropped label's id → the entry kept after it
-    for entry in writer.tree.path_to(leaf_id):
+    for entry in path:
         if entry.type == "label":
-            labels.append(entry.id)
             continue
-        stands_in_for.update(dict.fromkeys(labels, entry.id))
-        labels.clear()
         changes: dict[str, str | None] = {}
         parent_id = kept[-1][0].id if kept else None
         if entry.parent_id != parent_id:
             changes["parent_id"] = parent_id
-        if isinstance(entry, CompactionEntry) and entry.first_kept_entry_id in stands_in_for:
-            changes["first_kept_entry_id"] = stands_in_for[entry.first_kept_entry_id]
+        if isinstance(entry, CompactionEntry):
+            first_kept = past_labels(path, entry.first_kept_entry_id)
+            if first_kept != entry.first_kept_entry_id:
+                changes["first_kept_entry_id"] = first_kept
         line = line_of[entry.id]
         if changes:
             entry = entry.model_copy(update=changes)
@@ -242,6 +240,16 @@ def branched_path(writer: SessionWriter, leaf_id: str) -> list[tuple[SessionEntr
             line = (json_text({**json.loads(line), **wire}) + "\n").encode()
         kept.append((entry, line))
     return kept
+
+
+def past_labels(path: Sequence[SessionEntry], entry_id: str) -> str:
+    """`entry_id`, or, when it is a label on `path`, the first entry after it that is not one
+    (what a fork, which drops labels, keeps in its place)."""
+    ids = [entry.id for entry in path]
+    if entry_id not in ids:
+        return entry_id
+    return next((entry.id for entry in path[ids.index(entry_id):] if entry.type != "label"),
+                entry_id)
 
 
 def fork_session(writer: SessionWriter, path: Path, session_id: str,
