@@ -152,6 +152,8 @@ def test_the_cut_steps_back_over_every_non_message_entry_before_it() -> None:
 def test_stepping_back_stops_at_the_start_of_the_range() -> None:
     path = [label("l0"), user("a"), label("l2")]
     assert find_cut_point(path, 0, 3, 10) == CutPoint(0, -1, False)
+    later = [label("l0"), label("l1"), user("a")]
+    assert find_cut_point(later, 1, 3, 10) == CutPoint(1, -1, False), "l0 is before the range"
 
 
 @pytest.mark.parametrize("entry", [
